@@ -1,0 +1,215 @@
+/* carom.h — the public interface of libcarom, an exact event-driven simulator
+ * of hard disks (2D) and hard spheres (3D).
+ *
+ * Bodies fly freely (straight lines, or parabolas under a uniform field)
+ * between collisions. Every pair, wall and cell-crossing event is predicted
+ * exactly before it happens and processed in time order, so nothing ever
+ * tunnels and runs are bitwise reproducible for a given build and input.
+ *
+ * Units are the caller's: carom only assumes one consistent set (length L,
+ * time T, mass M). Energies are M L^2 / T^2 and Boltzmann's constant is 1, so
+ * a "temperature" is an energy per degree of freedom.
+ *
+ * Conventions: functions that can fail on bad input return a carom_status;
+ * the world keeps a one-line message naming the body and the value at fault
+ * (carom_world_message). The library never prints, never exits and keeps no
+ * global state; asserts guard only against its own bugs.
+ */
+#ifndef CAROM_H
+#define CAROM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CAROM_VERSION_MAJOR 0
+#define CAROM_VERSION_MINOR 1
+#define CAROM_VERSION_PATCH 0
+#define CAROM_VERSION_STRING "0.1.0"
+
+/* A 3-vector. In 2D the z component is ignored on input and zero on output. */
+typedef struct carom_vec {
+    double x, y, z;
+} carom_vec;
+
+typedef enum carom_status {
+    CAROM_OK = 0,
+    CAROM_INVALID_ARGUMENT, /* a NULL pointer, a non-finite or out-of-range number */
+    CAROM_OUT_OF_MEMORY,
+    CAROM_OUTSIDE_BOX,      /* a body added outside the box (or through a wall) */
+    CAROM_OVERLAP,          /* a body added overlapping one already present */
+    CAROM_BOX_TOO_SMALL,    /* a periodic side shorter than three cells of the largest diameter */
+    CAROM_JAMMED,           /* a body collided max_collisions_per_instant times without time advancing */
+    CAROM_NOT_FOUND         /* a body index that does not exist */
+} carom_status;
+
+/* A short English name for a status ("ok", "overlap", ...). Never NULL. */
+const char *carom_status_name(carom_status status);
+
+typedef enum carom_boundary {
+    CAROM_WALLS = 0,   /* hard reflecting walls at -side/2 and +side/2 */
+    CAROM_PERIODIC = 1 /* the axis wraps around */
+} carom_boundary;
+
+typedef enum carom_event_kind {
+    CAROM_EVENT_PAIR = 0, /* two bodies collide */
+    CAROM_EVENT_WALL = 1, /* a body bounces off a wall */
+    CAROM_EVENT_CELL = 2  /* a body crosses into a neighbouring cell (internal bookkeeping) */
+} carom_event_kind;
+
+/* Walls are numbered 2 * axis + side: 0 = x-, 1 = x+, 2 = y-, 3 = y+, 4 = z-, 5 = z+. */
+typedef enum carom_wall {
+    CAROM_WALL_X_MINUS = 0,
+    CAROM_WALL_X_PLUS = 1,
+    CAROM_WALL_Y_MINUS = 2,
+    CAROM_WALL_Y_PLUS = 3,
+    CAROM_WALL_Z_MINUS = 4,
+    CAROM_WALL_Z_PLUS = 5
+} carom_wall;
+
+/* One processed collision, as handed to the event callback. */
+typedef struct carom_event {
+    double time;           /* simulated time of the collision */
+    carom_event_kind kind; /* CAROM_EVENT_PAIR or CAROM_EVENT_WALL */
+    int32_t i;             /* the body (for a pair: the lower index) */
+    int32_t j;             /* pair: the higher body index; wall: a carom_wall */
+    double impulse;        /* magnitude of the impulse exchanged (M L / T) */
+} carom_event;
+
+/* Called after each pair or wall collision has been applied. Inside the
+ * callback the world's clock is the event time and the world may be read
+ * (carom_world_get_body, carom_world_stats) but not changed. */
+typedef void (*carom_event_callback)(void *user, const carom_event *event);
+
+typedef struct carom_world_def {
+    int dim;                     /* 2 or 3 */
+    carom_vec box;               /* side lengths (L); the box is centred on the origin */
+    carom_boundary boundary[3];  /* per axis; in 2D boundary[2] is ignored */
+    carom_vec gravity;           /* uniform acceleration (L/T^2); in 2D gravity.z is ignored */
+    double restitution;          /* pair coefficient of restitution, in [0, 1] */
+    double wall_restitution;     /* wall coefficient of restitution, in [0, 1] */
+    /* Collisions whose normal approach speed is below this (L/T) are treated
+     * as elastic. 0 (the default) keeps the pure model; a small value stops
+     * inelastic collapse (infinitely many collisions in finite time) for
+     * granular matter resting under gravity. */
+    double elastic_below_speed;
+    /* A body colliding this many times at one instant, with the clock not
+     * advancing, means the configuration is jammed (seed 002, 2.1.2): the
+     * run stops with CAROM_JAMMED instead of spinning forever. */
+    int32_t max_collisions_per_instant;
+    int32_t capacity_hint;       /* expected number of bodies (0: grow as needed) */
+    carom_event_callback on_event; /* optional; NULL for none */
+    void *user;                  /* passed to on_event */
+} carom_world_def;
+
+/* Defaults: 3D, a 10 x 10 x 10 periodic box, no gravity, elastic (e = 1),
+ * elastic_below_speed 0, max_collisions_per_instant 1000, no callback. */
+carom_world_def carom_default_world_def(void);
+
+typedef struct carom_body_def {
+    carom_vec position; /* centre (L), inside the box */
+    carom_vec velocity; /* L/T */
+    double radius;      /* L, > 0 */
+    double mass;        /* M, > 0 */
+} carom_body_def;
+
+/* Defaults: at the origin, at rest, radius 0.5, mass 1. */
+carom_body_def carom_default_body_def(void);
+
+/* A body's state at the world's current time. */
+typedef struct carom_body_state {
+    carom_vec position; /* wrapped into the box on periodic axes */
+    carom_vec velocity;
+    double radius;
+    double mass;
+    uint64_t collisions; /* pair and wall collisions this body took part in */
+} carom_body_state;
+
+typedef struct carom_stats {
+    int dim;
+    int64_t bodies;
+    double time;              /* the world's clock (T) */
+    double volume;            /* box volume (L^dim; an area in 2D) */
+    double kinetic_energy;    /* sum of m v^2 / 2 now */
+    double potential_energy;  /* -sum of m g . x now (0 without gravity) */
+    double temperature;       /* 2 KE / (dim N): kT per degree of freedom now */
+    carom_vec momentum;       /* sum of m v now */
+    int64_t events;           /* all processed events: pair + wall + cell */
+    int64_t pair_events;
+    int64_t wall_events;
+    int64_t cell_events;
+    int64_t stale_events;     /* predictions found outdated and redone (not counted in events) */
+    /* Averages over the measuring window, from the last carom_world_reset_stats
+     * (or creation) to now: */
+    double window;            /* length of the window (T) */
+    double mean_temperature;  /* time average of 2 KE / (dim N) */
+    double collision_rate;    /* 2 x pair collisions / (N window): collisions per body per T */
+    double pressure;          /* collision virial, see below */
+    double compressibility;   /* P V / (N k T_mean) */
+    double wall_pressure;     /* momentum given to the walls per unit wall area and time (0 if none) */
+} carom_stats;
+/* Pressure from the collision virial (Alder & Wainwright 1960; Allen &
+ * Tildesley, "Computer Simulation of Liquids", sec. 2.4 and 3.7):
+ *     P V = N k T_mean + (1 / (dim * window)) * sum over pair collisions of r_ij . dp_i
+ * where r_ij = r_i - r_j at contact and dp_i is the impulse on body i. With
+ * kT_mean = 2 <KE> / (dim N) this is P = (2 integral(KE dt) + W) / (dim V window)
+ * and compressibility Z = 1 + W / (2 integral(KE dt)). It is the bulk pressure
+ * of a homogeneous system; with gravity it is only a volume average. */
+
+typedef struct carom_world carom_world;
+
+/* Creates a world. On failure *world is NULL and, if why is not NULL, a
+ * one-line reason is written there (at most why_size bytes, NUL-terminated). */
+carom_status carom_world_create(const carom_world_def *def, carom_world **world, char *why,
+                                size_t why_size);
+void carom_world_destroy(carom_world *world);
+
+/* The message of the last failed call on this world ("" if none). */
+const char *carom_world_message(const carom_world *world);
+
+/* Adds a body at the world's current time. On success *id (if not NULL) is
+ * its index: bodies are numbered 0, 1, 2, ... in the order added. On failure
+ * nothing changes and the message names the body and the value. */
+carom_status carom_world_add_body(carom_world *world, const carom_body_def *body, int32_t *id);
+
+int32_t carom_world_body_count(const carom_world *world);
+double carom_world_time(const carom_world *world);
+
+/* Runs until the clock reaches t_end or max_events events (pair, wall and
+ * cell) have been processed, whichever comes first. t_end may be INFINITY if
+ * max_events > 0; max_events < 0 means no cap. Returns CAROM_JAMMED (world
+ * still usable, clock at the jam) when a jam is detected. */
+carom_status carom_world_run(carom_world *world, double t_end, int64_t max_events);
+
+/* Reads a body's state at the current time. Does not change the world. */
+carom_status carom_world_get_body(const carom_world *world, int32_t id, carom_body_state *state);
+
+/* Changes a body's velocity at the current time; only that body's future is
+ * predicted again. */
+carom_status carom_world_set_body_velocity(carom_world *world, int32_t id, carom_vec velocity);
+
+carom_stats carom_world_stats(const carom_world *world);
+
+/* Starts a new measuring window at the current time (counters of events are
+ * kept; pressure, collision rate and mean temperature restart). */
+void carom_world_reset_stats(carom_world *world);
+
+/* A fast, explicit, seedable random number generator: xoshiro256** seeded by
+ * splitmix64 (Blackman & Vigna 2018). Same seed, same sequence, everywhere. */
+typedef struct carom_rng {
+    uint64_t s[4];
+} carom_rng;
+
+carom_rng carom_rng_seed(uint64_t seed);
+uint64_t carom_rng_next(carom_rng *rng);
+double carom_rng_uniform(carom_rng *rng);  /* in [0, 1), 53 random bits */
+double carom_rng_normal(carom_rng *rng);   /* standard normal (polar Box-Muller) */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CAROM_H */

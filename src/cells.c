@@ -1,0 +1,213 @@
+/* cells.c — a uniform grid of cells at least one largest diameter wide, so
+ * that any two bodies that can touch before one of them leaves its cell sit
+ * in neighbouring cells (the 3^d stencil). Bodies are kept in doubly linked
+ * lists per cell, so moving one is O(1). Crossing a cell face is an event of
+ * its own; it keeps every prediction local, so the work per event does not
+ * grow with N (Rapaport, "The Art of Molecular Dynamics Simulation", ch. 14;
+ * Alder & Wainwright 1959).
+ *
+ * Periodic images: with only three cells on an axis, two bodies in adjacent
+ * cells can be more than half a box apart, where the minimum-image rule picks
+ * the wrong image. The stencil therefore hands out, with each neighbouring
+ * cell, the exact shift of its image, taken from the offset that reached it.
+ */
+#include "cells.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "predict.h"
+
+static int32_t cells_per_axis(double side, double min_width)
+{
+    double n = floor(side / min_width);
+    if (n < 1.0) return 1;
+    if (n > 1 << 20) return 1 << 20;
+    return (int32_t)n;
+}
+
+/* Coarsens the grid until it has at most max_cells cells, keeping at least
+ * three cells on periodic axes. */
+static void limit_cells(cells *grid, int dim, int64_t max_cells)
+{
+    for (;;) {
+        int64_t total = (int64_t)grid->n[0] * grid->n[1] * grid->n[2];
+        if (total <= max_cells) return;
+        int widest = -1;
+        for (int a = 0; a < dim; a++) {
+            int32_t least = grid->periodic[a] ? 3 : 1;
+            if (grid->n[a] > least && (widest < 0 || grid->n[a] > grid->n[widest])) widest = a;
+        }
+        if (widest < 0) return;
+        int32_t least = grid->periodic[widest] ? 3 : 1;
+        int32_t shrunk = (int32_t)(grid->n[widest] * 0.8);
+        grid->n[widest] = shrunk < least ? least : shrunk;
+    }
+}
+
+int cells_configure(cells *grid, int dim, const double side[3], const int periodic[3],
+                    double min_width, int64_t max_cells)
+{
+    for (int a = 0; a < 3; a++) {
+        grid->side[a] = side[a];
+        grid->half[a] = 0.5 * side[a];
+        grid->periodic[a] = a < dim ? periodic[a] : 0;
+        grid->n[a] = a < dim ? cells_per_axis(side[a], min_width) : 1;
+    }
+    limit_cells(grid, dim, max_cells < 27 ? 27 : max_cells);
+    for (int a = 0; a < 3; a++) grid->width[a] = side[a] / grid->n[a];
+    int32_t total = grid->n[0] * grid->n[1] * grid->n[2];
+    int32_t *head = realloc(grid->head, (size_t)total * sizeof *head);
+    if (!head) return -1;
+    grid->head = head;
+    grid->total = total;
+    for (int32_t c = 0; c < total; c++) grid->head[c] = -1;
+    for (int32_t b = 0; b < grid->capacity; b++) grid->cell[b] = -1;
+    return 0;
+}
+
+int cells_reserve(cells *grid, int32_t bodies)
+{
+    if (bodies <= grid->capacity) return 0;
+    int32_t **arrays[3] = {&grid->next, &grid->prev, &grid->cell};
+    for (int k = 0; k < 3; k++) {
+        int32_t *grown = realloc(*arrays[k], (size_t)bodies * sizeof **arrays[k]);
+        if (!grown) return -1;
+        *arrays[k] = grown;
+    }
+    for (int32_t b = grid->capacity; b < bodies; b++) grid->cell[b] = -1;
+    grid->capacity = bodies;
+    return 0;
+}
+
+void cells_free(cells *grid)
+{
+    free(grid->head);
+    free(grid->next);
+    free(grid->prev);
+    free(grid->cell);
+    *grid = (cells){0};
+}
+
+static int32_t cell_index(const cells *grid, const int32_t k[3])
+{
+    return k[0] + grid->n[0] * (k[1] + grid->n[1] * k[2]);
+}
+
+static void cell_coords(const cells *grid, int32_t cell, int32_t k[3])
+{
+    k[0] = cell % grid->n[0];
+    k[1] = (cell / grid->n[0]) % grid->n[1];
+    k[2] = cell / (grid->n[0] * grid->n[1]);
+}
+
+int32_t cells_locate(const cells *grid, const double x[3])
+{
+    int32_t k[3];
+    for (int a = 0; a < 3; a++) {
+        double f = floor((x[a] + grid->half[a]) / grid->width[a]);
+        k[a] = f < 0.0 ? 0 : f >= grid->n[a] ? grid->n[a] - 1 : (int32_t)f;
+    }
+    return cell_index(grid, k);
+}
+
+void cells_insert(cells *grid, int32_t body, int32_t cell)
+{
+    assert(grid->cell[body] < 0 && cell >= 0 && cell < grid->total);
+    int32_t first = grid->head[cell];
+    grid->next[body] = first;
+    grid->prev[body] = -1;
+    if (first >= 0) grid->prev[first] = body;
+    grid->head[cell] = body;
+    grid->cell[body] = cell;
+}
+
+void cells_remove(cells *grid, int32_t body)
+{
+    int32_t cell = grid->cell[body];
+    if (cell < 0) return;
+    int32_t before = grid->prev[body], after = grid->next[body];
+    if (before >= 0) grid->next[before] = after;
+    else grid->head[cell] = after;
+    if (after >= 0) grid->prev[after] = before;
+    grid->cell[body] = -1;
+}
+
+/* Offsets along one axis: the neighbouring coordinates and their shifts. */
+static int axis_offsets(const cells *grid, int a, int32_t k, int32_t coord[3], double shift[3])
+{
+    int count = 0;
+    for (int32_t d = -1; d <= 1; d++) {
+        int32_t c = k + d;
+        double s = 0.0;
+        if (c < 0 || c >= grid->n[a]) {
+            if (!grid->periodic[a]) continue;
+            s = c < 0 ? -grid->side[a] : grid->side[a];
+            c = c < 0 ? c + grid->n[a] : c - grid->n[a];
+        }
+        if (grid->n[a] == 1 && d != 0) continue;
+        coord[count] = c;
+        shift[count] = s;
+        count++;
+    }
+    return count;
+}
+
+int cells_stencil(const cells *grid, int32_t cell, cells_neighbour out[CELLS_STENCIL_MAX])
+{
+    int32_t k[3], coord[3][3];
+    double shift[3][3];
+    int count[3];
+    cell_coords(grid, cell, k);
+    for (int a = 0; a < 3; a++) count[a] = axis_offsets(grid, a, k[a], coord[a], shift[a]);
+    int written = 0;
+    for (int i2 = 0; i2 < count[2]; i2++)
+        for (int i1 = 0; i1 < count[1]; i1++)
+            for (int i0 = 0; i0 < count[0]; i0++) {
+                int32_t c[3] = {coord[0][i0], coord[1][i1], coord[2][i2]};
+                cells_neighbour *nb = &out[written++];
+                nb->cell = cell_index(grid, c);
+                nb->shift[0] = shift[0][i0];
+                nb->shift[1] = shift[1][i1];
+                nb->shift[2] = shift[2][i2];
+            }
+    return written;
+}
+
+double cells_exit_time(const cells *grid, int32_t cell, const double x[3], const double v[3],
+                       const double g[3], int *face)
+{
+    int32_t k[3];
+    cell_coords(grid, cell, k);
+    double best = INFINITY;
+    *face = -1;
+    for (int a = 0; a < 3; a++) {
+        if (grid->n[a] == 1) continue;
+        double lo = -grid->half[a] + k[a] * grid->width[a];
+        double hi = -grid->half[a] + (k[a] + 1) * grid->width[a];
+        if (grid->periodic[a] || k[a] < grid->n[a] - 1) {
+            double s = predict_crossing(x[a] - hi, v[a], g[a]);
+            if (s < best) best = s, *face = 2 * a + 1;
+        }
+        if (grid->periodic[a] || k[a] > 0) {
+            double s = predict_crossing(lo - x[a], -v[a], -g[a]);
+            if (s < best) best = s, *face = 2 * a;
+        }
+    }
+    return best;
+}
+
+int cells_cross(cells *grid, int32_t body, int face)
+{
+    int a = face / 2, up = face % 2;
+    int32_t k[3];
+    cell_coords(grid, grid->cell[body], k);
+    int wrap = 0;
+    k[a] += up ? 1 : -1;
+    if (k[a] >= grid->n[a]) k[a] = 0, wrap = -1;
+    if (k[a] < 0) k[a] = grid->n[a] - 1, wrap = 1;
+    cells_remove(grid, body);
+    cells_insert(grid, body, cell_index(grid, k));
+    return wrap;
+}

@@ -1,0 +1,60 @@
+/* cells.h — the cell grid: binning, neighbour stencil with periodic images,
+ * and the time a body leaves its cell. */
+#ifndef CAROM_CELLS_H
+#define CAROM_CELLS_H
+
+#include <stdint.h>
+
+typedef struct cells {
+    int32_t n[3];      /* cells per axis (1 on an unused axis) */
+    double width[3];   /* cell side per axis */
+    double half[3];    /* box half sides */
+    double side[3];    /* box sides */
+    int periodic[3];   /* axis wraps */
+    int32_t total;     /* n[0] n[1] n[2] */
+    int32_t *head;     /* head[cell]: first body in the cell, -1 if empty */
+    int32_t *next;     /* per body: next body in its cell, -1 at the end */
+    int32_t *prev;     /* per body: previous body, -1 at the head */
+    int32_t *cell;     /* per body: its cell, -1 if not in the grid */
+    int32_t capacity;  /* bodies that fit in next/prev/cell */
+} cells;
+
+/* One neighbouring cell of a stencil and the shift (a multiple of the box
+ * sides) to add to the positions of its bodies to get the nearby image. */
+typedef struct cells_neighbour {
+    int32_t cell;
+    double shift[3];
+} cells_neighbour;
+
+enum { CELLS_STENCIL_MAX = 27 };
+
+/* Sets up the geometry: dim active axes, box sides and periodicity; cells at
+ * least min_width wide, at most about max_cells in all (cells larger than
+ * needed are always correct). Periodic axes need side >= 3 min_width (checked
+ * by the caller). Empties the grid. Returns 0, or -1 if out of memory. */
+int cells_configure(cells *grid, int dim, const double side[3], const int periodic[3],
+                    double min_width, int64_t max_cells);
+int cells_reserve(cells *grid, int32_t bodies);
+void cells_free(cells *grid);
+
+/* The cell that contains position x (clamped into the grid). */
+int32_t cells_locate(const cells *grid, const double x[3]);
+void cells_insert(cells *grid, int32_t body, int32_t cell);
+void cells_remove(cells *grid, int32_t body);
+
+/* The cells around (and including) cell, each once, with image shifts.
+ * Returns how many were written to out. */
+int cells_stencil(const cells *grid, int32_t cell, cells_neighbour out[CELLS_STENCIL_MAX]);
+
+/* Earliest time s >= 0 at which a body at x with velocity v and acceleration
+ * g (all relative to its own time stamp) leaves cell through a face that has a
+ * cell behind it. Writes the face as 2 * axis + (1 if upwards). INFINITY if
+ * it never leaves. */
+double cells_exit_time(const cells *grid, int32_t cell, const double x[3], const double v[3],
+                       const double g[3], int *face);
+
+/* Moves a body to the neighbour across face. Returns the shift (-1, 0 or +1
+ * box sides along the face's axis) to add to its position when it wraps. */
+int cells_cross(cells *grid, int32_t body, int face);
+
+#endif

@@ -1,0 +1,31 @@
+/* motion.h — free flight under a uniform field: x(t) = x + v dt + g dt^2 / 2.
+ * Inline helpers on the hot record; gravity-free flight skips the field terms
+ * so it is a pure straight line. */
+#ifndef CAROM_MOTION_H
+#define CAROM_MOTION_H
+
+#include "world.h"
+
+/* Position and velocity of body b at time t, without changing it. */
+static inline void motion_state_at(const body_hot *b, const double g[3], int has_gravity,
+                                   double t, double x[3], double v[3])
+{
+    double dt = t - b->t;
+    for (int a = 0; a < 3; a++) {
+        x[a] = b->x[a] + b->v[a] * dt;
+        v[a] = b->v[a];
+        if (has_gravity) {
+            x[a] += 0.5 * g[a] * dt * dt;
+            v[a] += g[a] * dt;
+        }
+    }
+}
+
+/* Brings body b forward to time t. */
+static inline void motion_advance(body_hot *b, const double g[3], int has_gravity, double t)
+{
+    motion_state_at(b, g, has_gravity, t, b->x, b->v);
+    b->t = t;
+}
+
+#endif

@@ -1,0 +1,120 @@
+/* schedule.c — single-event scheduling: each body keeps only its earliest
+ * predicted event, the minimum over its neighbours in the 3^d cell stencil,
+ * the walls and the exit from its cell (Smallenburg, Eur. Phys. J. E 45, 22
+ * (2022)). A pair event remembers the partner's collision counter; if the
+ * partner collides first, the event is found stale when it comes due and the
+ * body is simply predicted again. This replaces seed 000's discard list and
+ * never searches the calendar.
+ */
+#include "schedule.h"
+
+#include <math.h>
+
+#include "motion.h"
+#include "predict.h"
+
+double schedule_pair_time(const carom_world *w, int32_t i, int32_t j, const double shift[3])
+{
+    /* Canonical order (lower index first) so both sides compute the same bits. */
+    int32_t lo = i < j ? i : j, hi = i < j ? j : i;
+    double sign = i < j ? 1.0 : -1.0;
+    const body_hot *a = &w->hot[lo], *b = &w->hot[hi];
+    double t_ref = a->t > b->t ? a->t : b->t;
+    double xa[3], va[3], xb[3], vb[3], dr[3], dv[3];
+    motion_state_at(a, w->gravity, w->has_gravity, t_ref, xa, va);
+    motion_state_at(b, w->gravity, w->has_gravity, t_ref, xb, vb);
+    for (int k = 0; k < 3; k++) {
+        dr[k] = (xb[k] - xa[k]) + sign * shift[k];
+        dv[k] = vb[k] - va[k];
+    }
+    return t_ref + predict_pair(dr, dv, a->radius + b->radius);
+}
+
+typedef struct candidate {
+    double time;
+    body_event event;
+} candidate;
+
+static void consider(candidate *best, double time, uint8_t kind, int32_t partner,
+                     uint32_t partner_counter)
+{
+    if (!(time < best->time)) return;
+    best->time = time;
+    best->event = (body_event){partner, partner_counter, kind};
+}
+
+static void consider_pairs(const carom_world *w, int32_t i, candidate *best)
+{
+    cells_neighbour stencil[CELLS_STENCIL_MAX];
+    int count = cells_stencil(&w->grid, w->grid.cell[i], stencil);
+    for (int k = 0; k < count; k++) {
+        for (int32_t j = w->grid.head[stencil[k].cell]; j >= 0; j = w->grid.next[j]) {
+            if (j == i) continue;
+            double t = schedule_pair_time(w, i, j, stencil[k].shift);
+            consider(best, t, EVENT_PAIR, j, w->counter[j]);
+        }
+    }
+}
+
+static void consider_walls(const carom_world *w, int32_t i, candidate *best)
+{
+    const body_hot *b = &w->hot[i];
+    for (int a = 0; a < w->dim; a++) {
+        if (w->periodic[a]) continue;
+        double reach = w->half[a] - b->radius;
+        double up = predict_crossing(b->x[a] - reach, b->v[a], w->gravity[a]);
+        double down = predict_crossing(-reach - b->x[a], -b->v[a], -w->gravity[a]);
+        consider(best, b->t + up, EVENT_WALL, 2 * a + 1, 0);
+        consider(best, b->t + down, EVENT_WALL, 2 * a, 0);
+    }
+}
+
+static void consider_cell_exit(const carom_world *w, int32_t i, candidate *best)
+{
+    const body_hot *b = &w->hot[i];
+    int face;
+    double s = cells_exit_time(&w->grid, w->grid.cell[i], b->x, b->v, w->gravity, &face);
+    consider(best, b->t + s, EVENT_CELL, face, 0);
+}
+
+void schedule_body(carom_world *w, int32_t i)
+{
+    candidate best = {INFINITY, {-1, 0, EVENT_NONE}};
+    consider_pairs(w, i, &best);
+    consider_walls(w, i, &best);
+    consider_cell_exit(w, i, &best);
+    w->event[i] = best.event;
+    /* Never schedule before the clock, so time never goes back. */
+    calendar_set(&w->cal, i, best.time < w->clock ? w->clock : best.time);
+}
+
+int schedule_regrid(carom_world *w, double min_width, int64_t max_cells)
+{
+    if (cells_reserve(&w->grid, w->capacity) != 0) return -1;
+    if (cells_configure(&w->grid, w->dim, w->side, w->periodic, min_width, max_cells) != 0)
+        return -1;
+    for (int32_t i = 0; i < w->count; i++) {
+        double x[3], v[3];
+        motion_state_at(&w->hot[i], w->gravity, w->has_gravity, w->clock, x, v);
+        cells_insert(&w->grid, i, cells_locate(&w->grid, x));
+    }
+    return 0;
+}
+
+carom_status schedule_rebuild(carom_world *w)
+{
+    for (int32_t i = 0; i < w->count; i++) {
+        measure_flight(&w->meas, &w->hot[i], w->mass[i], w->gravity, w->has_gravity, w->clock);
+        motion_advance(&w->hot[i], w->gravity, w->has_gravity, w->clock);
+    }
+    int64_t max_cells = 4 * (int64_t)w->count;
+    if (schedule_regrid(w, 2.0 * w->max_radius, max_cells) != 0 ||
+        calendar_reserve(&w->cal, w->capacity) != 0)
+        return world_fail(w, CAROM_OUT_OF_MEMORY, "out of memory building the cell grid for %d bodies",
+                          (int)w->count);
+    calendar_clear(&w->cal);
+    for (int32_t i = 0; i < w->count; i++) schedule_body(w, i);
+    w->grid_bodies = w->count;
+    w->needs_rebuild = 0;
+    return CAROM_OK;
+}

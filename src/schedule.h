@@ -1,0 +1,22 @@
+/* schedule.h — predicting each body's one next event. */
+#ifndef CAROM_SCHEDULE_H
+#define CAROM_SCHEDULE_H
+
+#include "world.h"
+
+/* Absolute time at which bodies i and j (j seen through the periodic image
+ * shift) next touch; INFINITY if never. Depends only on the two stored
+ * states, and gives the same bits whichever of the two is named first. */
+double schedule_pair_time(const carom_world *w, int32_t i, int32_t j, const double shift[3]);
+
+/* Predicts body i's earliest event (pair, wall or cell exit) and files it. */
+void schedule_body(carom_world *w, int32_t i);
+
+/* Re-bins every body into a grid of cells at least min_width wide (at most
+ * max_cells cells), from their positions at the clock. 0, or -1 if out of memory. */
+int schedule_regrid(carom_world *w, double min_width, int64_t max_cells);
+
+/* Brings every body to the clock, re-grids tightly and predicts everything. */
+carom_status schedule_rebuild(carom_world *w);
+
+#endif

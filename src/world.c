@@ -1,0 +1,394 @@
+/* world.c — the world's lifecycle, its parameters, and its bodies: adding
+ * them (with every check on the input), reading them back and steering them.
+ *
+ * Bodies live in arrays indexed by the order they were added: a 64-byte hot
+ * record (position, velocity, time stamp, radius) that predictions read, and
+ * colder arrays (mass, collision counters, the scheduled event). New bodies
+ * are checked against the others through the cell grid, so adding N bodies
+ * costs O(N), and the grid and calendar are rebuilt once, when the world next
+ * runs.
+ */
+#include "world.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "motion.h"
+#include "schedule.h"
+
+static const char axis_name[3] = {'x', 'y', 'z'};
+
+carom_status world_fail(carom_world *w, carom_status status, const char *format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(w->message, sizeof w->message, format, args);
+    va_end(args);
+    return status;
+}
+
+const char *carom_status_name(carom_status status)
+{
+    switch (status) {
+    case CAROM_OK: return "ok";
+    case CAROM_INVALID_ARGUMENT: return "invalid argument";
+    case CAROM_OUT_OF_MEMORY: return "out of memory";
+    case CAROM_OUTSIDE_BOX: return "outside the box";
+    case CAROM_OVERLAP: return "overlap";
+    case CAROM_BOX_TOO_SMALL: return "box too small";
+    case CAROM_JAMMED: return "jammed";
+    case CAROM_NOT_FOUND: return "no such body";
+    }
+    return "unknown status";
+}
+
+carom_world_def carom_default_world_def(void)
+{
+    carom_world_def def;
+    memset(&def, 0, sizeof def);
+    def.dim = 3;
+    def.box = (carom_vec){10.0, 10.0, 10.0};
+    def.boundary[0] = def.boundary[1] = def.boundary[2] = CAROM_PERIODIC;
+    def.restitution = 1.0;
+    def.wall_restitution = 1.0;
+    def.max_collisions_per_instant = 1000;
+    return def;
+}
+
+carom_body_def carom_default_body_def(void)
+{
+    carom_body_def b;
+    memset(&b, 0, sizeof b);
+    b.radius = 0.5;
+    b.mass = 1.0;
+    return b;
+}
+
+/* ---- checking a world def ---------------------------------------------- */
+
+static int fail_def(char *why, size_t size, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static int fail_def(char *why, size_t size, const char *format, ...)
+{
+    if (why && size > 0) {
+        va_list args;
+        va_start(args, format);
+        vsnprintf(why, size, format, args);
+        va_end(args);
+    }
+    return 1;
+}
+
+static int check_coefficient(const char *name, double e, char *why, size_t size)
+{
+    if (!(e >= 0.0 && e <= 1.0))
+        return fail_def(why, size, "world_def.%s = %g: expected a number in [0, 1]", name, e);
+    return 0;
+}
+
+static int check_def(const carom_world_def *def, char *why, size_t size)
+{
+    if (def->dim != 2 && def->dim != 3)
+        return fail_def(why, size, "world_def.dim = %d: expected 2 or 3", def->dim);
+    const double box[3] = {def->box.x, def->box.y, def->box.z};
+    const double g[3] = {def->gravity.x, def->gravity.y, def->gravity.z};
+    for (int a = 0; a < def->dim; a++) {
+        if (!(isfinite(box[a]) && box[a] > 0.0))
+            return fail_def(why, size, "world_def.box.%c = %g: expected a finite side length > 0",
+                            axis_name[a], box[a]);
+        if (def->boundary[a] != CAROM_WALLS && def->boundary[a] != CAROM_PERIODIC)
+            return fail_def(why, size, "world_def.boundary[%d] = %d: expected CAROM_WALLS or CAROM_PERIODIC",
+                            a, (int)def->boundary[a]);
+        if (!isfinite(g[a]))
+            return fail_def(why, size, "world_def.gravity.%c = %g: expected a finite number",
+                            axis_name[a], g[a]);
+    }
+    if (check_coefficient("restitution", def->restitution, why, size) ||
+        check_coefficient("wall_restitution", def->wall_restitution, why, size))
+        return 1;
+    if (!(isfinite(def->elastic_below_speed) && def->elastic_below_speed >= 0.0))
+        return fail_def(why, size, "world_def.elastic_below_speed = %g: expected a finite number >= 0",
+                        def->elastic_below_speed);
+    if (def->max_collisions_per_instant < 1)
+        return fail_def(why, size, "world_def.max_collisions_per_instant = %d: expected at least 1",
+                        (int)def->max_collisions_per_instant);
+    if (def->capacity_hint < 0)
+        return fail_def(why, size, "world_def.capacity_hint = %d: expected a count >= 0",
+                        (int)def->capacity_hint);
+    return 0;
+}
+
+/* ---- lifecycle ----------------------------------------------------------- */
+
+static int reserve_bodies(carom_world *w, int32_t needed)
+{
+    if (needed <= w->capacity) return 0;
+    int32_t capacity = w->capacity > 0 ? w->capacity : 16;
+    while (capacity < needed) capacity = capacity > INT32_MAX / 2 ? INT32_MAX : 2 * capacity;
+    body_hot *hot = realloc(w->hot, (size_t)capacity * sizeof *hot);
+    if (!hot) return -1;
+    w->hot = hot;
+    double *mass = realloc(w->mass, (size_t)capacity * sizeof *mass);
+    if (!mass) return -1;
+    w->mass = mass;
+    uint32_t *counter = realloc(w->counter, (size_t)capacity * sizeof *counter);
+    if (!counter) return -1;
+    w->counter = counter;
+    uint32_t *instant = realloc(w->instant, (size_t)capacity * sizeof *instant);
+    if (!instant) return -1;
+    w->instant = instant;
+    body_event *event = realloc(w->event, (size_t)capacity * sizeof *event);
+    if (!event) return -1;
+    w->event = event;
+    if (cells_reserve(&w->grid, capacity) != 0 || calendar_reserve(&w->cal, capacity) != 0)
+        return -1;
+    w->capacity = capacity;
+    return 0;
+}
+
+carom_status carom_world_create(const carom_world_def *def, carom_world **world, char *why,
+                                size_t why_size)
+{
+    if (world) *world = NULL;
+    if (!def || !world) {
+        fail_def(why, why_size, "carom_world_create: def and world must not be NULL");
+        return CAROM_INVALID_ARGUMENT;
+    }
+    if (check_def(def, why, why_size)) return CAROM_INVALID_ARGUMENT;
+    carom_world *w = calloc(1, sizeof *w);
+    if (!w || reserve_bodies(w, def->capacity_hint) != 0) {
+        carom_world_destroy(w);
+        fail_def(why, why_size, "out of memory creating a world for %d bodies", (int)def->capacity_hint);
+        return CAROM_OUT_OF_MEMORY;
+    }
+    w->def = *def;
+    w->dim = def->dim;
+    const double box[3] = {def->box.x, def->box.y, def->box.z};
+    const double g[3] = {def->gravity.x, def->gravity.y, def->gravity.z};
+    for (int a = 0; a < 3; a++) {
+        int active = a < def->dim;
+        w->side[a] = active ? box[a] : 1.0;
+        w->half[a] = 0.5 * w->side[a];
+        w->periodic[a] = active && def->boundary[a] == CAROM_PERIODIC;
+        w->gravity[a] = active ? g[a] : 0.0;
+        if (w->gravity[a] != 0.0) w->has_gravity = 1;
+    }
+    measure_open_window(&w->meas, 0.0);
+    if (why && why_size > 0) why[0] = '\0';
+    *world = w;
+    return CAROM_OK;
+}
+
+void carom_world_destroy(carom_world *w)
+{
+    if (!w) return;
+    free(w->hot);
+    free(w->mass);
+    free(w->counter);
+    free(w->instant);
+    free(w->event);
+    cells_free(&w->grid);
+    calendar_free(&w->cal);
+    free(w);
+}
+
+const char *carom_world_message(const carom_world *w) { return w ? w->message : "no world"; }
+int32_t carom_world_body_count(const carom_world *w) { return w ? w->count : 0; }
+double carom_world_time(const carom_world *w) { return w ? w->clock : 0.0; }
+
+/* ---- adding bodies ------------------------------------------------------- */
+
+static carom_status check_number(carom_world *w, int32_t id, const char *what, char axis,
+                                 double value)
+{
+    if (isfinite(value)) return CAROM_OK;
+    if (axis)
+        return world_fail(w, CAROM_INVALID_ARGUMENT, "body %d: %s.%c = %g: expected a finite number",
+                          (int)id, what, axis, value);
+    return world_fail(w, CAROM_INVALID_ARGUMENT, "body %d: %s = %g: expected a finite number",
+                      (int)id, what, value);
+}
+
+static carom_status check_body_numbers(carom_world *w, int32_t id, const carom_body_def *b)
+{
+    const double x[3] = {b->position.x, b->position.y, b->position.z};
+    const double v[3] = {b->velocity.x, b->velocity.y, b->velocity.z};
+    carom_status st;
+    for (int a = 0; a < w->dim; a++) {
+        if ((st = check_number(w, id, "position", axis_name[a], x[a])) != CAROM_OK) return st;
+        if ((st = check_number(w, id, "velocity", axis_name[a], v[a])) != CAROM_OK) return st;
+    }
+    if (!(isfinite(b->radius) && b->radius > 0.0))
+        return world_fail(w, CAROM_INVALID_ARGUMENT, "body %d: radius = %g: expected a finite number > 0",
+                          (int)id, b->radius);
+    if (!(isfinite(b->mass) && b->mass > 0.0))
+        return world_fail(w, CAROM_INVALID_ARGUMENT, "body %d: mass = %g: expected a finite number > 0",
+                          (int)id, b->mass);
+    return CAROM_OK;
+}
+
+static carom_status check_body_in_box(carom_world *w, int32_t id, const carom_body_def *b)
+{
+    const double x[3] = {b->position.x, b->position.y, b->position.z};
+    double r = b->radius;
+    for (int a = 0; a < w->dim; a++) {
+        if (w->periodic[a] && w->side[a] < 6.0 * r)
+            return world_fail(w, CAROM_BOX_TOO_SMALL,
+                              "body %d: radius %g needs a periodic side of at least 3 diameters (%g) "
+                              "on axis %c for the cell grid, but the side is %g",
+                              (int)id, r, 6.0 * r, axis_name[a], w->side[a]);
+        if (!w->periodic[a] && w->side[a] < 2.0 * r)
+            return world_fail(w, CAROM_BOX_TOO_SMALL,
+                              "body %d: diameter %g does not fit between the walls of axis %c (side %g)",
+                              (int)id, 2.0 * r, axis_name[a], w->side[a]);
+        double reach = w->periodic[a] ? w->half[a] : w->half[a] - r;
+        if (!(x[a] >= -reach && x[a] <= reach))
+            return world_fail(w, CAROM_OUTSIDE_BOX,
+                              "body %d: position.%c = %g is outside the box: expected a value in "
+                              "[%g, %g] for radius %g",
+                              (int)id, axis_name[a], x[a], -reach, reach, r);
+    }
+    return CAROM_OK;
+}
+
+/* Keeps a grid fit for overlap checks while bodies are added: cells wide
+ * enough for the new body, and not too few for the number of bodies. */
+static int fit_grid_for(carom_world *w, double radius)
+{
+    double widest = radius > w->max_radius ? radius : w->max_radius;
+    int narrow = 0;
+    for (int a = 0; a < w->dim; a++)
+        if (w->grid.total == 0 || w->grid.width[a] < 2.0 * widest) narrow = 1;
+    int crowded = w->count + 1 > 2 * (int64_t)w->grid_bodies;
+    if (!narrow && !crowded) return 0;
+    w->grid_bodies = w->count + 1;
+    w->needs_rebuild = 1; /* cell exits predicted on the old grid are void */
+    double width = 2.5 * widest;
+    for (int a = 0; a < w->dim; a++)
+        if (w->periodic[a] && width > w->side[a] / 3.0) width = w->side[a] / 3.0;
+    int64_t expected = w->count + 1 > w->def.capacity_hint ? 2 * (int64_t)(w->count + 1)
+                                                           : w->def.capacity_hint;
+    return schedule_regrid(w, width, 2 * expected);
+}
+
+static carom_status check_no_overlap(carom_world *w, int32_t id, const double x[3], double r)
+{
+    cells_neighbour stencil[CELLS_STENCIL_MAX];
+    int count = cells_stencil(&w->grid, cells_locate(&w->grid, x), stencil);
+    for (int k = 0; k < count; k++) {
+        for (int32_t j = w->grid.head[stencil[k].cell]; j >= 0; j = w->grid.next[j]) {
+            double xj[3], vj[3], d2 = 0.0, sigma = r + w->hot[j].radius;
+            motion_state_at(&w->hot[j], w->gravity, w->has_gravity, w->clock, xj, vj);
+            for (int a = 0; a < 3; a++) {
+                double d = xj[a] + stencil[k].shift[a] - x[a];
+                d2 += d * d;
+            }
+            if (d2 < sigma * sigma)
+                return world_fail(w, CAROM_OVERLAP,
+                                  "body %d at (%g, %g, %g) overlaps body %d at (%g, %g, %g): "
+                                  "distance %.17g < sum of radii %.17g",
+                                  (int)id, x[0], x[1], x[2], (int)j, xj[0], xj[1], xj[2], sqrt(d2),
+                                  sigma);
+        }
+    }
+    return CAROM_OK;
+}
+
+static void store_body(carom_world *w, int32_t id, const double x[3], const carom_body_def *b)
+{
+    body_hot *h = &w->hot[id];
+    const double v[3] = {b->velocity.x, b->velocity.y, b->velocity.z};
+    for (int a = 0; a < 3; a++) {
+        h->x[a] = x[a];
+        h->v[a] = a < w->dim ? v[a] : 0.0;
+    }
+    h->t = w->clock;
+    h->radius = b->radius;
+    w->mass[id] = b->mass;
+    w->counter[id] = 0;
+    w->instant[id] = 0;
+    w->event[id] = (body_event){-1, 0, EVENT_NONE};
+}
+
+carom_status carom_world_add_body(carom_world *w, const carom_body_def *b, int32_t *id_out)
+{
+    if (!w) return CAROM_INVALID_ARGUMENT;
+    int32_t id = w->count;
+    if (!b) return world_fail(w, CAROM_INVALID_ARGUMENT, "body %d: the body def is NULL", (int)id);
+    if (w->in_callback)
+        return world_fail(w, CAROM_INVALID_ARGUMENT, "body %d: cannot add bodies from the event callback",
+                          (int)id);
+    if (id == INT32_MAX)
+        return world_fail(w, CAROM_OUT_OF_MEMORY, "body %d: too many bodies", (int)id);
+    carom_status st = check_body_numbers(w, id, b);
+    if (st == CAROM_OK) st = check_body_in_box(w, id, b);
+    if (st != CAROM_OK) return st;
+    double x[3] = {b->position.x, b->position.y, w->dim == 3 ? b->position.z : 0.0};
+    for (int a = 0; a < w->dim; a++)
+        if (w->periodic[a] && x[a] >= w->half[a]) x[a] -= w->side[a];
+    if (reserve_bodies(w, id + 1) != 0 || fit_grid_for(w, b->radius) != 0)
+        return world_fail(w, CAROM_OUT_OF_MEMORY, "body %d: out of memory", (int)id);
+    if ((st = check_no_overlap(w, id, x, b->radius)) != CAROM_OK) return st;
+    store_body(w, id, x, b);
+    cells_insert(&w->grid, id, cells_locate(&w->grid, x));
+    if (b->radius > w->max_radius) w->max_radius = b->radius;
+    w->count++;
+    w->needs_rebuild = 1;
+    if (id_out) *id_out = id;
+    return CAROM_OK;
+}
+
+/* ---- reading and steering ------------------------------------------------ */
+
+static carom_status check_id(const carom_world *w, int32_t id)
+{
+    if (id >= 0 && id < w->count) return CAROM_OK;
+    return world_fail((carom_world *)w, CAROM_NOT_FOUND, "body %d: no such body (the world has %d)",
+                      (int)id, (int)w->count);
+}
+
+carom_status carom_world_get_body(const carom_world *w, int32_t id, carom_body_state *state)
+{
+    if (!w || !state) return CAROM_INVALID_ARGUMENT;
+    carom_status st = check_id(w, id);
+    if (st != CAROM_OK) return st;
+    double x[3], v[3];
+    motion_state_at(&w->hot[id], w->gravity, w->has_gravity, w->clock, x, v);
+    for (int a = 0; a < 3; a++) {
+        if (!w->periodic[a]) continue;
+        if (x[a] >= w->half[a]) x[a] -= w->side[a];
+        else if (x[a] < -w->half[a]) x[a] += w->side[a];
+    }
+    state->position = (carom_vec){x[0], x[1], x[2]};
+    state->velocity = (carom_vec){v[0], v[1], v[2]};
+    state->radius = w->hot[id].radius;
+    state->mass = w->mass[id];
+    state->collisions = w->counter[id];
+    return CAROM_OK;
+}
+
+carom_status carom_world_set_body_velocity(carom_world *w, int32_t id, carom_vec velocity)
+{
+    if (!w) return CAROM_INVALID_ARGUMENT;
+    carom_status st = check_id(w, id);
+    if (st != CAROM_OK) return st;
+    if (w->in_callback)
+        return world_fail(w, CAROM_INVALID_ARGUMENT, "body %d: cannot steer bodies from the event callback",
+                          (int)id);
+    const double v[3] = {velocity.x, velocity.y, velocity.z};
+    for (int a = 0; a < w->dim; a++)
+        if ((st = check_number(w, id, "velocity", axis_name[a], v[a])) != CAROM_OK) return st;
+    body_hot *h = &w->hot[id];
+    measure_flight(&w->meas, h, w->mass[id], w->gravity, w->has_gravity, w->clock);
+    motion_advance(h, w->gravity, w->has_gravity, w->clock);
+    for (int a = 0; a < w->dim; a++) h->v[a] = v[a];
+    w->counter[id]++; /* predictions made with the old velocity are now stale */
+    if (!w->needs_rebuild) schedule_body(w, id);
+    return CAROM_OK;
+}

@@ -1,0 +1,64 @@
+/* world.h — the world's internal state, shared by the core's modules. */
+#ifndef CAROM_WORLD_H
+#define CAROM_WORLD_H
+
+#include <stdint.h>
+
+#include "calendar.h"
+#include "carom.h"
+#include "cells.h"
+#include "measure.h"
+
+/* The hot record of a body: what every prediction reads, one cache line.
+ * Position and velocity are those at the body's own time stamp t (lazy
+ * updates: a body is brought forward only when an event touches it). */
+typedef struct body_hot {
+    double x[3];
+    double v[3];
+    double t;
+    double radius;
+} body_hot;
+_Static_assert(sizeof(body_hot) == 64, "the hot body record is one cache line");
+
+/* The one event each body has scheduled (its time is in the calendar). */
+enum { EVENT_NONE = 0, EVENT_PAIR = 1, EVENT_WALL = 2, EVENT_CELL = 3 };
+typedef struct body_event {
+    int32_t partner;          /* pair: the other body; wall: carom_wall; cell: face */
+    uint32_t partner_counter; /* pair: the partner's collision counter when predicted */
+    uint8_t kind;             /* EVENT_* */
+} body_event;
+
+struct carom_world {
+    carom_world_def def;
+    int dim;
+    double side[3], half[3];
+    int periodic[3];
+    double gravity[3];
+    int has_gravity;
+    double clock;
+
+    int32_t count, capacity;
+    body_hot *hot;
+    double *mass;
+    uint32_t *counter;  /* collisions of each body: stamps invalidate stale predictions */
+    uint32_t *instant;  /* collisions of each body at its current instant (jam detection) */
+    body_event *event;
+    double max_radius;
+
+    cells grid;
+    calendar cal;
+    int32_t grid_bodies; /* bodies the grid was last sized for while adding */
+    int needs_rebuild;  /* bodies were added: re-grid and predict everything */
+    int in_callback;
+    measure meas;
+    char message[256];
+};
+
+/* Writes the world's message (printf-style) and returns status. */
+carom_status world_fail(carom_world *w, carom_status status, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+#endif
