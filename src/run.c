@@ -102,11 +102,15 @@ static carom_status process_wall(carom_world *w, int32_t i, double t)
     return CAROM_OK;
 }
 
-/* A cell crossing changes no trajectory, so the body is not brought forward;
- * a wrap through a periodic face shifts its stored position by one box side. */
-static void process_cell(carom_world *w, int32_t i)
+/* A cell crossing changes no trajectory, but the body is brought to the
+ * crossing so that its next exit is predicted from inside its new cell (from
+ * an older time stamp it may already be past a face, and on a parabola it
+ * may come back through it). A wrap through a periodic face shifts its
+ * stored position by one box side. */
+static void process_cell(carom_world *w, int32_t i, double t)
 {
     int face = w->event[i].partner;
+    advance(w, i, t);
     int wrap = cells_cross(&w->grid, i, face);
     if (wrap) w->hot[i].x[face / 2] += wrap * w->side[face / 2];
     w->meas.cell_events++;
@@ -146,7 +150,7 @@ static carom_status process_next(carom_world *w, int32_t i, double t, int *count
     switch (w->event[i].kind) {
     case EVENT_PAIR: return process_pair(w, i, t);
     case EVENT_WALL: return process_wall(w, i, t);
-    default: process_cell(w, i); return CAROM_OK;
+    default: process_cell(w, i, t); return CAROM_OK;
     }
 }
 

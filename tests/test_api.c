@@ -1,0 +1,253 @@
+/* test_api.c — bad input to the public API gets a status and a message that
+ * names the field or body and the value, nothing changes, and the world stays
+ * usable; plus the lifecycle calls on good input. */
+#include <math.h>
+#include <string.h>
+
+#include "carom.h"
+#include "check.h"
+
+static int contains(const char *text, const char *part) { return strstr(text, part) != NULL; }
+
+static carom_world *make_world(int dim, carom_boundary boundary, double side)
+{
+    carom_world_def def = carom_default_world_def();
+    def.dim = dim;
+    def.box = (carom_vec){side, side, side};
+    def.boundary[0] = def.boundary[1] = def.boundary[2] = boundary;
+    carom_world *w = NULL;
+    CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_OK);
+    return w;
+}
+
+static void expect_bad_def(carom_world_def def, const char *field, const char *value)
+{
+    carom_world *w = (carom_world *)&def; /* must be overwritten with NULL */
+    char why[256] = "";
+    CHECK_EQ_INT(carom_world_create(&def, &w, why, sizeof why), CAROM_INVALID_ARGUMENT);
+    CHECK(w == NULL);
+    CHECK_MSG(contains(why, field) && contains(why, value), "message '%s' should name %s = %s", why,
+              field, value);
+}
+
+static void test_bad_world_defs(void)
+{
+    carom_world_def def = carom_default_world_def();
+    def.dim = 4;
+    expect_bad_def(def, "dim", "4");
+    def = carom_default_world_def();
+    def.box.y = -1.0;
+    expect_bad_def(def, "box.y", "-1");
+    def = carom_default_world_def();
+    def.box.z = INFINITY;
+    expect_bad_def(def, "box.z", "inf");
+    def = carom_default_world_def();
+    def.gravity.x = NAN;
+    expect_bad_def(def, "gravity.x", "nan");
+    def = carom_default_world_def();
+    def.restitution = 1.5;
+    expect_bad_def(def, "restitution", "1.5");
+    def = carom_default_world_def();
+    def.wall_restitution = -0.1;
+    expect_bad_def(def, "wall_restitution", "-0.1");
+    def = carom_default_world_def();
+    def.boundary[1] = (carom_boundary)7;
+    expect_bad_def(def, "boundary[1]", "7");
+    def = carom_default_world_def();
+    def.max_collisions_per_instant = 0;
+    expect_bad_def(def, "max_collisions_per_instant", "0");
+    carom_world *w = NULL;
+    CHECK_EQ_INT(carom_world_create(NULL, &w, NULL, 0), CAROM_INVALID_ARGUMENT);
+    /* 2D ignores the third axis entirely. */
+    def = carom_default_world_def();
+    def.dim = 2;
+    def.box.z = -5.0;
+    CHECK_EQ_INT(carom_world_create(&def, &w, NULL, 0), CAROM_OK);
+    carom_world_destroy(w);
+}
+
+/* Adds a bad body and checks the status, the message, and that nothing changed. */
+static void expect_bad_body(carom_world *w, carom_body_def b, carom_status expected, const char *part1,
+                            const char *part2)
+{
+    int32_t before = carom_world_body_count(w), id = -7;
+    carom_status st = carom_world_add_body(w, &b, &id);
+    const char *message = carom_world_message(w);
+    CHECK_EQ_INT(st, expected);
+    CHECK_EQ_INT(id, -7);
+    CHECK_EQ_INT(carom_world_body_count(w), before);
+    CHECK_MSG(contains(message, part1) && contains(message, part2), "message '%s' should contain '%s' and '%s'",
+              message, part1, part2);
+}
+
+static void test_bad_bodies(void)
+{
+    carom_world *w = make_world(3, CAROM_WALLS, 10.0);
+    carom_body_def b = carom_default_body_def();
+    b.radius = -0.5;
+    expect_bad_body(w, b, CAROM_INVALID_ARGUMENT, "body 0", "radius = -0.5");
+    b = carom_default_body_def();
+    b.mass = 0.0;
+    expect_bad_body(w, b, CAROM_INVALID_ARGUMENT, "body 0", "mass = 0");
+    b = carom_default_body_def();
+    b.position.y = NAN;
+    expect_bad_body(w, b, CAROM_INVALID_ARGUMENT, "body 0", "position.y = nan");
+    b = carom_default_body_def();
+    b.velocity.z = -INFINITY;
+    expect_bad_body(w, b, CAROM_INVALID_ARGUMENT, "body 0", "velocity.z = -inf");
+    b = carom_default_body_def();
+    b.position.x = 4.75; /* reaches 5.25 > 5: through the wall */
+    expect_bad_body(w, b, CAROM_OUTSIDE_BOX, "body 0", "position.x = 4.75");
+    b = carom_default_body_def();
+    b.radius = 6.0;
+    expect_bad_body(w, b, CAROM_BOX_TOO_SMALL, "body 0", "diameter 12");
+    b = carom_default_body_def();
+    b.position.x = 4.5; /* exactly touching the wall is allowed */
+    CHECK_EQ_INT(carom_world_add_body(w, &b, NULL), CAROM_OK);
+    b.position.x = 3.6; /* 0.9 from body 0, radii sum 1 */
+    expect_bad_body(w, b, CAROM_OVERLAP, "body 1", "overlaps body 0");
+    b.position.x = 3.5; /* exactly touching */
+    int32_t id = -1;
+    CHECK_EQ_INT(carom_world_add_body(w, &b, &id), CAROM_OK);
+    CHECK_EQ_INT(id, 1);
+    carom_world_destroy(w);
+}
+
+static void test_periodic_bodies(void)
+{
+    carom_world *w = make_world(2, CAROM_PERIODIC, 10.0);
+    carom_body_def b = carom_default_body_def();
+    b.radius = 2.0; /* a 10-wide periodic side fits fewer than 3 cells of diameter 4 */
+    expect_bad_body(w, b, CAROM_BOX_TOO_SMALL, "body 0", "periodic side");
+    b = carom_default_body_def();
+    b.position.x = -5.5;
+    expect_bad_body(w, b, CAROM_OUTSIDE_BOX, "body 0", "position.x = -5.5");
+    /* Overlap through the periodic boundary. */
+    b = carom_default_body_def();
+    b.position = (carom_vec){4.8, 0.0, 123.0}; /* z is ignored in 2D */
+    CHECK_EQ_INT(carom_world_add_body(w, &b, NULL), CAROM_OK);
+    b.position = (carom_vec){-4.7, 0.0, 0.0};
+    expect_bad_body(w, b, CAROM_OVERLAP, "body 1", "overlaps body 0");
+    /* +half is the same place as -half and is accepted (wrapped). */
+    b.position = (carom_vec){5.0, 3.0, 0.0};
+    CHECK_EQ_INT(carom_world_add_body(w, &b, NULL), CAROM_OK);
+    carom_body_state s;
+    CHECK_EQ_INT(carom_world_get_body(w, 1, &s), CAROM_OK);
+    CHECK(s.position.x == -5.0 && s.position.z == 0.0);
+    carom_world_destroy(w);
+}
+
+static void count_event(void *user, const carom_event *e)
+{
+    (void)e;
+    ++*(int *)user;
+}
+
+static void test_world_stays_usable(void)
+{
+    carom_world_def def = carom_default_world_def();
+    int events = 0;
+    def.on_event = count_event;
+    def.user = &events;
+    carom_world *w = NULL;
+    CHECK_EQ_INT(carom_world_create(&def, &w, NULL, 0), CAROM_OK);
+    carom_body_def b = carom_default_body_def();
+    b.position = (carom_vec){-2.0, 0.0, 0.0};
+    b.velocity = (carom_vec){1.0, 0.0, 0.0};
+    CHECK_EQ_INT(carom_world_add_body(w, &b, NULL), CAROM_OK);
+    b.position.x = -1.5; /* overlaps: refused */
+    CHECK_EQ_INT(carom_world_add_body(w, &b, NULL), CAROM_OVERLAP);
+    b.position = (carom_vec){2.0, 0.0, 0.0};
+    b.velocity = (carom_vec){-1.0, 0.0, 0.0};
+    CHECK_EQ_INT(carom_world_add_body(w, &b, NULL), CAROM_OK);
+    CHECK_EQ_INT(carom_world_run(w, NAN, -1), CAROM_INVALID_ARGUMENT);
+    CHECK(contains(carom_world_message(w), "t_end"));
+    CHECK_EQ_INT(carom_world_run(w, INFINITY, -1), CAROM_INVALID_ARGUMENT);
+    CHECK_EQ_INT(carom_world_run(w, 2.0, -1), CAROM_OK);
+    CHECK_EQ_INT(events, 1); /* they meet at t = 1.5 */
+    CHECK_EQ_INT(carom_world_run(w, 1.0, -1), CAROM_INVALID_ARGUMENT); /* time never goes back */
+    CHECK(carom_world_time(w) == 2.0);
+    carom_body_state s;
+    CHECK_EQ_INT(carom_world_get_body(w, 2, &s), CAROM_NOT_FOUND);
+    CHECK(contains(carom_world_message(w), "body 2"));
+    CHECK_EQ_INT(carom_world_get_body(w, -1, &s), CAROM_NOT_FOUND);
+    CHECK_EQ_INT(carom_world_set_body_velocity(w, 0, (carom_vec){NAN, 0, 0}), CAROM_INVALID_ARGUMENT);
+    CHECK(contains(carom_world_message(w), "body 0") && contains(carom_world_message(w), "velocity.x"));
+    CHECK_EQ_INT(carom_world_get_body(w, 0, &s), CAROM_OK);
+    CHECK_NEAR(s.velocity.x, -1.0, 1e-15); /* the refused velocity left no trace */
+    CHECK_NEAR(s.position.x, -1.0, 1e-12); /* met at -0.5 at t = 1.5, then back at speed 1 */
+    CHECK_EQ_INT(carom_world_run(w, 5.0, -1), CAROM_OK);
+    carom_world_destroy(w);
+}
+
+static carom_world *callback_world;
+static carom_status callback_status[3];
+
+static void meddle(void *user, const carom_event *e)
+{
+    (void)user;
+    (void)e;
+    carom_body_def b = carom_default_body_def();
+    b.position = (carom_vec){4.0, 4.0, 4.0};
+    callback_status[0] = carom_world_add_body(callback_world, &b, NULL);
+    callback_status[1] = carom_world_set_body_velocity(callback_world, 0, (carom_vec){0, 0, 0});
+    callback_status[2] = carom_world_run(callback_world, 100.0, -1);
+}
+
+static void test_callback_cannot_change_world(void)
+{
+    carom_world_def def = carom_default_world_def();
+    def.boundary[0] = CAROM_WALLS;
+    def.on_event = meddle;
+    CHECK_EQ_INT(carom_world_create(&def, &callback_world, NULL, 0), CAROM_OK);
+    carom_body_def b = carom_default_body_def();
+    b.velocity.x = 1.0;
+    CHECK_EQ_INT(carom_world_add_body(callback_world, &b, NULL), CAROM_OK);
+    CHECK_EQ_INT(carom_world_run(callback_world, 10.0, -1), CAROM_OK);
+    for (int k = 0; k < 3; k++) CHECK_EQ_INT(callback_status[k], CAROM_INVALID_ARGUMENT);
+    CHECK_EQ_INT(carom_world_body_count(callback_world), 1);
+    carom_world_destroy(callback_world);
+}
+
+static void test_names_and_defaults(void)
+{
+    for (int s = CAROM_OK; s <= CAROM_NOT_FOUND; s++)
+        CHECK(strlen(carom_status_name((carom_status)s)) > 1);
+    CHECK(strcmp(carom_status_name(CAROM_OVERLAP), "overlap") == 0);
+    carom_world_def def = carom_default_world_def();
+    CHECK(def.dim == 3 && def.restitution == 1.0 && def.wall_restitution == 1.0);
+    carom_body_def b = carom_default_body_def();
+    CHECK(b.radius == 0.5 && b.mass == 1.0);
+    carom_world_destroy(NULL); /* harmless */
+    CHECK_EQ_INT(carom_world_body_count(NULL), 0);
+}
+
+static void test_rng_reproducible(void)
+{
+    carom_rng a = carom_rng_seed(7), b = carom_rng_seed(7), c = carom_rng_seed(8);
+    int same = 1, differ = 0;
+    double sum = 0.0, sum2 = 0.0;
+    for (int k = 0; k < 100000; k++) {
+        uint64_t x = carom_rng_next(&a), y = carom_rng_next(&b), z = carom_rng_next(&c);
+        same &= x == y;
+        differ |= x != z;
+        double g = carom_rng_normal(&a);
+        (void)carom_rng_normal(&b);
+        sum += g, sum2 += g * g;
+    }
+    CHECK(same && differ);
+    CHECK_NEAR(sum / 100000, 0.0, 0.02);       /* 6 standard errors */
+    CHECK_NEAR(sum2 / 100000, 1.0, 0.03);
+}
+
+int main(void)
+{
+    RUN(test_bad_world_defs);
+    RUN(test_bad_bodies);
+    RUN(test_periodic_bodies);
+    RUN(test_world_stays_usable);
+    RUN(test_callback_cannot_change_world);
+    RUN(test_names_and_defaults);
+    RUN(test_rng_reproducible);
+    return CHECK_SUMMARY();
+}
