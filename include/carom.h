@@ -42,7 +42,7 @@ typedef enum carom_status {
     CAROM_OUTSIDE_BOX,      /* a body added outside the box (or through a wall) */
     CAROM_OVERLAP,          /* a body added overlapping one already present */
     CAROM_BOX_TOO_SMALL,    /* a periodic side shorter than three cells of the largest diameter */
-    CAROM_JAMMED,           /* a body collided max_collisions_per_instant times without time advancing */
+    CAROM_JAMMED,           /* a body had max_collisions_per_instant events without time advancing */
     CAROM_NOT_FOUND         /* a body index that does not exist */
 } carom_status;
 
@@ -96,7 +96,7 @@ typedef struct carom_world_def {
      * inelastic collapse (infinitely many collisions in finite time) for
      * granular matter resting under gravity. */
     double elastic_below_speed;
-    /* A body colliding this many times at one instant, with the clock not
+    /* A body having this many events at one instant, with the clock not
      * advancing, means the configuration is jammed (seed 002, 2.1.2): the
      * run stops with CAROM_JAMMED instead of spinning forever. */
     int32_t max_collisions_per_instant;

@@ -28,13 +28,14 @@ static void advance(carom_world *w, int32_t i, double t)
     motion_advance(&w->hot[i], w->gravity, w->has_gravity, t);
 }
 
-/* Counts a collision of body i at time t; fails if i is jammed. */
+/* Counts an event of body i at time t; fails if i is jammed: stuck in events
+ * that do not let the clock advance. */
 static carom_status note_instant(carom_world *w, int32_t i, double t)
 {
     if (w->hot[i].t == t) {
         if (++w->instant[i] >= (uint32_t)w->def.max_collisions_per_instant)
             return world_fail(w, CAROM_JAMMED,
-                              "body %d collided %u times at t = %.17g without time advancing: "
+                              "body %d had %u events at t = %.17g without time advancing: "
                               "the configuration is jammed",
                               (int)i, w->instant[i], t);
     } else {
@@ -107,14 +108,17 @@ static carom_status process_wall(carom_world *w, int32_t i, double t)
  * an older time stamp it may already be past a face, and on a parabola it
  * may come back through it). A wrap through a periodic face shifts its
  * stored position by one box side. */
-static void process_cell(carom_world *w, int32_t i, double t)
+static carom_status process_cell(carom_world *w, int32_t i, double t)
 {
     int face = w->event[i].partner;
+    carom_status st = note_instant(w, i, t);
+    if (st != CAROM_OK) return st;
     advance(w, i, t);
     int wrap = cells_cross(&w->grid, i, face);
     if (wrap) w->hot[i].x[face / 2] += wrap * w->side[face / 2];
     w->meas.cell_events++;
     schedule_body(w, i);
+    return CAROM_OK;
 }
 
 static int is_stale(const carom_world *w, int32_t i)
@@ -150,7 +154,7 @@ static carom_status process_next(carom_world *w, int32_t i, double t, int *count
     switch (w->event[i].kind) {
     case EVENT_PAIR: return process_pair(w, i, t);
     case EVENT_WALL: return process_wall(w, i, t);
-    default: process_cell(w, i, t); return CAROM_OK;
+    default: return process_cell(w, i, t);
     }
 }
 

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs the Debian packages carom needs that are missing (run as root on
+# Debian 12; a new machine has gcc, make and cmake). The core library needs
+# nothing beyond a C11 compiler and libm.
+set -euo pipefail
+needed=(gcc make cmake)
+missing=()
+for pkg in "${needed[@]}"; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "carom: installing ${missing[*]}" >&2
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+fi
