@@ -19,12 +19,16 @@
 
 #include "predict.h"
 
-static int32_t cells_per_axis(double side, double min_width)
+/* As many cells as fit at least min_width wide (the division can round up,
+ * so the count is checked against the width it gives). Periodic axes get at
+ * least three; the caller makes sure side / 3 is wide enough for them. */
+static int32_t cells_per_axis(double side, double min_width, int periodic)
 {
-    double n = floor(side / min_width);
-    if (n < 1.0) return 1;
-    if (n > 1 << 20) return 1 << 20;
-    return (int32_t)n;
+    double f = floor(side / min_width);
+    int32_t n = f < 1.0 ? 1 : f > (1 << 20) ? 1 << 20 : (int32_t)f;
+    int32_t least = periodic ? 3 : 1;
+    while (n > least && side / n < min_width) n--;
+    return n < least ? least : n;
 }
 
 /* Coarsens the grid until it has at most max_cells cells, keeping at least
@@ -53,8 +57,9 @@ int cells_configure(cells *grid, int dim, const double side[3], const int period
         grid->side[a] = side[a];
         grid->half[a] = 0.5 * side[a];
         grid->periodic[a] = a < dim ? periodic[a] : 0;
-        grid->n[a] = a < dim ? cells_per_axis(side[a], min_width) : 1;
+        grid->n[a] = a < dim ? cells_per_axis(side[a], min_width, grid->periodic[a]) : 1;
     }
+    if (max_cells > INT32_MAX / 2) max_cells = INT32_MAX / 2;
     limit_cells(grid, dim, max_cells < 27 ? 27 : max_cells);
     for (int a = 0; a < 3; a++) grid->width[a] = side[a] / grid->n[a];
     int32_t total = grid->n[0] * grid->n[1] * grid->n[2];
@@ -203,6 +208,7 @@ int cells_cross(cells *grid, int32_t body, int face)
     int a = face / 2, up = face % 2;
     int32_t k[3];
     cell_coords(grid, grid->cell[body], k);
+    assert(grid->periodic[a] || (up ? k[a] < grid->n[a] - 1 : k[a] > 0));
     int wrap = 0;
     k[a] += up ? 1 : -1;
     if (k[a] >= grid->n[a]) k[a] = 0, wrap = -1;

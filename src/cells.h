@@ -30,8 +30,9 @@ enum { CELLS_STENCIL_MAX = 27 };
 
 /* Sets up the geometry: dim active axes, box sides and periodicity; cells at
  * least min_width wide, at most about max_cells in all (cells larger than
- * needed are always correct). Periodic axes need side >= 3 min_width (checked
- * by the caller). Empties the grid. Returns 0, or -1 if out of memory. */
+ * needed are always correct). Periodic axes always get at least three cells,
+ * so side / 3 must be at least min_width there (the caller checks). Empties
+ * the grid. Returns 0, or -1 if out of memory. */
 int cells_configure(cells *grid, int dim, const double side[3], const int periodic[3],
                     double min_width, int64_t max_cells);
 int cells_reserve(cells *grid, int32_t bodies);

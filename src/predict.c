@@ -36,6 +36,6 @@ double predict_pair(const double dr[3], const double dv[3], double sigma)
     if (c <= 0.0) return 0.0; /* touching or overlapping, and approaching */
     double a = dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2];
     double disc = b * b - a * c;
-    if (disc < 0.0) return INFINITY; /* misses */
+    if (disc <= 0.0) return INFINITY; /* misses, or only grazes with no impulse */
     return c / (-b + sqrt(disc));
 }

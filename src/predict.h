@@ -11,7 +11,7 @@ double predict_crossing(double c, double v, double g);
 /* Earliest s >= 0 at which two spheres with relative position dr and
  * relative velocity dv (both vectors of 3) come into contact at distance
  * sigma, moving linearly. Overlapping and approaching: 0. Receding,
- * parallel or missing: INFINITY. */
+ * parallel, missing or exactly grazing: INFINITY. */
 double predict_pair(const double dr[3], const double dv[3], double sigma);
 
 #endif

@@ -238,7 +238,7 @@ static carom_status check_body_in_box(carom_world *w, int32_t id, const carom_bo
     const double x[3] = {b->position.x, b->position.y, b->position.z};
     double r = b->radius;
     for (int a = 0; a < w->dim; a++) {
-        if (w->periodic[a] && w->side[a] < 6.0 * r)
+        if (w->periodic[a] && w->side[a] / 3.0 < 2.0 * r)
             return world_fail(w, CAROM_BOX_TOO_SMALL,
                               "body %d: radius %g needs a periodic side of at least 3 diameters (%g) "
                               "on axis %c for the cell grid, but the side is %g",

@@ -153,18 +153,18 @@ static void test_pair_overlapping(void)
     CHECK(pair(nextafter(1.0, 0.0), 0, 0, -1e-3, 0, 0, 1) == 0.0); /* by round-off */
 }
 
+/* z = 0 throughout. pair(0,5,0 | 0.3,-2,0 | 1): (0.3 t)^2 + (5 - 2 t)^2 = 1, so
+ * 4.09 t^2 - 20 t + 24 = 0 and t = (10 - sqrt(100 - 4.09 * 24)) / 4.09. */
 static void test_pair_2d(void)
 {
     CHECK_NEAR(pair(3, 4, 0, -3, -4, 0, 1), 0.8, 1e-15); /* |dr| 5, speed 5 */
     CHECK_NEAR(pair(4, 1, 0, -1, 0, 0, 2), 4.0 - sqrt(3.0), 1e-14);
-    CHECK_NEAR(pair(0, 5, 0, 0.3, -2, 0, 1), /* hand: see below */
+    CHECK_NEAR(pair(0, 5, 0, 0.3, -2, 0, 1),
                (10.0 - sqrt(100.0 - 4.09 * 24.0)) / 4.09, 1e-13);
     CHECK(pair(4, 0, 0, -1, -1, 0, 1) == INFINITY); /* closest approach 2*sqrt(2) */
     CHECK(pair(1, 0, 0, 0, 1, 0, 1) == INFINITY);
     CHECK(pair(1, 0, 0, -1, 1, 0, 1) == 0.0);
 }
-/* pair(0,5,0 | 0.3,-2,0 | 1): (0.3 t)^2 + (5 - 2 t)^2 = 1, 4.09 t^2 - 20 t + 24 = 0,
- * t = (10 - sqrt(100 - 4.09 * 24)) / 4.09. */
 
 /* ---- predict_pair: near contact, where the stable root matters ---- */
 
