@@ -48,18 +48,26 @@ static int quick_mode(void)
 /* Building lattice systems.                                           */
 
 typedef struct lattice_spec {
-    int dim, per_side;   /* per_side^dim bodies on a simple cubic / square lattice */
-    double fraction;     /* packing (area) fraction of the box */
+    /* per_side^dim bodies on a simple cubic / square lattice */
+    int dim, per_side;
+    /* packing (area) fraction of the box */
+    double fraction;
     double radius, kT;
-    double mass_spread;  /* masses uniform in [1, 1 + mass_spread] */
-    double drift[3];     /* added to every velocity after removing the net momentum */
+    /* masses uniform in [1, 1 + mass_spread] */
+    double mass_spread;
+    /* added to every velocity after removing the net momentum */
+    double drift[3];
     double gravity[3];
-    int walls;           /* 1: walls on every axis; 0: periodic */
+    /* 1: walls on every axis; 0: periodic */
+    int walls;
     double e;
     uint64_t seed;
 } lattice_spec;
 
-static double body_volume(int dim, double r) { return dim == 2 ? PI * r * r : 4.0 / 3.0 * PI * r * r * r; }
+static double body_volume(int dim, double r)
+{
+    return dim == 2 ? PI * r * r : 4.0 / 3.0 * PI * r * r * r;
+}
 
 static int64_t body_count(const lattice_spec *s)
 {
@@ -119,7 +127,8 @@ static int fill_lattice(carom_world *w, const lattice_spec *s)
     for (int64_t b = 0; ok && b < n; b++) mass[b] = 1.0 + s->mass_spread * carom_rng_uniform(&rng);
     if (ok) draw_velocities(s, n, mass, v, &rng);
     for (int64_t b = 0; ok && b < n; b++) {
-        int64_t ix = b % s->per_side, iy = (b / s->per_side) % s->per_side, iz = b / s->per_side / s->per_side;
+        int64_t ix = b % s->per_side, iy = (b / s->per_side) % s->per_side,
+                iz = b / s->per_side / s->per_side;
         carom_body_def body = carom_default_body_def();
         body.position = (carom_vec){(ix + 0.5) * a - 0.5 * side, (iy + 0.5) * a - 0.5 * side,
                                     s->dim == 3 ? (iz + 0.5) * a - 0.5 * side : 0.0};
@@ -150,7 +159,8 @@ static totals sum_bodies(const carom_world *w, const double gravity[3])
     for (int32_t b = 0; b < carom_world_body_count(w); b++) {
         carom_body_state s;
         carom_world_get_body(w, b, &s);
-        double v[3] = {s.velocity.x, s.velocity.y, s.velocity.z}, x[3] = {s.position.x, s.position.y, s.position.z};
+        double v[3] = {s.velocity.x, s.velocity.y, s.velocity.z},
+               x[3] = {s.position.x, s.position.y, s.position.z};
         double v2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
         t.kinetic += 0.5 * s.mass * v2;
         t.momentum_scale += s.mass * sqrt(v2);
@@ -179,7 +189,10 @@ typedef struct monitor {
     int track_energy;
 } monitor;
 
-static double wrap(const monitor *m, double d) { return m->periodic ? d - m->side * nearbyint(d / m->side) : d; }
+static double wrap(const monitor *m, double d)
+{
+    return m->periodic ? d - m->side * nearbyint(d / m->side) : d;
+}
 
 static void check_contact(monitor *m, const carom_event *ev)
 {
@@ -219,7 +232,8 @@ static void check_energy_loss(monitor *m, const carom_event *ev)
     double lost = m->last_kinetic - st.kinetic_energy;
     m->worst_energy_loss = fmax(m->worst_energy_loss, fabs(lost - expected) / st.kinetic_energy);
     double p[3] = {st.momentum.x, st.momentum.y, st.momentum.z};
-    for (int k = 0; k < 3; k++) m->worst_momentum = fmax(m->worst_momentum, fabs(p[k] - m->last_momentum[k]));
+    for (int k = 0; k < 3; k++)
+        m->worst_momentum = fmax(m->worst_momentum, fabs(p[k] - m->last_momentum[k]));
     m->last_kinetic = st.kinetic_energy;
     memcpy(m->last_momentum, p, sizeof p);
 }
@@ -244,7 +258,8 @@ static void on_event(void *user, const carom_event *ev)
 
 static void check_monitor(const monitor *m, const char *label)
 {
-    CHECK_MSG(m->time_backwards == 0, "[%s] time went back %lld times", label, (long long)m->time_backwards);
+    CHECK_MSG(m->time_backwards == 0, "[%s] time went back %lld times", label,
+              (long long)m->time_backwards);
     CHECK_MSG(m->clock_mismatch == 0, "[%s] callback time != world time %lld times", label,
               (long long)m->clock_mismatch);
     CHECK_MSG(m->bad_events == 0, "[%s] %lld malformed events", label, (long long)m->bad_events);
@@ -320,7 +335,10 @@ static int run_checked(carom_world *w, monitor *m, const char *label, run_done d
 
 static int enough_pairs(const carom_stats *st, int64_t goal) { return st->pair_events >= goal; }
 
-static int enough_events(const carom_stats *st, int64_t goal) { return st->pair_events + st->wall_events >= goal; }
+static int enough_events(const carom_stats *st, int64_t goal)
+{
+    return st->pair_events + st->wall_events >= goal;
+}
 
 /* ------------------------------------------------------------------ */
 /* (a), (b), (c), (e): long elastic periodic runs.                     */
@@ -352,7 +370,8 @@ static void run_conservation(const lattice_spec *s, const char *label)
                "momentum error %.3g of sum m|v| (P0 = %.6g %.6g %.6g)\n",
                label, (long long)st.pair_events, energy_error, stats_error, momentum_error,
                before.momentum[0], before.momentum[1], before.momentum[2]);
-        CHECK_MSG(st.pair_events >= goal, "[%s] only %lld pair collisions", label, (long long)st.pair_events);
+        CHECK_MSG(st.pair_events >= goal, "[%s] only %lld pair collisions", label,
+                  (long long)st.pair_events);
         CHECK_MSG(energy_error < 1e-10, "[%s] relative KE error %.3g", label, energy_error);
         CHECK_MSG(stats_error < 1e-10, "[%s] relative KE error in stats %.3g", label, stats_error);
         CHECK_MSG(momentum_error < 1e-10, "[%s] momentum error %.3g", label, momentum_error);
@@ -401,14 +420,16 @@ static void run_gravity_energy(const lattice_spec *s, const char *label)
                   (long long)(st.pair_events + st.wall_events));
         CHECK_MSG(error < 1e-9, "[%s] energy drift %.3g of KE0", label, error);
         CHECK_MSG(stats_error < 1e-9, "[%s] energy drift in stats %.3g of KE0", label, stats_error);
-        CHECK_MSG(st.wall_events > 0 && st.pair_events > 0, "[%s] no wall or no pair events", label);
+        CHECK_MSG(st.wall_events > 0 && st.pair_events > 0, "[%s] no wall or no pair events",
+                  label);
     }
     check_monitor(&m, label);
     carom_world_destroy(w);
 }
 
-/* The scale height kT / (m g) is about a third of the box, so the gas is
- * clearly stratified but still reaches the ceiling; gravity is tilted. */
+/* The scale height kT / (m g) is about a third of the box for the spheres
+ * (a stratified gas, gravity tilted off the z axis) and a tenth for
+ * the disks (a dense layer on the floor). */
 static void test_gravity_energy_spheres(void)
 {
     lattice_spec s = {3, 8, 0.10, 0.5, 1.0, 0.0, {0, 0, 0}, {0.02, 0.0, -0.2}, 1, 1.0, 21};
