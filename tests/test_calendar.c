@@ -13,19 +13,14 @@
 #include <stdlib.h>
 
 #include "calendar.h"
+#include "carom.h"
 #include "check.h"
 
-/* ---- a small private generator (splitmix64) ---- */
+/* ---- random numbers: the library's seeded generator ---- */
 
-static uint64_t rng_state = 0xca1e0da5u;
+static carom_rng rng_state = {{0xca1e0da5u, 0x9e3779b97f4a7c15u, 0x2545f4914f6cdd1du, 1u}};
 
-static uint64_t next_u64(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
+static uint64_t next_u64(void) { return carom_rng_next(&rng_state); }
 
 static int below(int n)
 {
