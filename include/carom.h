@@ -197,6 +197,20 @@ carom_stats carom_world_stats(const carom_world *world);
  * kept; pressure, collision rate and mean temperature restart). */
 void carom_world_reset_stats(carom_world *world);
 
+/* Snapshots: the complete state of a world (bodies with their time stamps,
+ * collision counters, scheduled events, cell lists, clock and statistics) as
+ * bytes, so that a restored world continues bit for bit as the original
+ * would have. The format is carom's own (versioned, native byte order);
+ * checkpoint files are built on it. */
+size_t carom_world_snapshot_size(const carom_world *world);
+/* Writes the snapshot into buffer (size at least carom_world_snapshot_size). */
+carom_status carom_world_snapshot(const carom_world *world, void *buffer, size_t size);
+/* Creates a world from a snapshot, with on_event/user as its callback. On
+ * failure (a damaged or foreign snapshot) *world is NULL and why says what
+ * is wrong and at which byte. */
+carom_status carom_world_restore(const void *buffer, size_t size, carom_event_callback on_event,
+                                 void *user, carom_world **world, char *why, size_t why_size);
+
 /* A fast, explicit, seedable random number generator: xoshiro256** seeded by
  * splitmix64 (Blackman & Vigna 2018). Same seed, same sequence, everywhere. */
 typedef struct carom_rng {

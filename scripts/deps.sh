@@ -3,7 +3,7 @@
 # Debian 12; a new machine has gcc, make and cmake). The core library needs
 # nothing beyond a C11 compiler and libm.
 set -euo pipefail
-needed=(gcc make cmake)
+needed=(gcc make cmake libyaml-dev)
 missing=()
 for pkg in "${needed[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

@@ -54,15 +54,25 @@ int cells_configure(cells *grid, int dim, const double side[3], const int period
                     double min_width, int64_t max_cells)
 {
     for (int a = 0; a < 3; a++) {
-        grid->side[a] = side[a];
-        grid->half[a] = 0.5 * side[a];
         grid->periodic[a] = a < dim ? periodic[a] : 0;
         grid->n[a] = a < dim ? cells_per_axis(side[a], min_width, grid->periodic[a]) : 1;
     }
     if (max_cells > INT32_MAX / 2) max_cells = INT32_MAX / 2;
     limit_cells(grid, dim, max_cells < 27 ? 27 : max_cells);
-    for (int a = 0; a < 3; a++) grid->width[a] = side[a] / grid->n[a];
-    int32_t total = grid->n[0] * grid->n[1] * grid->n[2];
+    int32_t n[3] = {grid->n[0], grid->n[1], grid->n[2]};
+    return cells_shape(grid, dim, side, periodic, n);
+}
+
+int cells_shape(cells *grid, int dim, const double side[3], const int periodic[3], const int32_t n[3])
+{
+    for (int a = 0; a < 3; a++) {
+        grid->side[a] = side[a];
+        grid->half[a] = 0.5 * side[a];
+        grid->periodic[a] = a < dim ? periodic[a] : 0;
+        grid->n[a] = n[a];
+        grid->width[a] = side[a] / n[a];
+    }
+    int32_t total = n[0] * n[1] * n[2];
     int32_t *head = realloc(grid->head, (size_t)total * sizeof *head);
     if (!head) return -1;
     grid->head = head;

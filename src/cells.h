@@ -35,6 +35,9 @@ enum { CELLS_STENCIL_MAX = 27 };
  * the grid. Returns 0, or -1 if out of memory. */
 int cells_configure(cells *grid, int dim, const double side[3], const int periodic[3],
                     double min_width, int64_t max_cells);
+/* Sets up a grid of exactly n[a] cells per axis (as cells_configure chose
+ * them earlier: used to restore a snapshot). Empties the grid. */
+int cells_shape(cells *grid, int dim, const double side[3], const int periodic[3], const int32_t n[3]);
 int cells_reserve(cells *grid, int32_t bodies);
 void cells_free(cells *grid);
 

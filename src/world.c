@@ -126,7 +126,7 @@ static int check_def(const carom_world_def *def, char *why, size_t size)
 
 /* ---- lifecycle ----------------------------------------------------------- */
 
-static int reserve_bodies(carom_world *w, int32_t needed)
+int world_reserve_bodies(carom_world *w, int32_t needed)
 {
     if (needed <= w->capacity) return 0;
     int32_t capacity = w->capacity > 0 ? w->capacity : 16;
@@ -162,7 +162,7 @@ carom_status carom_world_create(const carom_world_def *def, carom_world **world,
     }
     if (check_def(def, why, why_size)) return CAROM_INVALID_ARGUMENT;
     carom_world *w = calloc(1, sizeof *w);
-    if (!w || reserve_bodies(w, def->capacity_hint) != 0) {
+    if (!w || world_reserve_bodies(w, def->capacity_hint) != 0) {
         carom_world_destroy(w);
         fail_def(why, why_size, "out of memory creating a world for %d bodies", (int)def->capacity_hint);
         return CAROM_OUT_OF_MEMORY;
@@ -332,7 +332,7 @@ carom_status carom_world_add_body(carom_world *w, const carom_body_def *b, int32
     double x[3] = {b->position.x, b->position.y, w->dim == 3 ? b->position.z : 0.0};
     for (int a = 0; a < w->dim; a++)
         if (w->periodic[a] && x[a] >= w->half[a]) x[a] -= w->side[a];
-    if (reserve_bodies(w, id + 1) != 0 || fit_grid_for(w, b->radius) != 0)
+    if (world_reserve_bodies(w, id + 1) != 0 || fit_grid_for(w, b->radius) != 0)
         return world_fail(w, CAROM_OUT_OF_MEMORY, "body %d: out of memory", (int)id);
     if ((st = check_no_overlap(w, id, x, b->radius)) != CAROM_OK) return st;
     store_body(w, id, x, b);

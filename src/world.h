@@ -54,6 +54,9 @@ struct carom_world {
     char message[256];
 };
 
+/* Makes room for needed bodies in every per-body array. 0, or -1 if out of memory. */
+int world_reserve_bodies(carom_world *w, int32_t needed);
+
 /* Writes the world's message (printf-style) and returns status. */
 carom_status world_fail(carom_world *w, carom_status status, const char *format, ...)
 #if defined(__GNUC__)

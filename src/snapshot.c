@@ -1,0 +1,291 @@
+/* snapshot.c — the complete state of a world as bytes, and back.
+ *
+ * A restored world must continue bit for bit as the original would have, so
+ * the snapshot holds exactly what the future depends on: each body's stored
+ * state and time stamp (lazy updates mean these are not all at the clock),
+ * its collision counter and same-instant count, its scheduled event and the
+ * event's calendar time, the order of every cell list (the neighbour scan
+ * order decides between exactly equal candidate times), the grid's shape,
+ * the clock and the measuring window. The calendar is rebuilt from the
+ * stored times: its order is the total order of (time, body), so it does not
+ * depend on the heap's layout.
+ *
+ * Layout (native byte order, checked by a marker): magic "CAROMSNP",
+ * version, byte-order marker, then fixed-size fields in the order written by
+ * the functions below.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "schedule.h"
+#include "world.h"
+
+static const char snapshot_magic[8] = {'C', 'A', 'R', 'O', 'M', 'S', 'N', 'P'};
+enum { SNAPSHOT_VERSION = 1 };
+static const uint32_t byte_order_marker = 0x01020304u;
+
+typedef struct stream {
+    unsigned char *out;       /* writing: destination (NULL: only count) */
+    const unsigned char *in;  /* reading: source */
+    size_t size, at;
+    int failed;
+} stream;
+
+static void put(stream *s, const void *data, size_t size)
+{
+    if (s->out && s->at + size <= s->size) memcpy(s->out + s->at, data, size);
+    s->at += size;
+}
+
+static int get(stream *s, void *data, size_t size)
+{
+    if (s->failed || size > s->size - s->at) {
+        s->failed = 1;
+        memset(data, 0, size);
+        return -1;
+    }
+    memcpy(data, s->in + s->at, size);
+    s->at += size;
+    return 0;
+}
+
+/* Fields of the world def that describe physics (not the callback). */
+static void transfer_def(stream *s, carom_world_def *def, int writing)
+{
+    void *fields[] = {&def->dim, &def->box, def->boundary, &def->gravity, &def->restitution,
+                      &def->wall_restitution, &def->elastic_below_speed,
+                      &def->max_collisions_per_instant, &def->capacity_hint};
+    size_t sizes[] = {sizeof def->dim, sizeof def->box, sizeof def->boundary, sizeof def->gravity,
+                      sizeof def->restitution, sizeof def->wall_restitution,
+                      sizeof def->elastic_below_speed, sizeof def->max_collisions_per_instant,
+                      sizeof def->capacity_hint};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        if (writing) put(s, fields[k], sizes[k]);
+        else get(s, fields[k], sizes[k]);
+    }
+}
+
+static void write_header(stream *s, const carom_world *w)
+{
+    uint32_t version = SNAPSHOT_VERSION;
+    put(s, snapshot_magic, sizeof snapshot_magic);
+    put(s, &version, sizeof version);
+    put(s, &byte_order_marker, sizeof byte_order_marker);
+    carom_world_def def = w->def;
+    transfer_def(s, &def, 1);
+    put(s, &w->clock, sizeof w->clock);
+    put(s, &w->count, sizeof w->count);
+    put(s, &w->max_radius, sizeof w->max_radius);
+    put(s, &w->grid_bodies, sizeof w->grid_bodies);
+    put(s, &w->needs_rebuild, sizeof w->needs_rebuild);
+    put(s, &w->meas, sizeof w->meas);
+    put(s, w->grid.n, sizeof w->grid.n);
+}
+
+static void write_bodies(stream *s, const carom_world *w)
+{
+    for (int32_t i = 0; i < w->count; i++) {
+        int32_t where = w->cal.where[i] >= 0;
+        double time = where ? w->cal.time[i] : 0.0;
+        put(s, &w->hot[i], sizeof w->hot[i]);
+        put(s, &w->mass[i], sizeof w->mass[i]);
+        put(s, &w->counter[i], sizeof w->counter[i]);
+        put(s, &w->instant[i], sizeof w->instant[i]);
+        put(s, &w->event[i].partner, sizeof w->event[i].partner);
+        put(s, &w->event[i].partner_counter, sizeof w->event[i].partner_counter);
+        put(s, &w->event[i].kind, sizeof w->event[i].kind);
+        put(s, &where, sizeof where);
+        put(s, &time, sizeof time);
+    }
+}
+
+/* Each cell's list from head to tail, as (cell, length, bodies...). */
+static void write_cells(stream *s, const carom_world *w)
+{
+    for (int32_t c = 0; c < w->grid.total; c++) {
+        int32_t length = 0;
+        for (int32_t j = w->grid.head[c]; j >= 0; j = w->grid.next[j]) length++;
+        if (length == 0) continue;
+        put(s, &c, sizeof c);
+        put(s, &length, sizeof length);
+        for (int32_t j = w->grid.head[c]; j >= 0; j = w->grid.next[j]) put(s, &j, sizeof j);
+    }
+    int32_t end = -1;
+    put(s, &end, sizeof end);
+}
+
+static size_t write_all(const carom_world *w, unsigned char *out, size_t size)
+{
+    stream s = {out, NULL, size, 0, 0};
+    write_header(&s, w);
+    write_bodies(&s, w);
+    write_cells(&s, w);
+    return s.at;
+}
+
+size_t carom_world_snapshot_size(const carom_world *w) { return w ? write_all(w, NULL, 0) : 0; }
+
+carom_status carom_world_snapshot(const carom_world *w, void *buffer, size_t size)
+{
+    if (!w || !buffer) return CAROM_INVALID_ARGUMENT;
+    size_t needed = write_all(w, NULL, 0);
+    if (size < needed)
+        return world_fail((carom_world *)w, CAROM_INVALID_ARGUMENT,
+                          "snapshot: buffer of %zu bytes, %zu needed", size, needed);
+    write_all(w, buffer, size);
+    return CAROM_OK;
+}
+
+/* ---- restoring ----------------------------------------------------------- */
+
+static carom_status damaged(const stream *s, char *why, size_t why_size, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static carom_status damaged(const stream *s, char *why, size_t why_size, const char *format, ...)
+{
+    if (why && why_size > 0) {
+        char detail[160];
+        va_list args;
+        va_start(args, format);
+        vsnprintf(detail, sizeof detail, format, args);
+        va_end(args);
+        snprintf(why, why_size, "snapshot: %s (at byte %zu)", detail, s->at);
+    }
+    return CAROM_INVALID_ARGUMENT;
+}
+
+static carom_status read_header(stream *s, carom_world_def *def, char *why, size_t why_size)
+{
+    char magic[8];
+    uint32_t version, marker;
+    get(s, magic, sizeof magic);
+    if (s->failed || memcmp(magic, snapshot_magic, sizeof magic) != 0)
+        return damaged(s, why, why_size, "not a carom snapshot");
+    get(s, &version, sizeof version);
+    get(s, &marker, sizeof marker);
+    if (s->failed || version != SNAPSHOT_VERSION)
+        return damaged(s, why, why_size, "version %u, expected %d", version, SNAPSHOT_VERSION);
+    if (marker != byte_order_marker)
+        return damaged(s, why, why_size, "written on a machine of another byte order");
+    transfer_def(s, def, 0);
+    if (s->failed) return damaged(s, why, why_size, "truncated");
+    return CAROM_OK;
+}
+
+static int valid_event(const carom_world *w, const body_event *e, int32_t self)
+{
+    switch (e->kind) {
+    case EVENT_NONE: return 1;
+    case EVENT_PAIR: return e->partner >= 0 && e->partner < w->count && e->partner != self;
+    case EVENT_WALL:
+    case EVENT_CELL: return e->partner >= 0 && e->partner < 2 * w->dim;
+    default: return 0;
+    }
+}
+
+static int finite_body(const body_hot *b)
+{
+    double sum = b->t + b->radius;
+    for (int a = 0; a < 3; a++) sum += b->x[a] + b->v[a];
+    return isfinite(sum) && fabs(sum) < 1e300;
+}
+
+static carom_status read_bodies(stream *s, carom_world *w, char *why, size_t why_size)
+{
+    for (int32_t i = 0; i < w->count; i++) {
+        int32_t scheduled;
+        double time;
+        get(s, &w->hot[i], sizeof w->hot[i]);
+        get(s, &w->mass[i], sizeof w->mass[i]);
+        get(s, &w->counter[i], sizeof w->counter[i]);
+        get(s, &w->instant[i], sizeof w->instant[i]);
+        get(s, &w->event[i].partner, sizeof w->event[i].partner);
+        get(s, &w->event[i].partner_counter, sizeof w->event[i].partner_counter);
+        get(s, &w->event[i].kind, sizeof w->event[i].kind);
+        get(s, &scheduled, sizeof scheduled);
+        get(s, &time, sizeof time);
+        if (s->failed) return damaged(s, why, why_size, "truncated in body %d", (int)i);
+        if (!finite_body(&w->hot[i]) || !(w->hot[i].radius > 0.0) || !(w->mass[i] > 0.0) ||
+            !isfinite(w->mass[i]) || !valid_event(w, &w->event[i], i) || isnan(time))
+            return damaged(s, why, why_size, "body %d is damaged", (int)i);
+        if (scheduled) calendar_set(&w->cal, i, time);
+    }
+    return CAROM_OK;
+}
+
+/* Refills the cell lists in their saved order (inserting at the head, so
+ * each list is read back to front). */
+static carom_status read_cells(stream *s, carom_world *w, char *why, size_t why_size)
+{
+    int32_t c, length, placed = 0;
+    while (get(s, &c, sizeof c) == 0 && c >= 0) {
+        get(s, &length, sizeof length);
+        if (s->failed || c >= w->grid.total || length <= 0 || length > w->count - placed ||
+            length > (int32_t)((s->size - s->at) / sizeof(int32_t)))
+            return damaged(s, why, why_size, "cell list damaged");
+        const unsigned char *list = s->in + s->at;
+        for (int32_t k = length - 1; k >= 0; k--) {
+            int32_t j;
+            memcpy(&j, list + (size_t)k * sizeof j, sizeof j);
+            if (j < 0 || j >= w->count || w->grid.cell[j] >= 0)
+                return damaged(s, why, why_size, "cell list names body %d twice or out of range", (int)j);
+            cells_insert(&w->grid, j, c);
+        }
+        s->at += (size_t)length * sizeof(int32_t);
+        placed += length;
+    }
+    if (s->failed || placed != w->count)
+        return damaged(s, why, why_size, "cell lists hold %d of %d bodies", (int)placed, (int)w->count);
+    return CAROM_OK;
+}
+
+static carom_status read_world(stream *s, carom_world *w, char *why, size_t why_size)
+{
+    int32_t count, n[3];
+    get(s, &w->clock, sizeof w->clock);
+    get(s, &count, sizeof count);
+    get(s, &w->max_radius, sizeof w->max_radius);
+    get(s, &w->grid_bodies, sizeof w->grid_bodies);
+    get(s, &w->needs_rebuild, sizeof w->needs_rebuild);
+    get(s, &w->meas, sizeof w->meas);
+    get(s, n, sizeof n);
+    if (s->failed || count < 0 || !isfinite(w->clock))
+        return damaged(s, why, why_size, "header damaged");
+    for (int a = 0; a < 3; a++)
+        if (n[a] < 1 || n[a] > (1 << 20) || (a >= w->dim && n[a] != 1))
+            return damaged(s, why, why_size, "grid shape damaged");
+    if (world_reserve_bodies(w, count) != 0 ||
+        cells_shape(&w->grid, w->dim, w->side, w->periodic, n) != 0)
+        return damaged(s, why, why_size, "out of memory for %d bodies", (int)count);
+    w->count = count;
+    carom_status st = read_bodies(s, w, why, why_size);
+    if (st == CAROM_OK) st = read_cells(s, w, why, why_size);
+    return st;
+}
+
+carom_status carom_world_restore(const void *buffer, size_t size, carom_event_callback on_event,
+                                 void *user, carom_world **world, char *why, size_t why_size)
+{
+    if (world) *world = NULL;
+    if (!buffer || !world) return CAROM_INVALID_ARGUMENT;
+    stream s = {NULL, buffer, size, 0, 0};
+    carom_world_def def = carom_default_world_def();
+    carom_status st = read_header(&s, &def, why, why_size);
+    if (st != CAROM_OK) return st;
+    def.on_event = on_event;
+    def.user = user;
+    carom_world *w = NULL;
+    if ((st = carom_world_create(&def, &w, why, why_size)) != CAROM_OK) return st;
+    if ((st = read_world(&s, w, why, why_size)) == CAROM_OK && s.at != size)
+        st = damaged(&s, why, why_size, "%zu bytes left over", size - s.at);
+    if (st != CAROM_OK) {
+        carom_world_destroy(w);
+        return st;
+    }
+    *world = w;
+    return CAROM_OK;
+}

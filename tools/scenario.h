@@ -1,0 +1,70 @@
+/* scenario.h — a carom scenario as read from its YAML file. Parsing checks
+ * keys, types and ranges and says where a problem is (FILE:LINE:COL);
+ * turning groups into bodies is place.h's job. */
+#ifndef CAROM_SCENARIO_H
+#define CAROM_SCENARIO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "carom.h"
+
+/* Where a value stands in the scenario file (1-based), for messages. */
+typedef struct scenario_mark {
+    int line, col;
+} scenario_mark;
+
+typedef enum { PLACE_RANDOM = 0, PLACE_LATTICE = 1 } scenario_place;
+typedef enum { VELOCITY_TEMPERATURE = 0, VELOCITY_SPEED = 1 } scenario_velocity;
+
+/* One entry of `bodies:`: either generated bodies or bodies from a file. */
+typedef struct scenario_group {
+    scenario_mark mark;      /* the start of the group (its "- ") */
+    char *file;              /* `file:` extended XYZ path as written (NULL: generated) */
+    char *file_resolved;     /* the same, relative to the scenario's directory */
+    int64_t count;           /* `count:` (-1 if absent) */
+    double radius, mass;     /* `radius:` (default 0.5), `mass:` (default 1.0) */
+    scenario_place place;    /* `place:` random (default) | lattice */
+    scenario_velocity velocity;  /* `velocity: {temperature: T}` (default, T = 1) or `{speed: S}` */
+    double velocity_value;
+    double packing_fraction; /* `packing_fraction:` (0 if absent) */
+    scenario_mark count_mark, packing_mark, file_mark, radius_mark;
+} scenario_group;
+
+typedef struct scenario {
+    char *path;              /* the scenario file, as given */
+    /* world: */
+    int dim;                 /* `dim:` 2 or 3 (default 3) */
+    double box[3];           /* `box:` side lengths; has_box = 0 if absent */
+    int has_box;
+    carom_boundary boundary[3]; /* `boundary:` walls | periodic | [a, b(, c)] (default periodic) */
+    double gravity[3];       /* `gravity:` (default 0) */
+    double restitution;      /* `restitution:` in [0, 1] (default 1) */
+    double wall_restitution; /* `wall_restitution:` in [0, 1] (default 1) */
+    double elastic_below_speed; /* `elastic_below_speed:` >= 0 (default 0) */
+    uint64_t seed;           /* `seed:` (default 1) */
+    scenario_group *groups;  /* `bodies:` */
+    int group_count;
+    /* run: */
+    double until;            /* `until:` simulated time (INFINITY if absent) */
+    int64_t events;          /* `events:` cap on events (-1 if absent) */
+    /* output: (NULL when absent) */
+    char *trajectory;        /* extended XYZ frames */
+    double every;            /* frame interval (default: until / 100, or 1 if until is absent) */
+    int has_every;
+    char *events_log;        /* CSV event log */
+    char *stats;             /* JSON statistics ("-" for standard output) */
+    char *checkpoint;        /* checkpoint file */
+    double checkpoint_every; /* 0: only at the end */
+    scenario_mark box_mark, bodies_mark, dim_mark;
+} scenario;
+
+/* The defaults above, with no groups. */
+void scenario_init(scenario *s);
+
+/* Reads a scenario. On failure returns -1 and writes
+ * "FILE:LINE:COL: what is wrong (what was expected)" to error. */
+int scenario_load(const char *path, scenario *s, char *error, size_t error_size);
+void scenario_free(scenario *s);
+
+#endif
