@@ -175,6 +175,9 @@ const char *carom_world_message(const carom_world *world);
  * nothing changes and the message names the body and the value. */
 carom_status carom_world_add_body(carom_world *world, const carom_body_def *body, int32_t *id);
 
+/* The definition the world was created with (or restored from). */
+carom_world_def carom_world_definition(const carom_world *world);
+
 int32_t carom_world_body_count(const carom_world *world);
 double carom_world_time(const carom_world *world);
 

@@ -200,6 +200,10 @@ void carom_world_destroy(carom_world *w)
 
 const char *carom_world_message(const carom_world *w) { return w ? w->message : "no world"; }
 int32_t carom_world_body_count(const carom_world *w) { return w ? w->count : 0; }
+carom_world_def carom_world_definition(const carom_world *w)
+{
+    return w ? w->def : carom_default_world_def();
+}
 double carom_world_time(const carom_world *w) { return w ? w->clock : 0.0; }
 
 /* ---- adding bodies ------------------------------------------------------- */

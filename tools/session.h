@@ -1,0 +1,30 @@
+/* session.h — what a `carom run` needs beyond the world itself: where it is
+ * going, what it writes and how far it has come. A checkpoint stores it with
+ * the world's snapshot, so a restart carries on with the same settings. */
+#ifndef CAROM_SESSION_H
+#define CAROM_SESSION_H
+
+#include <stdint.h>
+
+typedef struct session {
+    char *scenario_path;     /* where the run came from (for the stats) */
+    uint64_t seed;
+    double until;            /* simulated time to reach (INFINITY: only the event cap) */
+    int64_t events;          /* cap on the run's total events (-1: none) */
+    char *trajectory;        /* NULL when not written */
+    double every;            /* frame interval */
+    char *events_log;
+    char *stats;
+    char *checkpoint;
+    double checkpoint_every; /* 0: a checkpoint only at the end */
+    double next_frame;       /* simulated time of the next trajectory frame */
+    double next_checkpoint;
+    double kinetic_energy_initial;
+    int frames_written;
+} session;
+
+void session_free(session *s);
+/* Replaces *field with a copy of value (NULL stays NULL). 0, or -1 if out of memory. */
+int session_set_text(char **field, const char *value);
+
+#endif
