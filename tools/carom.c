@@ -331,7 +331,9 @@ static int build_from_scenario(run_state *r, const options *o)
         st = -1;
     }
     if (st == 0) {
-        r->s.kinetic_energy_initial = carom_world_stats(r->world).kinetic_energy;
+        carom_stats initial = carom_world_stats(r->world);
+        r->s.kinetic_energy_initial = initial.kinetic_energy;
+        r->s.potential_energy_initial = initial.potential_energy;
         r->s.next_frame = 0.0;
         r->s.next_checkpoint = r->s.checkpoint_every;
     }

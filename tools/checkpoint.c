@@ -30,7 +30,7 @@ static void write_session(FILE *out, const session *s)
     const char *texts[] = {s->scenario_path, s->trajectory, s->events_log, s->stats, s->checkpoint};
     for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++) write_text(out, texts[k]);
     double numbers[] = {s->until, s->every, s->checkpoint_every, s->next_frame, s->next_checkpoint,
-                        s->kinetic_energy_initial};
+                        s->kinetic_energy_initial, s->potential_energy_initial};
     int64_t integers[] = {(int64_t)s->seed, s->events, s->frames_written};
     fwrite(numbers, sizeof numbers, 1, out);
     fwrite(integers, sizeof integers, 1, out);
@@ -112,12 +112,13 @@ static int read_session(reader *r, session *s)
     char **texts[] = {&s->scenario_path, &s->trajectory, &s->events_log, &s->stats, &s->checkpoint};
     for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++)
         if (read_text(r, texts[k]) != 0) return -1;
-    double numbers[6];
+    double numbers[7];
     int64_t integers[3];
     if (read_exactly(r, numbers, sizeof numbers) != 0 || read_exactly(r, integers, sizeof integers) != 0)
         return -1;
     s->until = numbers[0], s->every = numbers[1], s->checkpoint_every = numbers[2];
     s->next_frame = numbers[3], s->next_checkpoint = numbers[4], s->kinetic_energy_initial = numbers[5];
+    s->potential_energy_initial = numbers[6];
     s->seed = (uint64_t)integers[0], s->events = integers[1], s->frames_written = (int)integers[2];
     return 0;
 }

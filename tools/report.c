@@ -48,6 +48,7 @@ int report_stats_json(FILE *out, const carom_world *w, const session *s, double 
             (long long)st.cell_events, (long long)st.stale_events);
     json_number(out, "kinetic_energy_initial", s->kinetic_energy_initial, ",");
     json_number(out, "kinetic_energy", st.kinetic_energy, ",");
+    json_number(out, "potential_energy_initial", s->potential_energy_initial, ",");
     json_number(out, "potential_energy", st.potential_energy, ",");
     json_number(out, "temperature", st.temperature, ",");
     json_number(out, "mean_temperature", st.mean_temperature, ",");

@@ -19,7 +19,7 @@ typedef enum { VELOCITY_TEMPERATURE = 0, VELOCITY_SPEED = 1 } scenario_velocity;
 
 /* One entry of `bodies:`: either generated bodies or bodies from a file. */
 typedef struct scenario_group {
-    scenario_mark mark;      /* the start of the group (its "- ") */
+    scenario_mark mark;      /* the start of the group (its first key, or its "{") */
     char *file;              /* `file:` extended XYZ path as written (NULL: generated) */
     char *file_resolved;     /* the same, relative to the scenario's directory */
     int64_t count;           /* `count:` (-1 if absent) */

@@ -20,6 +20,7 @@ typedef struct session {
     double next_frame;       /* simulated time of the next trajectory frame */
     double next_checkpoint;
     double kinetic_energy_initial;
+    double potential_energy_initial;
     int frames_written;
 } session;
 

@@ -1,0 +1,728 @@
+/* place.c — a scenario's bodies, group by group, into a new world.
+ *
+ * Box: world.box, or else a square or cube whose area or volume is the total
+ * volume of all bodies over the packing_fraction of one group, or else the
+ * Lattice of the first `file:` group that has one.
+ *
+ * Placement:
+ * - random: random sequential addition (Widom 1966; Feder 1980): uniform
+ *   trial positions, each kept unless it overlaps a body already there. The
+ *   world's cell grid makes every trial O(1); a body that fails
+ *   RANDOM_TRIES trials in a row ends the group with a message, since past
+ *   the jamming limit of the process (about 0.38 in 3D, 0.55 in 2D) no more
+ *   bodies fit at random. (20000, not fewer: in 3D at 0.30 the last of
+ *   20000 bodies need a few thousand trials.) A group that alone would fill
+ *   more than close packing (0.7405 in 3D, 0.9069 in 2D: Hales, Thue) fails
+ *   before any trial.
+ * - lattice: face-centred cubic in 3D, hexagonal (triangular) in 2D, both
+ *   as the points of a rectangular grid of layers whose indices have an
+ *   even sum (fcc: the cubic cell cut in half-cell layers; hexagonal: rows
+ *   √3/2 apart with every other row shifted by half a spacing). Layer counts
+ *   are chosen in proportion to the box sides (ideal spacings 1:1:1 in 3D,
+ *   1:√3 in 2D): the coarsest such grid with at least `count` sites, or one
+ *   more layer step on some axes if that keeps the nearest sites farther
+ *   apart. Of its M sites, `count` are kept, spread evenly: the grid points
+ *   are visited in the Weyl order k s mod P (P points, s the integer nearest
+ *   P / golden ratio and coprime to P) and the first `count` sites met are
+ *   kept, so the M - count vacancies scatter with no period in common with
+ *   the rows (every (M/count)-th site in row order would line them up in
+ *   planes). Bodies are added in row order: x fastest, then y, then z.
+ *   Periodic axes have an even number of layers, offset by half a spacing
+ *   from the faces; walled axes span [-L/2 + r, L/2 - r].
+ *
+ * Velocities: temperature T draws each component from the Maxwell-Boltzmann
+ * distribution (normal with variance kT/m), subtracts the group's mean
+ * velocity and rescales so that 2 KE / (dim n) is exactly T. speed S gives
+ * every body speed S in a uniformly random direction (2D: a uniform angle;
+ * 3D: a normalised vector of three normals) with antithetic pairs: body
+ * 2k+1 moves opposite to body 2k. With an odd count n >= 3 the last three
+ * bodies move at 120 degrees from each other in a random plane (in 2D, the
+ * plane); a group of one body keeps its random direction (its momentum cannot
+ * vanish), and one body at a temperature is left at rest. Bodies of a group
+ * share one mass, so each group's momentum is zero up to round-off. Bodies
+ * from files keep their velocities.
+ *
+ * Random numbers: one carom_rng seeded with the scenario's seed, drawn in
+ * this order: groups in order; for each generated group first its
+ * velocities (temperature: normals x, y(, z) body by body; speed: one
+ * direction per antithetic pair, then for an odd tail one direction and, in
+ * 3D, one more for the plane; a 3D direction is three normals), then its
+ * positions (random: uniforms x, y(, z) for every trial). Lattices and
+ * files draw nothing. */
+#include "place.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xyz.h"
+
+#define PI 3.14159265358979323846
+#define RANDOM_TRIES 20000
+#define MAX_LAYERS 1e12
+
+typedef struct builder {
+    const scenario *s;
+    xyz_frame *frames; /* per group: the bodies of a `file:` group */
+    double box[3];
+    carom_world *world;
+    carom_rng rng;
+    double volume_added; /* of the bodies in the world so far */
+    char *error;
+    size_t error_size;
+} builder;
+
+static int fail(const builder *b, scenario_mark at, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Writes "SCENARIO:LINE:COL: message" and returns -1. */
+static int fail(const builder *b, scenario_mark at, const char *format, ...)
+{
+    if (!b->error || b->error_size == 0) return -1;
+    if (at.line < 1) at = (scenario_mark){1, 1};
+    int n = snprintf(b->error, b->error_size, "%s:%d:%d: ", b->s->path ? b->s->path : "scenario",
+                     at.line, at.col < 1 ? 1 : at.col);
+    if (n >= 0 && (size_t)n < b->error_size) {
+        va_list args;
+        va_start(args, format);
+        vsnprintf(b->error + n, b->error_size - (size_t)n, format, args);
+        va_end(args);
+    }
+    return -1;
+}
+
+static const char *expected_for(carom_status status)
+{
+    switch (status) {
+    case CAROM_OVERLAP:
+        return "bodies that do not overlap";
+    case CAROM_OUTSIDE_BOX:
+        return "bodies inside the box";
+    case CAROM_BOX_TOO_SMALL:
+        return "a box wide enough for the bodies";
+    case CAROM_OUT_OF_MEMORY:
+        return "memory for the bodies";
+    default:
+        return "valid bodies";
+    }
+}
+
+/* A world error while adding a group's bodies, at the group's mark. */
+static int fail_world(const builder *b, const scenario_group *g, carom_status status)
+{
+    return fail(b, g->mark, "%s (expected %s)", carom_world_message(b->world),
+                expected_for(status));
+}
+
+static double ball_volume(int dim, double r)
+{
+    return dim == 3 ? 4.0 / 3.0 * PI * r * r * r : PI * r * r;
+}
+
+static int axis_periodic(const builder *b, int a) { return b->s->boundary[a] == CAROM_PERIODIC; }
+
+/* ---- the world def and the box ----------------------------------------------- */
+
+carom_world_def place_world_def(const scenario *s, const double box[3])
+{
+    carom_world_def def = carom_default_world_def();
+    def.dim = s->dim;
+    def.box = (carom_vec){box[0], box[1], s->dim == 3 ? box[2] : 1.0};
+    for (int a = 0; a < 3; a++) def.boundary[a] = s->boundary[a];
+    def.gravity = (carom_vec){s->gravity[0], s->gravity[1], s->gravity[2]};
+    def.restitution = s->restitution;
+    def.wall_restitution = s->wall_restitution;
+    def.elastic_below_speed = s->elastic_below_speed;
+    int64_t n = 0;
+    for (int g = 0; g < s->group_count; g++)
+        if (!s->groups[g].file && s->groups[g].count > 0) n += s->groups[g].count;
+    def.capacity_hint = n > INT32_MAX ? INT32_MAX : (int32_t)n;
+    return def;
+}
+
+static double total_volume(const builder *b)
+{
+    const scenario *s = b->s;
+    double v = 0.0;
+    for (int g = 0; g < s->group_count; g++) {
+        const scenario_group *group = &s->groups[g];
+        if (group->file) {
+            for (int32_t k = 0; k < b->frames[g].count; k++)
+                v += ball_volume(s->dim, b->frames[g].bodies[k].radius);
+        } else if (group->count > 0) {
+            v += (double)group->count * ball_volume(s->dim, group->radius);
+        }
+    }
+    return v;
+}
+
+static void set_box(builder *b, double x, double y, double z)
+{
+    b->box[0] = x;
+    b->box[1] = y;
+    b->box[2] = b->s->dim == 3 ? z : 1.0;
+}
+
+/* The group giving packing_fraction (-1 if none); a second one is an error (-2). */
+static int packing_group(const builder *b)
+{
+    int found = -1;
+    for (int g = 0; g < b->s->group_count; g++) {
+        const scenario_group *group = &b->s->groups[g];
+        if (group->packing_fraction == 0.0) continue;
+        if (found >= 0) {
+            fail(b, group->packing_mark,
+                 "a second packing_fraction (expected one, in one group: the first is at line %d)",
+                 b->s->groups[found].packing_mark.line);
+            return -2;
+        }
+        found = g;
+    }
+    return found;
+}
+
+static int box_from_packing(builder *b, const scenario_group *g)
+{
+    double phi = g->packing_fraction, v = total_volume(b);
+    if (!(phi > 0.0 && phi < 1.0))
+        return fail(b, g->packing_mark,
+                    "packing_fraction %g is out of range (expected a number in (0, 1))", phi);
+    if (!(v > 0.0))
+        return fail(
+            b, g->packing_mark,
+            "packing_fraction with no bodies to fill the box (expected groups with count > 0)");
+    double side = b->s->dim == 3 ? cbrt(v / phi) : sqrt(v / phi);
+    set_box(b, side, side, side);
+    return 0;
+}
+
+static int resolve_box(builder *b)
+{
+    const scenario *s = b->s;
+    int pf = packing_group(b);
+    if (pf == -2) return -1;
+    if (s->has_box) {
+        if (pf >= 0)
+            return fail(
+                b, s->groups[pf].packing_mark,
+                "packing_fraction and world.box both size the box (expected one of them: remove "
+                "packing_fraction, or world.box at line %d)",
+                s->box_mark.line);
+        set_box(b, s->box[0], s->box[1], s->box[2]);
+        return 0;
+    }
+    if (pf >= 0) return box_from_packing(b, &s->groups[pf]);
+    for (int g = 0; g < s->group_count; g++) {
+        const xyz_frame *f = &b->frames[g];
+        if (s->groups[g].file && f->has_lattice) {
+            set_box(b, f->lattice[0], f->lattice[1], f->lattice[2]);
+            return 0;
+        }
+    }
+    return fail(b, s->bodies_mark,
+                "no box: give world.box or a group's packing_fraction (or a file: with a Lattice)");
+}
+
+/* ---- velocities --------------------------------------------------------------- */
+
+static carom_vec scaled(carom_vec v, double k) { return (carom_vec){k * v.x, k * v.y, k * v.z}; }
+
+static carom_vec random_direction(carom_rng *rng, int dim)
+{
+    if (dim == 2) {
+        double angle = 2.0 * PI * carom_rng_uniform(rng);
+        return (carom_vec){cos(angle), sin(angle), 0.0};
+    }
+    for (;;) {
+        carom_vec d = {carom_rng_normal(rng), carom_rng_normal(rng), carom_rng_normal(rng)};
+        double n2 = d.x * d.x + d.y * d.y + d.z * d.z;
+        if (n2 > 0.0) return scaled(d, 1.0 / sqrt(n2));
+    }
+}
+
+/* A random unit vector perpendicular to the unit vector e (in 2D, e turned by 90 degrees). */
+static carom_vec perpendicular_direction(carom_rng *rng, int dim, carom_vec e)
+{
+    if (dim == 2) return (carom_vec){-e.y, e.x, 0.0};
+    for (;;) {
+        carom_vec d = random_direction(rng, 3);
+        double along = d.x * e.x + d.y * e.y + d.z * e.z;
+        carom_vec p = {d.x - along * e.x, d.y - along * e.y, d.z - along * e.z};
+        double n2 = p.x * p.x + p.y * p.y + p.z * p.z;
+        if (n2 > 1e-6) return scaled(p, 1.0 / sqrt(n2));
+    }
+}
+
+static void draw_speeds(carom_rng *rng, int dim, double speed, carom_vec *v, int32_t n)
+{
+    int32_t paired = n % 2 == 0 ? n : n >= 3 ? n - 3 : 0;
+    for (int32_t i = 0; i + 1 < paired; i += 2) {
+        carom_vec e = random_direction(rng, dim);
+        v[i] = scaled(e, speed);
+        v[i + 1] = scaled(e, -speed);
+    }
+    if (n == 1) v[0] = scaled(random_direction(rng, dim), speed);
+    if (n % 2 == 0 || n < 3) return;
+    /* The last three at 120 degrees in a random plane: they sum to zero. */
+    carom_vec e1 = random_direction(rng, dim), e2 = perpendicular_direction(rng, dim, e1);
+    double c = 0.5 * sqrt(3.0);
+    v[n - 3] = scaled(e1, speed);
+    v[n - 2] = scaled(
+        (carom_vec){-0.5 * e1.x + c * e2.x, -0.5 * e1.y + c * e2.y, -0.5 * e1.z + c * e2.z}, speed);
+    v[n - 1] = scaled(
+        (carom_vec){-0.5 * e1.x - c * e2.x, -0.5 * e1.y - c * e2.y, -0.5 * e1.z - c * e2.z}, speed);
+}
+
+static void subtract_mean(carom_vec *v, int32_t n)
+{
+    carom_vec sum = {0.0, 0.0, 0.0};
+    for (int32_t i = 0; i < n; i++) {
+        sum.x += v[i].x;
+        sum.y += v[i].y;
+        sum.z += v[i].z;
+    }
+    carom_vec mean = scaled(sum, 1.0 / (double)n);
+    for (int32_t i = 0; i < n; i++)
+        v[i] = (carom_vec){v[i].x - mean.x, v[i].y - mean.y, v[i].z - mean.z};
+}
+
+static void draw_temperature(carom_rng *rng, int dim, double temperature, double mass, carom_vec *v,
+                             int32_t n)
+{
+    double sd = sqrt(temperature / mass);
+    for (int32_t i = 0; i < n; i++) {
+        v[i].x = sd * carom_rng_normal(rng);
+        v[i].y = sd * carom_rng_normal(rng);
+        v[i].z = dim == 3 ? sd * carom_rng_normal(rng) : 0.0;
+    }
+    if (n < 1) return;
+    subtract_mean(v, n);
+    if (n < 2 || temperature == 0.0) return;
+    double sum2 = 0.0;
+    for (int32_t i = 0; i < n; i++) sum2 += v[i].x * v[i].x + v[i].y * v[i].y + v[i].z * v[i].z;
+    double kinetic_temperature = mass * sum2 / (dim * (double)n);
+    if (!(kinetic_temperature > 0.0)) return;
+    double k = sqrt(temperature / kinetic_temperature);
+    for (int32_t i = 0; i < n; i++) v[i] = scaled(v[i], k);
+}
+
+static int draw_velocities(builder *b, const scenario_group *g, carom_vec *v, int32_t n)
+{
+    double value = g->velocity_value;
+    if (!(isfinite(value) && value >= 0.0))
+        return fail(b, g->mark,
+                    "velocity %g is not valid (expected a finite temperature or speed >= 0)",
+                    value);
+    if (g->velocity == VELOCITY_SPEED)
+        draw_speeds(&b->rng, b->s->dim, value, v, n);
+    else
+        draw_temperature(&b->rng, b->s->dim, value, g->mass, v, n);
+    return 0;
+}
+
+/* ---- random placement ------------------------------------------------------------ */
+
+/* A uniform position in the box, at least r from the walls. */
+static carom_vec random_spot(builder *b, double r)
+{
+    double x[3] = {0.0, 0.0, 0.0};
+    for (int a = 0; a < b->s->dim; a++) {
+        double u = carom_rng_uniform(&b->rng);
+        if (axis_periodic(b, a)) {
+            x[a] = (u - 0.5) * b->box[a];
+        } else {
+            double reach = 0.5 * b->box[a] - r;
+            x[a] = -reach + 2.0 * reach * u;
+        }
+    }
+    return (carom_vec){x[0], x[1], x[2]};
+}
+
+static double box_volume(const builder *b)
+{
+    return b->s->dim == 3 ? b->box[0] * b->box[1] * b->box[2] : b->box[0] * b->box[1];
+}
+
+/* The densest packing of equal spheres (fcc, Hales 2005) or disks (hexagonal, Thue). */
+static double close_packing(int dim)
+{
+    return dim == 3 ? PI / (3.0 * sqrt(2.0)) : PI / (2.0 * sqrt(3.0));
+}
+
+static int place_random(builder *b, const scenario_group *g, const carom_vec *v, int32_t n)
+{
+    double own = (double)n * ball_volume(b->s->dim, g->radius) / box_volume(b);
+    if (own > close_packing(b->s->dim))
+        return fail(
+            b, g->mark,
+            "%d bodies of radius %g do not fit in this box: they alone would fill %.3g of it, "
+            "more than close packing (%.4f) (expected a larger box or fewer bodies)",
+            (int)n, g->radius, own, close_packing(b->s->dim));
+    for (int32_t i = 0; i < n; i++) {
+        for (int tries = 1;; tries++) {
+            carom_body_def body = {random_spot(b, g->radius), v[i], g->radius, g->mass};
+            carom_status st = carom_world_add_body(b->world, &body, NULL);
+            if (st == CAROM_OK) break;
+            if (st != CAROM_OVERLAP) return fail_world(b, g, st);
+            if (tries < RANDOM_TRIES) continue;
+            double phi =
+                (b->volume_added + (double)n * ball_volume(b->s->dim, g->radius)) / box_volume(b);
+            return fail(
+                b, g->mark,
+                "could place only %d of %d bodies of radius %g at random (packing fraction about "
+                "%.3g): use place: lattice or a larger box",
+                (int)i, (int)n, g->radius, phi);
+        }
+    }
+    return 0;
+}
+
+/* ---- lattices ----------------------------------------------------------------- */
+
+typedef struct lattice {
+    int64_t layers[3]; /* along each axis (1 on unused axes) */
+    double spacing[3]; /* between neighbouring layers (0 with one layer) */
+    double sites;      /* grid points whose layer indices have an even sum */
+} lattice;
+
+/* Ideal layer spacing along an axis, relative to x: fcc 1:1:1, hexagonal 1:√3. */
+static double ideal_ratio(int dim, int a) { return dim == 2 && a == 1 ? sqrt(3.0) : 1.0; }
+
+/* The length the layers of an axis span: the side (periodic) or side - 2r (walls). */
+static double layer_span(const builder *b, int a, double r)
+{
+    double span = axis_periodic(b, a) ? b->box[a] : b->box[a] - 2.0 * r;
+    return span > 0.0 ? span : 0.0;
+}
+
+/* Layers along an axis for density t (layers per unit length at ideal spacing). */
+static int64_t layers_for(const builder *b, int a, double t, double r)
+{
+    double x = t * layer_span(b, a, r) / ideal_ratio(b->s->dim, a);
+    if (x > MAX_LAYERS) x = MAX_LAYERS;
+    if (axis_periodic(b, a)) {
+        int64_t m = 2 * (int64_t)floor(0.5 * x + 0.5);
+        return m < 2 ? 2 : m;
+    }
+    return 1 + (int64_t)floor(x + 0.5);
+}
+
+static void lattice_finish(const builder *b, lattice *lat, double r)
+{
+    double product = 1.0;
+    int all_odd = 1;
+    for (int a = 0; a < 3; a++) {
+        if (a >= b->s->dim) lat->layers[a] = 1;
+        int64_t m = lat->layers[a];
+        product *= (double)m;
+        if (m % 2 == 0) all_odd = 0;
+        if (a >= b->s->dim || m < 2)
+            lat->spacing[a] = 0.0;
+        else if (axis_periodic(b, a))
+            lat->spacing[a] = b->box[a] / (double)m;
+        else
+            lat->spacing[a] = layer_span(b, a, r) / (double)(m - 1);
+    }
+    lat->sites = all_odd ? 0.5 * (product + 1.0) : 0.5 * product;
+}
+
+static lattice lattice_at(const builder *b, double t, double r)
+{
+    lattice lat;
+    for (int a = 0; a < 3; a++) lat.layers[a] = a < b->s->dim ? layers_for(b, a, t, r) : 1;
+    lattice_finish(b, &lat, r);
+    return lat;
+}
+
+/* The distance between nearest sites: two layers along one axis, or one
+ * layer along each of two axes (INFINITY with a single site). */
+static double lattice_nearest(const lattice *lat)
+{
+    double d = INFINITY;
+    for (int a = 0; a < 3; a++) {
+        if (lat->layers[a] < 2) continue;
+        if (2.0 * lat->spacing[a] < d) d = 2.0 * lat->spacing[a];
+        for (int c = a + 1; c < 3; c++) {
+            if (lat->layers[c] < 2) continue;
+            double diagonal =
+                sqrt(lat->spacing[a] * lat->spacing[a] + lat->spacing[c] * lat->spacing[c]);
+            if (diagonal < d) d = diagonal;
+        }
+    }
+    return d;
+}
+
+/* The coarsest grid of the family with at least n sites, then, among the
+ * grids with one more layer step on any axes, the one whose nearest sites
+ * are farthest apart. Returns -1 if no grid has n sites. */
+static int choose_lattice(const builder *b, int32_t n, double r, lattice *out)
+{
+    double lo = 0.0, hi = 1.0 / (b->box[0] + b->box[1] + b->box[2]);
+    if (lattice_at(b, 0.0, r).sites >= n) {
+        *out = lattice_at(b, 0.0, r);
+        return 0;
+    }
+    while (lattice_at(b, hi, r).sites < n) {
+        lo = hi;
+        hi *= 2.0;
+        if (!(hi < 1e300)) return -1;
+    }
+    for (int k = 0; k < 200 && lo < hi; k++) {
+        double mid = 0.5 * (lo + hi);
+        if (mid <= lo || mid >= hi) break;
+        if (lattice_at(b, mid, r).sites >= n)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    lattice base = lattice_at(b, lo, r), best = lattice_at(b, hi, r);
+    for (int choice = 0; choice < 8; choice++) {
+        lattice lat = base;
+        for (int a = 0; a < b->s->dim; a++)
+            if (choice & (1 << a)) lat.layers[a] += axis_periodic(b, a) ? 2 : 1;
+        lattice_finish(b, &lat, r);
+        if (lat.sites < n) continue;
+        double d = lattice_nearest(&lat), best_d = lattice_nearest(&best);
+        if (d > best_d || (d == best_d && lat.sites < best.sites)) best = lat;
+    }
+    *out = best;
+    return 0;
+}
+
+/* The coordinate of layer j along axis a. */
+static double layer_position(const builder *b, const lattice *lat, int a, int64_t j, double r)
+{
+    if (a >= b->s->dim) return 0.0;
+    if (axis_periodic(b, a)) return -0.5 * b->box[a] + ((double)j + 0.5) * lat->spacing[a];
+    if (lat->layers[a] < 2) return 0.0;
+    double reach = 0.5 * b->box[a] - r, x = -reach + (double)j * lat->spacing[a];
+    return x < -reach ? -reach : x > reach ? reach : x;
+}
+
+static uint64_t common_divisor(uint64_t a, uint64_t b)
+{
+    while (b != 0) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static int64_t grid_points(const lattice *lat)
+{
+    return lat->layers[0] * lat->layers[1] * lat->layers[2];
+}
+
+/* Grid point p as layer indices, x fastest; 1 if it is a site (even sum). */
+static int grid_point(const lattice *lat, int64_t p, int64_t j[3])
+{
+    const int64_t *m = lat->layers;
+    j[0] = p % m[0];
+    j[1] = (p / m[0]) % m[1];
+    j[2] = p / (m[0] * m[1]);
+    return (j[0] + j[1] + j[2]) % 2 == 0;
+}
+
+/* Marks n of the grid's sites, spread evenly: the grid points are visited
+ * in the order q_k = k s mod P (s the integer nearest P / golden ratio,
+ * coprime to P: a Weyl sequence, whose gaps have no period in common with
+ * the rows and layers) and the first n sites met are kept. NULL if out of
+ * memory. */
+static unsigned char *choose_sites(const lattice *lat, int32_t n)
+{
+    uint64_t total = (uint64_t)grid_points(lat);
+    unsigned char *keep = calloc(total / 8 + 1, 1);
+    if (!keep) return NULL;
+    uint64_t step = (uint64_t)floor(0.6180339887498949 * (double)total + 0.5);
+    if (step == 0) step = 1;
+    while (common_divisor(step, total) != 1) step++;
+    uint64_t q = 0;
+    int64_t j[3];
+    for (int32_t kept = 0; kept < n;) {
+        if (grid_point(lat, (int64_t)q, j)) {
+            keep[q / 8] |= (unsigned char)(1u << (q % 8));
+            kept++;
+        }
+        q += step;
+        if (q >= total) q -= total;
+    }
+    return keep;
+}
+
+/* Adds the chosen sites in the order x fastest, then y, then z. */
+static int add_lattice_sites(builder *b, const scenario_group *g, const lattice *lat,
+                             const carom_vec *v, int32_t n)
+{
+    unsigned char *keep = choose_sites(lat, n);
+    if (!keep) return fail(b, g->count_mark, "out of memory for a lattice of %d bodies", (int)n);
+    int32_t k = 0;
+    int64_t j[3];
+    for (int64_t p = 0; p < grid_points(lat) && k < n; p++) {
+        if (!(keep[p / 8] & (1u << (p % 8)))) continue;
+        grid_point(lat, p, j);
+        carom_vec x = {layer_position(b, lat, 0, j[0], g->radius),
+                       layer_position(b, lat, 1, j[1], g->radius),
+                       layer_position(b, lat, 2, j[2], g->radius)};
+        carom_body_def body = {x, v[k], g->radius, g->mass};
+        carom_status st = carom_world_add_body(b->world, &body, NULL);
+        if (st != CAROM_OK) {
+            free(keep);
+            if (st != CAROM_OVERLAP) return fail_world(b, g, st);
+            return fail(b, g->mark,
+                        "a lattice site of this group is taken: %s (expected room for the lattice: "
+                        "place this group at random, or use a larger box)",
+                        carom_world_message(b->world));
+        }
+        k++;
+    }
+    free(keep);
+    return 0;
+}
+
+static int place_lattice(builder *b, const scenario_group *g, const carom_vec *v, int32_t n)
+{
+    if (n == 0) return 0;
+    lattice lat;
+    if (choose_lattice(b, n, g->radius, &lat) != 0)
+        return fail(b, g->mark,
+                    "no lattice of %d bodies of radius %g fits this box (expected a larger box)",
+                    (int)n, g->radius);
+    double nearest = lattice_nearest(&lat);
+    if (nearest < 2.0 * g->radius)
+        return fail(b, g->mark,
+                    "too dense for a lattice of %d bodies of radius %g in this box: nearest sites "
+                    "%.6g apart "
+                    "(expected at least a diameter, %g: use a larger box or fewer bodies)",
+                    (int)n, g->radius, nearest, 2.0 * g->radius);
+    return add_lattice_sites(b, g, &lat, v, n);
+}
+
+/* ---- groups ---------------------------------------------------------------------- */
+
+static int add_file_group(builder *b, int index)
+{
+    const scenario_group *g = &b->s->groups[index];
+    const xyz_frame *f = &b->frames[index];
+    for (int32_t k = 0; k < f->count; k++) {
+        const carom_body_state *state = &f->bodies[k];
+        carom_body_def body = {state->position, state->velocity, state->radius, state->mass};
+        carom_status st = carom_world_add_body(b->world, &body, NULL);
+        if (st != CAROM_OK)
+            return fail(b, g->mark, "%s, line %d: %s (expected %s)", g->file, (int)k + 3,
+                        carom_world_message(b->world), expected_for(st));
+        b->volume_added += ball_volume(b->s->dim, state->radius);
+    }
+    return 0;
+}
+
+static int add_generated_group(builder *b, const scenario_group *g)
+{
+    int32_t present = carom_world_body_count(b->world);
+    if (g->count < 0)
+        return fail(b, g->mark, "a group without count or file (expected count: or file:)");
+    if (g->count > INT32_MAX - present)
+        return fail(b, g->count_mark, "count %lld is too large (expected at most %d bodies in all)",
+                    (long long)g->count, (int)(INT32_MAX - present));
+    if (!(isfinite(g->radius) && g->radius > 0.0))
+        return fail(b, g->radius_mark.line > 0 ? g->radius_mark : g->mark,
+                    "radius %g is not valid (expected a finite radius > 0)", g->radius);
+    if (!(isfinite(g->mass) && g->mass > 0.0))
+        return fail(b, g->mark, "mass %g is not valid (expected a finite mass > 0)", g->mass);
+    for (int a = 0; a < b->s->dim; a++)
+        if (2.0 * g->radius > b->box[a])
+            return fail(b, g->radius_mark.line > 0 ? g->radius_mark : g->mark,
+                        "a body of radius %g does not fit in this box: its diameter %g is wider "
+                        "than the box along %c (%g) (expected a smaller radius or a larger box)",
+                        g->radius, 2.0 * g->radius, "xyz"[a], b->box[a]);
+    int32_t n = (int32_t)g->count;
+    carom_vec *v = malloc((size_t)(n > 0 ? n : 1) * sizeof *v);
+    if (!v) return fail(b, g->count_mark, "out of memory for %d bodies", (int)n);
+    int st = draw_velocities(b, g, v, n);
+    if (st == 0)
+        st = g->place == PLACE_LATTICE ? place_lattice(b, g, v, n) : place_random(b, g, v, n);
+    free(v);
+    if (st == 0) b->volume_added += (double)n * ball_volume(b->s->dim, g->radius);
+    return st;
+}
+
+static int read_files(builder *b)
+{
+    for (int g = 0; g < b->s->group_count; g++) {
+        const scenario_group *group = &b->s->groups[g];
+        if (!group->file) continue;
+        const char *path = group->file_resolved ? group->file_resolved : group->file;
+        FILE *probe = fopen(path, "r"); /* a missing file is the scenario's fault: say where */
+        if (!probe)
+            return fail(b, group->file_mark.line > 0 ? group->file_mark : group->mark,
+                        "cannot open %s: %s (expected an extended XYZ file, relative to the "
+                        "scenario's folder)",
+                        group->file, strerror(errno));
+        fclose(probe);
+        if (xyz_read_file(path, group->radius, group->mass, &b->frames[g], b->error,
+                          b->error_size) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int create_world(builder *b, carom_event_callback on_event, void *user)
+{
+    carom_world_def def = place_world_def(b->s, b->box);
+    int64_t n = def.capacity_hint;
+    for (int g = 0; g < b->s->group_count; g++) n += b->frames[g].count;
+    def.capacity_hint = n > INT32_MAX ? INT32_MAX : (int32_t)n;
+    def.on_event = on_event;
+    def.user = user;
+    char why[256];
+    if (carom_world_create(&def, &b->world, why, sizeof why) != CAROM_OK)
+        return fail(b, b->s->has_box ? b->s->box_mark : b->s->bodies_mark,
+                    "%s (expected a valid world)", why);
+    return 0;
+}
+
+static int build(builder *b, carom_event_callback on_event, void *user)
+{
+    const scenario *s = b->s;
+    if (s->dim != 2 && s->dim != 3)
+        return fail(b, s->dim_mark, "dim %d is not valid (expected 2 or 3)", s->dim);
+    if (read_files(b) != 0 || resolve_box(b) != 0 || create_world(b, on_event, user) != 0)
+        return -1;
+    b->rng = carom_rng_seed(s->seed);
+    for (int g = 0; g < s->group_count; g++) {
+        int st = s->groups[g].file ? add_file_group(b, g) : add_generated_group(b, &s->groups[g]);
+        if (st != 0) return -1;
+    }
+    return 0;
+}
+
+int place_build_world(const scenario *s, carom_event_callback on_event, void *user, double box[3],
+                      carom_world **world, char *error, size_t error_size)
+{
+    if (error && error_size > 0) error[0] = '\0';
+    if (world) *world = NULL;
+    if (!s || !world) return -1;
+    builder b;
+    memset(&b, 0, sizeof b);
+    b.s = s;
+    b.error = error;
+    b.error_size = error_size;
+    b.frames = calloc(s->group_count > 0 ? (size_t)s->group_count : 1, sizeof *b.frames);
+    if (!b.frames) return fail(&b, s->bodies_mark, "out of memory for %d groups", s->group_count);
+    int st = build(&b, on_event, user);
+    for (int g = 0; g < s->group_count; g++) xyz_frame_free(&b.frames[g]);
+    free(b.frames);
+    if (st != 0) {
+        carom_world_destroy(b.world);
+        return -1;
+    }
+    if (box)
+        for (int a = 0; a < 3; a++) box[a] = b.box[a];
+    *world = b.world;
+    return 0;
+}

@@ -1,0 +1,825 @@
+/* scenario.c — reads a carom scenario file. The YAML is parsed by libyaml
+ * (https://pyyaml.org/wiki/LibYAML, its document API: yaml_parser_load) into
+ * a tree of nodes; this file walks that tree, checks every key, type and
+ * range, and fills a scenario. The first problem found is reported as
+ * "FILE:LINE:COL: what is wrong (what was expected)", pointing at the value
+ * at fault (at the key for unknown or misplaced keys, at the group's start
+ * for a group's problems). Numbers are read in the C locale's format. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "scenario.h"
+
+#define LENGTH(array) ((int)(sizeof(array) / sizeof((array)[0])))
+
+/* ---- errors ---------------------------------------------------------------- */
+
+typedef struct reader {
+    const char *path; /* the scenario file, as given */
+    yaml_document_t doc;
+    char *error;
+    size_t error_size;
+} reader;
+
+static scenario_mark mark_of(const yaml_node_t *node)
+{
+    return (scenario_mark){(int)node->start_mark.line + 1, (int)node->start_mark.column + 1};
+}
+
+/* Writes "FILE:LINE:COL: " and the message to r->error; returns -1. */
+#if defined(__GNUC__)
+static int fail_at(const reader *r, scenario_mark at, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+#endif
+static int fail_at(const reader *r, scenario_mark at, const char *format, ...)
+{
+    if (!r->error || r->error_size == 0) return -1;
+    int used = snprintf(r->error, r->error_size, "%s:%d:%d: ", r->path, at.line, at.col);
+    if (used < 0 || (size_t)used >= r->error_size) return -1;
+    va_list args;
+    va_start(args, format);
+    vsnprintf(r->error + used, r->error_size - (size_t)used, format, args);
+    va_end(args);
+    return -1;
+}
+
+static int out_of_memory(const reader *r)
+{
+    return fail_at(r, (scenario_mark){1, 1}, "out of memory (expected a smaller scenario)");
+}
+
+/* Text for a message: at most 40 characters, control characters (the
+ * newlines of a block scalar) shown as '?', so a message stays on one line. */
+static const char *shown(const char *text, char *buf, size_t size)
+{
+    size_t n = 0;
+    for (; text[n] && n < 40 && n + 1 < size; n++)
+        buf[n] = (unsigned char)text[n] < 0x20 ? '?' : text[n];
+    buf[n] = '\0';
+    return buf;
+}
+
+/* A short description of a node for messages: "a list", "a mapping", "empty"
+ * or the scalar's text in quotes (cut at 40 characters). */
+static const char *describe(const yaml_node_t *node, char *buf, size_t size)
+{
+    if (node->type == YAML_SEQUENCE_NODE) return "a list";
+    if (node->type == YAML_MAPPING_NODE) return "a mapping";
+    if (node->data.scalar.length == 0) return "empty";
+    char text[48];
+    snprintf(buf, size, "'%s'", shown((const char *)node->data.scalar.value, text, sizeof text));
+    return buf;
+}
+
+/* "what is <description> (expected <expect>)" */
+static int fail_kind(const reader *r, const yaml_node_t *node, const char *what, const char *expect)
+{
+    char buf[52];
+    return fail_at(r, mark_of(node), "%s is %s (expected %s)", what,
+                   describe(node, buf, sizeof buf), expect);
+}
+
+/* ---- texts ----------------------------------------------------------------- */
+
+static char *copy_text(const char *text)
+{
+    size_t size = strlen(text) + 1;
+    char *copy = malloc(size);
+    if (copy) memcpy(copy, text, size);
+    return copy;
+}
+
+/* file relative to the directory of scenario_path, unless it is absolute. */
+static char *resolve_path(const char *scenario_path, const char *file)
+{
+    const char *slash = strrchr(scenario_path, '/');
+    if (file[0] == '/' || !slash) return copy_text(file);
+    size_t dir_length = (size_t)(slash - scenario_path) + 1;
+    size_t file_size = strlen(file) + 1;
+    char *resolved = malloc(dir_length + file_size);
+    if (!resolved) return NULL;
+    memcpy(resolved, scenario_path, dir_length);
+    memcpy(resolved + dir_length, file, file_size);
+    return resolved;
+}
+
+/* The text of a non-empty scalar; NULL (and an error) for anything else. */
+static const char *scalar_text(const reader *r, const yaml_node_t *node, const char *what,
+                               const char *expect)
+{
+    if (node->type != YAML_SCALAR_NODE || node->data.scalar.length == 0) {
+        fail_kind(r, node, what, expect);
+        return NULL;
+    }
+    return (const char *)node->data.scalar.value;
+}
+
+/* A plain (unquoted) scalar: numbers must not be written as strings. */
+static const char *plain_text(const reader *r, const yaml_node_t *node, const char *what,
+                              const char *expect)
+{
+    const char *text = scalar_text(r, node, what, expect);
+    if (text && node->data.scalar.style != YAML_PLAIN_SCALAR_STYLE) {
+        char buf[48];
+        fail_at(r, mark_of(node), "%s is the string '%s' (expected %s, without quotes)", what,
+                shown(text, buf, sizeof buf), expect);
+        return NULL;
+    }
+    return text;
+}
+
+static int is_null_word(const char *text)
+{
+    return !strcmp(text, "~") || !strcmp(text, "null") || !strcmp(text, "Null") ||
+           !strcmp(text, "NULL");
+}
+
+/* A file name (any non-empty scalar but a plain null). */
+static int text_value(const reader *r, const yaml_node_t *node, const char *what, char **out)
+{
+    const char *text = scalar_text(r, node, what, "a file name");
+    if (!text) return -1;
+    if (node->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && is_null_word(text))
+        return fail_at(r, mark_of(node), "%s is null (expected a file name)", what);
+    char *copy = copy_text(text);
+    if (!copy) return out_of_memory(r);
+    free(*out);
+    *out = copy;
+    return 0;
+}
+
+/* ---- numbers --------------------------------------------------------------- */
+
+typedef enum { PARSED, NOT_A_NUMBER, NOT_FINITE, NOT_WHOLE, OUT_OF_RANGE } parse_result;
+
+/* nan, inf, infinity, with an optional sign and YAML's leading dot, any case. */
+static int is_non_finite_word(const char *text)
+{
+    if (*text == '+' || *text == '-') text++;
+    if (*text == '.') text++;
+    char lower[10] = {0};
+    if (strlen(text) >= sizeof lower) return 0;
+    for (size_t i = 0; text[i]; i++) lower[i] = (char)(text[i] | 0x20);
+    return !strcmp(lower, "nan") || !strcmp(lower, "inf") || !strcmp(lower, "infinity");
+}
+
+/* A decimal number: digits, sign, point and exponent only (no hex, no words). */
+static parse_result parse_double(const char *text, double *out)
+{
+    if (is_non_finite_word(text)) return NOT_FINITE;
+    if (strspn(text, "0123456789+-.eE") != strlen(text) || !strpbrk(text, "0123456789"))
+        return NOT_A_NUMBER;
+    char *end;
+    double value = strtod(text, &end);
+    if (end == text || *end != '\0') return NOT_A_NUMBER;
+    if (!isfinite(value)) return NOT_FINITE;
+    *out = value;
+    return PARSED;
+}
+
+/* A whole number >= 0: digits (exact), or a number with an integral value
+ * (so 1e6 works). Negative numbers are out of range. */
+static parse_result parse_whole(const char *text, uint64_t *out)
+{
+    const char *digits = text + (*text == '+');
+    if (*digits && strspn(digits, "0123456789") == strlen(digits)) {
+        errno = 0;
+        unsigned long long value = strtoull(digits, NULL, 10);
+        if (errno == ERANGE) return OUT_OF_RANGE;
+        *out = (uint64_t)value;
+        return PARSED;
+    }
+    double value = 0.0;
+    parse_result result = parse_double(text, &value);
+    if (result != PARSED) return result;
+    if (value != floor(value)) return NOT_WHOLE;
+    if (value < 0.0 || value >= 18446744073709551616.0) return OUT_OF_RANGE;
+    *out = (uint64_t)value;
+    return PARSED;
+}
+
+typedef enum { ANY_NUMBER, POSITIVE, NON_NEGATIVE, CLOSED_UNIT, OPEN_UNIT } number_range;
+
+static const char *range_text(number_range range)
+{
+    const char *const texts[] = {"a finite number", "a finite number > 0", "a finite number >= 0",
+                                 "a number in [0, 1]",
+                                 "a number in (0, 1)"}; /* in number_range order */
+    return texts[range];
+}
+
+static int in_range(double value, number_range range)
+{
+    switch (range) {
+    case POSITIVE:
+        return value > 0.0;
+    case NON_NEGATIVE:
+        return value >= 0.0;
+    case CLOSED_UNIT:
+        return value >= 0.0 && value <= 1.0;
+    case OPEN_UNIT:
+        return value > 0.0 && value < 1.0;
+    default:
+        return 1;
+    }
+}
+
+/* The message for a number that did not parse (or was out of range). */
+static int fail_number(const reader *r, const yaml_node_t *node, const char *what,
+                       parse_result result, const char *expect)
+{
+    char text[48];
+    shown((const char *)node->data.scalar.value, text, sizeof text);
+    const char *problem = result == NOT_FINITE     ? "is not a finite number"
+                          : result == NOT_WHOLE    ? "is not a whole number"
+                          : result == OUT_OF_RANGE ? "is out of range"
+                                                   : "is not a number";
+    return fail_at(r, mark_of(node), "%s = %s %s (expected %s)", what, text, problem, expect);
+}
+
+static int number_value(const reader *r, const yaml_node_t *node, const char *what,
+                        number_range range, double *out)
+{
+    const char *expect = range_text(range);
+    const char *text = plain_text(r, node, what, expect);
+    if (!text) return -1;
+    double value = 0.0;
+    parse_result result = parse_double(text, &value);
+    if (result == PARSED && !in_range(value, range)) result = OUT_OF_RANGE;
+    if (result != PARSED) return fail_number(r, node, what, result, expect);
+    *out = value;
+    return 0;
+}
+
+static int whole_value(const reader *r, const yaml_node_t *node, const char *what, uint64_t low,
+                       uint64_t high, const char *expect, uint64_t *out)
+{
+    const char *text = plain_text(r, node, what, expect);
+    if (!text) return -1;
+    uint64_t value = 0;
+    parse_result result = parse_whole(text, &value);
+    if (result == PARSED && (value < low || value > high)) result = OUT_OF_RANGE;
+    if (result != PARSED) return fail_number(r, node, what, result, expect);
+    *out = value;
+    return 0;
+}
+
+/* Exactly n numbers in a list. */
+static int vector_value(reader *r, const yaml_node_t *node, const char *what, int n,
+                        number_range range, const char *expect, double *out)
+{
+    if (node->type != YAML_SEQUENCE_NODE) return fail_kind(r, node, what, expect);
+    const yaml_node_item_t *items = node->data.sequence.items.start;
+    long length = (long)(node->data.sequence.items.top - items);
+    if (length != n)
+        return fail_at(r, mark_of(node), "%s has %ld numbers (expected %s)", what, length, expect);
+    for (int k = 0; k < n; k++) {
+        const yaml_node_t *item = yaml_document_get_node(&r->doc, items[k]);
+        if (number_value(r, item, what, range, &out[k])) return -1;
+    }
+    return 0;
+}
+
+/* One of names (its index in *out). */
+static int choice_value(const reader *r, const yaml_node_t *node, const char *what,
+                        const char *const names[], int count, const char *expect, int *out)
+{
+    const char *text = scalar_text(r, node, what, expect);
+    if (!text) return -1;
+    for (int k = 0; k < count; k++) {
+        if (!strcmp(text, names[k])) {
+            *out = k;
+            return 0;
+        }
+    }
+    char buf[48];
+    return fail_at(r, mark_of(node), "%s = %s is not allowed (expected %s)", what,
+                   shown(text, buf, sizeof buf), expect);
+}
+
+/* ---- mappings -------------------------------------------------------------- */
+
+/* A mapping whose keys have been checked: all known, none twice. */
+typedef struct section {
+    reader *r;
+    const yaml_node_t *map;
+    const char *name; /* "world", "bodies[2]", ... ("" at the top level) */
+} section;
+
+static const char *key_text(const section *sec, const yaml_node_pair_t *pair)
+{
+    return (const char *)yaml_document_get_node(&sec->r->doc, pair->key)->data.scalar.value;
+}
+
+static const yaml_node_pair_t *find_pair(const section *sec, const char *key)
+{
+    const yaml_node_pair_t *pair = sec->map->data.mapping.pairs.start;
+    for (; pair < sec->map->data.mapping.pairs.top; pair++) {
+        if (!strcmp(key_text(sec, pair), key)) return pair;
+    }
+    return NULL;
+}
+
+/* The value of key, or NULL if absent. */
+static const yaml_node_t *find_value(const section *sec, const char *key)
+{
+    const yaml_node_pair_t *pair = find_pair(sec, key);
+    return pair ? yaml_document_get_node(&sec->r->doc, pair->value) : NULL;
+}
+
+static const yaml_node_t *find_key(const section *sec, const char *key)
+{
+    const yaml_node_pair_t *pair = find_pair(sec, key);
+    return pair ? yaml_document_get_node(&sec->r->doc, pair->key) : NULL;
+}
+
+/* "world.dim" from "world" and "dim" (just "dim" at the top level). */
+static const char *full_name(const section *sec, const char *key, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s%s%s", sec->name, sec->name[0] ? "." : "", key);
+    return buf;
+}
+
+static void join_names(const char *const names[], int count, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    for (int k = 0; k < count; k++) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, size - used, "%s%s", k ? ", " : "", names[k]);
+    }
+}
+
+static int check_key(const section *sec, const yaml_node_pair_t *pair, const char *const keys[],
+                     int count, const char *allowed)
+{
+    const reader *r = sec->r;
+    const yaml_node_t *key = yaml_document_get_node(&sec->r->doc, pair->key);
+    char where[64];
+    snprintf(where, sizeof where, "%s%s", sec->name[0] ? "in " : "at the top level", sec->name);
+    if (key->type != YAML_SCALAR_NODE)
+        return fail_at(r, mark_of(key), "a key %s is %s (expected one of: %s)", where,
+                       key->type == YAML_SEQUENCE_NODE ? "a list" : "a mapping", allowed);
+    int known = 0;
+    for (int k = 0; k < count; k++) known |= !strcmp(key_text(sec, pair), keys[k]);
+    char buf[48];
+    if (!known)
+        return fail_at(r, mark_of(key), "unknown key '%s' %s (expected one of: %s)",
+                       shown(key_text(sec, pair), buf, sizeof buf), where, allowed);
+    const yaml_node_t *first = find_key(sec, key_text(sec, pair));
+    if (first != key)
+        return fail_at(r, mark_of(key),
+                       "duplicate key '%s' %s (expected it once; first at line %d)",
+                       key_text(sec, pair), where, mark_of(first).line);
+    return 0;
+}
+
+/* Checks that node is a mapping with only the given keys, each at most once. */
+static int open_section(reader *r, const yaml_node_t *node, const char *name,
+                        const char *const keys[], int count, section *out)
+{
+    char allowed[160];
+    join_names(keys, count, allowed, sizeof allowed);
+    *out = (section){r, node, name};
+    if (node->type != YAML_MAPPING_NODE) {
+        char expect[200];
+        snprintf(expect, sizeof expect, "a mapping with keys among: %s", allowed);
+        return fail_kind(r, node, name[0] ? name : "the top level", expect);
+    }
+    const yaml_node_pair_t *pair = node->data.mapping.pairs.start;
+    for (; pair < node->data.mapping.pairs.top; pair++) {
+        if (check_key(out, pair, keys, count, allowed)) return -1;
+    }
+    return 0;
+}
+
+/* Getters: an absent key leaves *out (the default) untouched. */
+
+static int get_number(const section *sec, const char *key, number_range range, double *out)
+{
+    const yaml_node_t *value = find_value(sec, key);
+    char what[64];
+    return value ? number_value(sec->r, value, full_name(sec, key, what, sizeof what), range, out)
+                 : 0;
+}
+
+/* A whole number >= 1 that fits an int64_t. */
+static int get_count(const section *sec, const char *key, int64_t *out)
+{
+    const yaml_node_t *value = find_value(sec, key);
+    if (!value) return 0;
+    char what[64];
+    uint64_t count = 0;
+    if (whole_value(sec->r, value, full_name(sec, key, what, sizeof what), 1, INT64_MAX,
+                    "a whole number >= 1", &count))
+        return -1;
+    *out = (int64_t)count;
+    return 0;
+}
+
+static int get_text(const section *sec, const char *key, char **out)
+{
+    const yaml_node_t *value = find_value(sec, key);
+    char what[64];
+    return value ? text_value(sec->r, value, full_name(sec, key, what, sizeof what), out) : 0;
+}
+
+static void get_mark(const section *sec, const char *key, scenario_mark *out)
+{
+    const yaml_node_t *value = find_value(sec, key);
+    if (value) *out = mark_of(value);
+}
+
+/* ---- world ----------------------------------------------------------------- */
+
+static int read_dim(const section *world, scenario *s)
+{
+    const yaml_node_t *value = find_value(world, "dim");
+    if (!value) return 0;
+    s->dim_mark = mark_of(value);
+    uint64_t dim = 3;
+    if (whole_value(world->r, value, "world.dim", 2, 3, "2 or 3", &dim)) return -1;
+    s->dim = (int)dim;
+    return 0;
+}
+
+/* box: one side length (a square or cube) or a list of dim of them. */
+static int read_box(const section *world, scenario *s)
+{
+    const yaml_node_t *value = find_value(world, "box");
+    if (!value) return 0;
+    s->box_mark = mark_of(value);
+    s->has_box = 1;
+    if (value->type == YAML_SCALAR_NODE) {
+        if (number_value(world->r, value, "world.box", POSITIVE, &s->box[0])) return -1;
+        s->box[1] = s->box[2] = s->box[0];
+    } else {
+        char expect[80];
+        snprintf(expect, sizeof expect, "a list of %d numbers > 0, or one number for a %s", s->dim,
+                 s->dim == 2 ? "square" : "cube");
+        if (vector_value(world->r, value, "world.box", s->dim, POSITIVE, expect, s->box)) return -1;
+    }
+    if (s->dim == 2) s->box[2] = 1.0;
+    return 0;
+}
+
+/* boundary: [a, b(, c)], one per axis. */
+static int read_boundary_list(const section *world, const yaml_node_t *value, scenario *s)
+{
+    char expect[80];
+    snprintf(expect, sizeof expect, "walls or periodic, or a list of %d of them", s->dim);
+    if (value->type != YAML_SEQUENCE_NODE)
+        return fail_kind(world->r, value, "world.boundary", expect);
+    const yaml_node_item_t *items = value->data.sequence.items.start;
+    long length = (long)(value->data.sequence.items.top - items);
+    if (length != s->dim)
+        return fail_at(world->r, mark_of(value), "world.boundary has %ld entries (expected %s)",
+                       length, expect);
+    const char *const names[] = {"walls", "periodic"}; /* in carom_boundary order */
+    for (int a = 0; a < s->dim; a++) {
+        const yaml_node_t *item = yaml_document_get_node(&world->r->doc, items[a]);
+        int kind = 0;
+        if (choice_value(world->r, item, "world.boundary", names, 2, "walls or periodic", &kind))
+            return -1;
+        s->boundary[a] = (carom_boundary)kind;
+    }
+    return 0;
+}
+
+/* boundary: walls | periodic for every axis, or a list. */
+static int read_boundary(const section *world, scenario *s)
+{
+    const yaml_node_t *value = find_value(world, "boundary");
+    if (!value) return 0;
+    if (value->type != YAML_SCALAR_NODE) return read_boundary_list(world, value, s);
+    const char *const names[] = {"walls", "periodic"}; /* in carom_boundary order */
+    int kind = 0;
+    if (choice_value(world->r, value, "world.boundary", names, 2, "walls or periodic", &kind))
+        return -1;
+    for (int a = 0; a < 3; a++) s->boundary[a] = (carom_boundary)kind;
+    return 0;
+}
+
+static int read_gravity(const section *world, scenario *s)
+{
+    const yaml_node_t *value = find_value(world, "gravity");
+    if (!value) return 0;
+    char expect[40];
+    snprintf(expect, sizeof expect, "a list of %d numbers", s->dim);
+    s->gravity[2] = 0.0;
+    return vector_value(world->r, value, "world.gravity", s->dim, ANY_NUMBER, expect, s->gravity);
+}
+
+static int read_world(reader *r, const yaml_node_t *node, scenario *s)
+{
+    const char *const keys[] = {"dim",
+                                "box",
+                                "boundary",
+                                "gravity",
+                                "restitution",
+                                "wall_restitution",
+                                "elastic_below_speed"};
+    section world;
+    if (open_section(r, node, "world", keys, LENGTH(keys), &world)) return -1;
+    s->dim_mark = s->box_mark = mark_of(node);
+    if (read_dim(&world, s) || read_box(&world, s) || read_boundary(&world, s) ||
+        read_gravity(&world, s))
+        return -1;
+    if (get_number(&world, "restitution", CLOSED_UNIT, &s->restitution) ||
+        get_number(&world, "wall_restitution", CLOSED_UNIT, &s->wall_restitution) ||
+        get_number(&world, "elastic_below_speed", NON_NEGATIVE, &s->elastic_below_speed))
+        return -1;
+    return 0;
+}
+
+/* ---- bodies ---------------------------------------------------------------- */
+
+static scenario_group default_group(scenario_mark mark)
+{
+    scenario_group g = {0};
+    g.mark = g.count_mark = g.packing_mark = g.file_mark = g.radius_mark = mark;
+    g.count = -1;
+    g.radius = 0.5;
+    g.mass = 1.0;
+    g.place = PLACE_RANDOM;
+    g.velocity = VELOCITY_TEMPERATURE;
+    g.velocity_value = 1.0;
+    return g;
+}
+
+/* velocity: {temperature: T} or {speed: S}, exactly one key. */
+static int read_velocity(const section *group, scenario_group *g)
+{
+    const yaml_node_t *value = find_value(group, "velocity");
+    if (!value) return 0;
+    const char *const keys[] = {"temperature", "speed"}; /* in scenario_velocity order */
+    char name[48];
+    full_name(group, "velocity", name, sizeof name);
+    section velocity;
+    if (open_section(group->r, value, name, keys, 2, &velocity)) return -1;
+    long count = (long)(value->data.mapping.pairs.top - value->data.mapping.pairs.start);
+    if (count != 1)
+        return fail_at(group->r, mark_of(value),
+                       "%s has %ld keys (expected exactly one: temperature or speed)", name, count);
+    g->velocity = find_value(&velocity, "speed") ? VELOCITY_SPEED : VELOCITY_TEMPERATURE;
+    return get_number(&velocity, keys[g->velocity], NON_NEGATIVE, &g->velocity_value);
+}
+
+static int read_place(const section *group, scenario_group *g)
+{
+    const yaml_node_t *value = find_value(group, "place");
+    if (!value) return 0;
+    const char *const names[] = {"random", "lattice"}; /* in scenario_place order */
+    char what[48];
+    int place = 0;
+    if (choice_value(group->r, value, full_name(group, "place", what, sizeof what), names, 2,
+                     "random or lattice", &place))
+        return -1;
+    g->place = (scenario_place)place;
+    return 0;
+}
+
+/* place, velocity and packing_fraction are for generated bodies only. */
+static int check_file_group(const section *group)
+{
+    const char *const generated_only[] = {"place", "velocity", "packing_fraction"};
+    for (int k = 0; k < LENGTH(generated_only); k++) {
+        const yaml_node_t *key = find_key(group, generated_only[k]);
+        if (key)
+            return fail_at(group->r, mark_of(key),
+                           "%s.%s does not apply to bodies read from a "
+                           "file (expected it only with count)",
+                           group->name, generated_only[k]);
+    }
+    return 0;
+}
+
+/* A group makes bodies from count, or reads them from file. */
+static int check_group_source(const section *group, const scenario_group *g)
+{
+    const reader *r = group->r;
+    const char *either = "count: N to generate bodies, or file: PATH to read them";
+    if (g->count >= 0 && g->file)
+        return fail_at(r, g->mark, "%s has both count and file (expected one of them: %s)",
+                       group->name, either);
+    if (g->file) return check_file_group(group);
+    if (g->count >= 0) return 0;
+    if (find_key(group, "packing_fraction"))
+        return fail_at(r, g->mark,
+                       "%s has packing_fraction but no count (expected count: N with "
+                       "packing_fraction)",
+                       group->name);
+    return fail_at(r, g->mark, "%s has neither count nor file (expected %s)", group->name, either);
+}
+
+static int read_group(reader *r, const yaml_node_t *node, const char *name, scenario_group *g)
+{
+    const char *const keys[] = {"count", "file",     "radius",          "mass",
+                                "place", "velocity", "packing_fraction"};
+    section group;
+    if (open_section(r, node, name, keys, LENGTH(keys), &group)) return -1;
+    get_mark(&group, "count", &g->count_mark);
+    get_mark(&group, "file", &g->file_mark);
+    get_mark(&group, "radius", &g->radius_mark);
+    get_mark(&group, "packing_fraction", &g->packing_mark);
+    if (get_count(&group, "count", &g->count) || get_text(&group, "file", &g->file) ||
+        get_number(&group, "radius", POSITIVE, &g->radius) ||
+        get_number(&group, "mass", POSITIVE, &g->mass) ||
+        get_number(&group, "packing_fraction", OPEN_UNIT, &g->packing_fraction) ||
+        read_place(&group, g) || read_velocity(&group, g))
+        return -1;
+    if (check_group_source(&group, g)) return -1;
+    if (g->file && !(g->file_resolved = resolve_path(r->path, g->file))) return out_of_memory(r);
+    return 0;
+}
+
+static int read_bodies(reader *r, const yaml_node_t *node, scenario *s)
+{
+    const char *expect = "a list of groups, each with count or file";
+    s->bodies_mark = mark_of(node);
+    if (node->type != YAML_SEQUENCE_NODE) return fail_kind(r, node, "bodies", expect);
+    const yaml_node_item_t *items = node->data.sequence.items.start;
+    long count = (long)(node->data.sequence.items.top - items);
+    if (count == 0)
+        return fail_at(r, mark_of(node), "bodies is an empty list (expected %s)", expect);
+    if (count > INT_MAX) return out_of_memory(r);
+    s->groups = calloc((size_t)count, sizeof *s->groups);
+    if (!s->groups) return out_of_memory(r);
+    s->group_count = (int)count;
+    for (int k = 0; k < s->group_count; k++) {
+        const yaml_node_t *item = yaml_document_get_node(&r->doc, items[k]);
+        s->groups[k] = default_group(mark_of(item));
+    }
+    for (int k = 0; k < s->group_count; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "bodies[%d]", k);
+        if (read_group(r, yaml_document_get_node(&r->doc, items[k]), name, &s->groups[k]))
+            return -1;
+    }
+    return 0;
+}
+
+/* ---- run and output -------------------------------------------------------- */
+
+static int read_run(reader *r, const yaml_node_t *node, scenario *s)
+{
+    const char *const keys[] = {"until", "events"};
+    section run;
+    if (open_section(r, node, "run", keys, LENGTH(keys), &run)) return -1;
+    if (get_number(&run, "until", POSITIVE, &s->until) || get_count(&run, "events", &s->events))
+        return -1;
+    return 0;
+}
+
+static int read_output(reader *r, const yaml_node_t *node, scenario *s)
+{
+    const char *const keys[] = {"trajectory", "every",      "events",
+                                "stats",      "checkpoint", "checkpoint_every"};
+    section output;
+    if (open_section(r, node, "output", keys, LENGTH(keys), &output)) return -1;
+    s->has_every = find_value(&output, "every") != NULL;
+    if (get_text(&output, "trajectory", &s->trajectory) ||
+        get_number(&output, "every", POSITIVE, &s->every) ||
+        get_text(&output, "events", &s->events_log) || get_text(&output, "stats", &s->stats) ||
+        get_text(&output, "checkpoint", &s->checkpoint) ||
+        get_number(&output, "checkpoint_every", POSITIVE, &s->checkpoint_every))
+        return -1;
+    return 0;
+}
+
+/* ---- the whole file -------------------------------------------------------- */
+
+/* Reads the section under key with read (if the key is there). */
+static int read_part(const section *top, const char *key,
+                     int (*read)(reader *, const yaml_node_t *, scenario *), scenario *s)
+{
+    const yaml_node_t *value = find_value(top, key);
+    return value ? read(top->r, value, s) : 0;
+}
+
+static int read_seed(const section *top, scenario *s)
+{
+    const yaml_node_t *value = find_value(top, "seed");
+    if (!value) return 0;
+    return whole_value(top->r, value, "seed", 0, UINT64_MAX, "a whole number >= 0", &s->seed);
+}
+
+static int read_scenario(reader *r, scenario *s)
+{
+    const char *const keys[] = {"world", "seed", "bodies", "run", "output"};
+    const yaml_node_t *root = yaml_document_get_root_node(&r->doc);
+    section top;
+    if (open_section(r, root, "", keys, LENGTH(keys), &top)) return -1;
+    if (!find_value(&top, "world"))
+        return fail_at(r, mark_of(root), "world is missing (expected a world: mapping)");
+    if (!find_value(&top, "bodies"))
+        return fail_at(r, mark_of(root), "bodies is missing (expected a bodies: list of groups)");
+    if (read_part(&top, "world", read_world, s) || read_seed(&top, s) ||
+        read_part(&top, "bodies", read_bodies, s) || read_part(&top, "run", read_run, s) ||
+        read_part(&top, "output", read_output, s))
+        return -1;
+    if (!s->has_every) s->every = isinf(s->until) ? 1.0 : s->until / 100.0;
+    return 0;
+}
+
+static int syntax_error(const reader *r, const yaml_parser_t *parser)
+{
+    scenario_mark at = {(int)parser->problem_mark.line + 1, (int)parser->problem_mark.column + 1};
+    const char *problem = parser->problem ? parser->problem : "unknown problem";
+    if (parser->error == YAML_MEMORY_ERROR) return out_of_memory(r);
+    if (parser->error == YAML_READER_ERROR)
+        return fail_at(r, at, "cannot read: %s (expected a readable UTF-8 text file)", problem);
+    if (!parser->context) return fail_at(r, at, "invalid YAML: %s (expected valid YAML)", problem);
+    return fail_at(r, at, "invalid YAML: %s (%s at line %d, column %d)", problem, parser->context,
+                   (int)parser->context_mark.line + 1, (int)parser->context_mark.column + 1);
+}
+
+/* After the first document: nothing but the end of the stream. */
+static int check_single_document(reader *r, yaml_parser_t *parser)
+{
+    yaml_document_t extra;
+    if (!yaml_parser_load(parser, &extra)) return syntax_error(r, parser);
+    const yaml_node_t *root = yaml_document_get_root_node(&extra);
+    scenario_mark at = root ? mark_of(root) : (scenario_mark){0, 0};
+    yaml_document_delete(&extra);
+    if (root) return fail_at(r, at, "a second YAML document (expected one document per scenario)");
+    return 0;
+}
+
+/* Loads the file's one document into r->doc; on failure nothing is left loaded. */
+static int parse_document(reader *r, yaml_parser_t *parser)
+{
+    if (!yaml_parser_load(parser, &r->doc)) return syntax_error(r, parser);
+    int status = 0;
+    if (!yaml_document_get_root_node(&r->doc))
+        status = fail_at(r, (scenario_mark){1, 1},
+                         "the file is empty (expected a mapping with world: and bodies:)");
+    else
+        status = check_single_document(r, parser);
+    if (status) yaml_document_delete(&r->doc);
+    return status;
+}
+
+static int load_document(reader *r)
+{
+    FILE *file = fopen(r->path, "rb");
+    if (!file) return fail_at(r, (scenario_mark){1, 1}, "cannot open (%s)", strerror(errno));
+    yaml_parser_t parser;
+    int status = -1;
+    if (!yaml_parser_initialize(&parser)) {
+        out_of_memory(r);
+    } else {
+        yaml_parser_set_input_file(&parser, file);
+        status = parse_document(r, &parser);
+        yaml_parser_delete(&parser);
+    }
+    fclose(file);
+    return status;
+}
+
+/* ---- the interface --------------------------------------------------------- */
+
+void scenario_init(scenario *s)
+{
+    *s = (scenario){0};
+    s->dim = 3;
+    for (int a = 0; a < 3; a++) s->boundary[a] = CAROM_PERIODIC;
+    s->restitution = 1.0;
+    s->wall_restitution = 1.0;
+    s->seed = 1;
+    s->until = INFINITY;
+    s->events = -1;
+    s->every = 1.0;
+}
+
+int scenario_load(const char *path, scenario *s, char *error, size_t error_size)
+{
+    reader r = {.path = path, .error = error, .error_size = error_size};
+    if (error && error_size) error[0] = '\0';
+    scenario_init(s);
+    if (!(s->path = copy_text(path))) return out_of_memory(&r);
+    int status = load_document(&r);
+    if (status == 0) {
+        status = read_scenario(&r, s);
+        yaml_document_delete(&r.doc);
+    }
+    if (status) scenario_free(s);
+    return status;
+}
+
+void scenario_free(scenario *s)
+{
+    for (int k = 0; k < s->group_count && s->groups; k++) {
+        free(s->groups[k].file);
+        free(s->groups[k].file_resolved);
+    }
+    free(s->groups);
+    char *texts[] = {s->path, s->trajectory, s->events_log, s->stats, s->checkpoint};
+    for (int k = 0; k < LENGTH(texts); k++) free(texts[k]);
+    scenario_init(s);
+}
