@@ -9,23 +9,11 @@
 
 #include "carom.h"
 #include "check.h"
-
-static uint64_t fnv1a(uint64_t hash, const void *data, size_t size)
-{
-    const unsigned char *bytes = data;
-    for (size_t k = 0; k < size; k++) hash = (hash ^ bytes[k]) * 0x100000001b3ULL;
-    return hash;
-}
+#include "state_hash.h"
 
 static uint64_t state_hash(const carom_world *w)
 {
-    uint64_t hash = 0xcbf29ce484222325ULL;
-    for (int32_t i = 0; i < carom_world_body_count(w); i++) {
-        carom_body_state s;
-        CHECK(carom_world_get_body(w, i, &s) == CAROM_OK);
-        hash = fnv1a(hash, &s, sizeof s.position + sizeof s.velocity);
-        hash = fnv1a(hash, &s.collisions, sizeof s.collisions);
-    }
+    uint64_t hash = hash_bodies(FNV1A_OFFSET, w, 1);
     carom_stats st = carom_world_stats(w);
     double measured[4] = {st.time, st.pressure, st.collision_rate, st.mean_temperature};
     int64_t counts[4] = {st.pair_events, st.wall_events, st.cell_events, st.stale_events};
