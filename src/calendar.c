@@ -12,43 +12,41 @@
 #include <assert.h>
 #include <stdlib.h>
 
-static int earlier(const calendar *cal, int32_t a, int32_t b)
+static int earlier(const calendar_entry *a, const calendar_entry *b)
 {
-    double ta = cal->time[a], tb = cal->time[b];
-    return ta < tb || (ta == tb && a < b);
+    return a->time < b->time || (a->time == b->time && a->body < b->body);
 }
 
-static void place(calendar *cal, int32_t k, int32_t body)
+static void place(calendar *cal, int32_t k, calendar_entry e)
 {
-    cal->heap[k] = body;
-    cal->where[body] = k;
+    cal->heap[k] = e;
+    cal->where[e.body] = k;
 }
 
 static void sift_up(calendar *cal, int32_t k)
 {
-    int32_t body = cal->heap[k];
+    calendar_entry e = cal->heap[k];
     while (k > 0) {
         int32_t parent = (k - 1) / 2;
-        if (!earlier(cal, body, cal->heap[parent])) break;
+        if (!earlier(&e, &cal->heap[parent])) break;
         place(cal, k, cal->heap[parent]);
         k = parent;
     }
-    place(cal, k, body);
+    place(cal, k, e);
 }
 
 static void sift_down(calendar *cal, int32_t k)
 {
-    int32_t body = cal->heap[k];
+    calendar_entry e = cal->heap[k];
     for (;;) {
         int32_t child = 2 * k + 1;
         if (child >= cal->count) break;
-        if (child + 1 < cal->count && earlier(cal, cal->heap[child + 1], cal->heap[child]))
-            child++;
-        if (!earlier(cal, cal->heap[child], body)) break;
+        if (child + 1 < cal->count && earlier(&cal->heap[child + 1], &cal->heap[child])) child++;
+        if (!earlier(&cal->heap[child], &e)) break;
         place(cal, k, cal->heap[child]);
         k = child;
     }
-    place(cal, k, body);
+    place(cal, k, e);
 }
 
 int calendar_init(calendar *cal, int32_t capacity)
@@ -60,15 +58,12 @@ int calendar_init(calendar *cal, int32_t capacity)
 int calendar_reserve(calendar *cal, int32_t capacity)
 {
     if (capacity <= cal->capacity) return 0;
-    int32_t *heap = realloc(cal->heap, (size_t)capacity * sizeof *heap);
+    calendar_entry *heap = realloc(cal->heap, (size_t)capacity * sizeof *heap);
     if (!heap) return -1;
     cal->heap = heap;
     int32_t *where = realloc(cal->where, (size_t)capacity * sizeof *where);
     if (!where) return -1;
     cal->where = where;
-    double *time = realloc(cal->time, (size_t)capacity * sizeof *time);
-    if (!time) return -1;
-    cal->time = time;
     for (int32_t b = cal->capacity; b < capacity; b++) cal->where[b] = -1;
     cal->capacity = capacity;
     return 0;
@@ -78,13 +73,12 @@ void calendar_free(calendar *cal)
 {
     free(cal->heap);
     free(cal->where);
-    free(cal->time);
     *cal = (calendar){0};
 }
 
 void calendar_clear(calendar *cal)
 {
-    for (int32_t k = 0; k < cal->count; k++) cal->where[cal->heap[k]] = -1;
+    for (int32_t k = 0; k < cal->count; k++) cal->where[cal->heap[k].body] = -1;
     cal->count = 0;
 }
 
@@ -94,13 +88,12 @@ void calendar_set(calendar *cal, int32_t body, double t)
     assert(t == t); /* never NaN */
     int32_t k = cal->where[body];
     if (k < 0) {
-        cal->time[body] = t;
-        place(cal, cal->count++, body);
+        place(cal, cal->count++, (calendar_entry){t, body, 0});
         sift_up(cal, cal->count - 1);
         return;
     }
-    double old = cal->time[body];
-    cal->time[body] = t;
+    double old = cal->heap[k].time;
+    cal->heap[k].time = t;
     if (t < old) sift_up(cal, k);
     else sift_down(cal, k);
 }
@@ -110,9 +103,9 @@ void calendar_remove(calendar *cal, int32_t body)
     int32_t k = cal->where[body];
     if (k < 0) return;
     cal->where[body] = -1;
-    int32_t last = cal->heap[--cal->count];
+    calendar_entry last = cal->heap[--cal->count];
     if (k == cal->count) return;
     place(cal, k, last);
     sift_up(cal, k);
-    sift_down(cal, cal->where[last]);
+    sift_down(cal, cal->where[last.body]);
 }

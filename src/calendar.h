@@ -4,10 +4,17 @@
 
 #include <stdint.h>
 
+/* A heap entry carries its time, so sifting compares neighbouring entries
+ * without visiting a per-body array (one cache line holds four entries). */
+typedef struct calendar_entry {
+    double time;
+    int32_t body;
+    int32_t unused;
+} calendar_entry;
+
 typedef struct calendar {
-    int32_t *heap;  /* heap[k]: the body at heap position k */
-    int32_t *where; /* where[body]: its heap position, -1 if absent */
-    double *time;   /* time[body]: its scheduled time */
+    calendar_entry *heap; /* heap[k]: the entry at heap position k */
+    int32_t *where;       /* where[body]: its heap position, -1 if absent */
     int32_t count;
     int32_t capacity; /* bodies 0 .. capacity-1 may be scheduled */
 } calendar;
@@ -25,7 +32,14 @@ void calendar_remove(calendar *cal, int32_t body);
 /* The body with the earliest time (ties: the lower body index); -1 if empty. */
 static inline int32_t calendar_first(const calendar *cal)
 {
-    return cal->count > 0 ? cal->heap[0] : -1;
+    return cal->count > 0 ? cal->heap[0].body : -1;
+}
+
+/* Whether body is scheduled, and its time (only if it is). */
+static inline int calendar_has(const calendar *cal, int32_t body) { return cal->where[body] >= 0; }
+static inline double calendar_time(const calendar *cal, int32_t body)
+{
+    return cal->heap[cal->where[body]].time;
 }
 
 #endif

@@ -30,12 +30,5 @@ double predict_crossing(double c, double v, double g)
 
 double predict_pair(const double dr[3], const double dv[3], double sigma)
 {
-    double b = dr[0] * dv[0] + dr[1] * dv[1] + dr[2] * dv[2];
-    if (b >= 0.0) return INFINITY; /* receding or moving parallel */
-    double c = dr[0] * dr[0] + dr[1] * dr[1] + dr[2] * dr[2] - sigma * sigma;
-    if (c <= 0.0) return 0.0; /* touching or overlapping, and approaching */
-    double a = dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2];
-    double disc = b * b - a * c;
-    if (disc <= 0.0) return INFINITY; /* misses, or only grazes with no impulse */
-    return c / (-b + sqrt(disc));
+    return predict_pair_before(dr, dv, sigma, INFINITY);
 }

@@ -2,6 +2,8 @@
 #ifndef CAROM_PREDICT_H
 #define CAROM_PREDICT_H
 
+#include <math.h>
+
 /* Earliest s >= 0 at which f(s) = g s^2 / 2 + v s + c crosses zero upwards
  * (f' >= 0 there). c = x0 - level is the signed distance to the level; a
  * positive c (already past the level by round-off) is treated as touching.
@@ -13,5 +15,25 @@ double predict_crossing(double c, double v, double g);
  * sigma, moving linearly. Overlapping and approaching: 0. Receding,
  * parallel, missing or exactly grazing: INFINITY. */
 double predict_pair(const double dr[3], const double dv[3], double sigma);
+
+/* predict_pair, but allowed to return INFINITY early when the contact cannot
+ * come before horizon (a relative time): every root satisfies
+ * s >= c / (-2 b), since sqrt(b^2 - dv^2 c) <= -b, so a pair with
+ * c > -2 b horizon is rejected before the square root and the division
+ * (the margin of 1e-9 keeps any root that could round to below the horizon).
+ * Whenever it does not reject, it returns exactly predict_pair's bits. */
+static inline double predict_pair_before(const double dr[3], const double dv[3], double sigma,
+                                         double horizon)
+{
+    double b = dr[0] * dv[0] + dr[1] * dv[1] + dr[2] * dv[2];
+    if (b >= 0.0) return INFINITY; /* receding or moving parallel */
+    double c = dr[0] * dr[0] + dr[1] * dr[1] + dr[2] * dr[2] - sigma * sigma;
+    if (c <= 0.0) return 0.0; /* touching or overlapping, and approaching */
+    if (c > -2.0 * b * horizon * (1.0 + 1e-9)) return INFINITY; /* not before the horizon */
+    double a = dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2];
+    double disc = b * b - a * c;
+    if (disc <= 0.0) return INFINITY; /* misses, or only grazes with no impulse */
+    return c / (-b + sqrt(disc));
+}
 
 #endif

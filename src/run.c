@@ -168,7 +168,7 @@ carom_status carom_world_run(carom_world *w, double t_end, int64_t max_events)
     while (max_events < 0 || processed < max_events) {
         int32_t i = calendar_first(&w->cal);
         if (i < 0 || w->event[i].kind == EVENT_NONE) break;
-        double t = w->cal.time[i];
+        double t = w->cal.heap[0].time;
         if (t > t_end) break;
         int counted;
         if ((st = process_next(w, i, t, &counted)) != CAROM_OK) return st;

@@ -13,21 +13,29 @@
 #include "motion.h"
 #include "predict.h"
 
-double schedule_pair_time(const carom_world *w, int32_t i, int32_t j, const double shift[3])
+/* The pair's contact time if it comes before horizon (absolute), else INFINITY
+ * or a time >= horizon. Both sides of a pair get the same bits: positions are
+ * brought to the later of the two time stamps either way, and
+ * fl(x_j - x_i) = -fl(x_i - x_j), so dr and dv only change sign, which
+ * predict_pair_before does not see. */
+static inline double pair_time_before(const carom_world *w, int32_t i, int32_t j,
+                                      const double shift[3], double horizon)
 {
-    /* Canonical order (lower index first) so both sides compute the same bits. */
-    int32_t lo = i < j ? i : j, hi = i < j ? j : i;
-    double sign = i < j ? 1.0 : -1.0;
-    const body_hot *a = &w->hot[lo], *b = &w->hot[hi];
+    const body_hot *a = &w->hot[i], *b = &w->hot[j];
     double t_ref = a->t > b->t ? a->t : b->t;
     double xa[3], va[3], xb[3], vb[3], dr[3], dv[3];
     motion_state_at(a, w->gravity, w->has_gravity, t_ref, xa, va);
     motion_state_at(b, w->gravity, w->has_gravity, t_ref, xb, vb);
     for (int k = 0; k < 3; k++) {
-        dr[k] = (xb[k] - xa[k]) + sign * shift[k];
+        dr[k] = (xb[k] - xa[k]) + shift[k];
         dv[k] = vb[k] - va[k];
     }
-    return t_ref + predict_pair(dr, dv, a->radius + b->radius);
+    return t_ref + predict_pair_before(dr, dv, a->radius + b->radius, horizon - t_ref);
+}
+
+double schedule_pair_time(const carom_world *w, int32_t i, int32_t j, const double shift[3])
+{
+    return pair_time_before(w, i, j, shift, INFINITY);
 }
 
 typedef struct candidate {
@@ -50,8 +58,9 @@ static void consider_pairs(const carom_world *w, int32_t i, candidate *best)
     for (int k = 0; k < count; k++) {
         for (int32_t j = w->grid.head[stencil[k].cell]; j >= 0; j = w->grid.next[j]) {
             if (j == i) continue;
-            double t = schedule_pair_time(w, i, j, stencil[k].shift);
-            consider(best, t, EVENT_PAIR, j, w->counter[j]);
+            double t = pair_time_before(w, i, j, stencil[k].shift, best->time);
+            if (t < best->time || (t == best->time && best->event.kind != EVENT_PAIR))
+                best->time = t, best->event = (body_event){j, w->counter[j], EVENT_PAIR};
         }
     }
 }
@@ -80,9 +89,11 @@ static void consider_cell_exit(const carom_world *w, int32_t i, candidate *best)
 void schedule_body(carom_world *w, int32_t i)
 {
     candidate best = {INFINITY, {-1, 0, EVENT_NONE}};
-    consider_pairs(w, i, &best);
+    /* Walls and the cell exit first: their time is the horizon beyond which no
+     * pair needs its square root. A pair still wins a tie with them. */
     consider_walls(w, i, &best);
     consider_cell_exit(w, i, &best);
+    consider_pairs(w, i, &best);
     w->event[i] = best.event;
     /* Never schedule before the clock, so time never goes back. */
     calendar_set(&w->cal, i, best.time < w->clock ? w->clock : best.time);

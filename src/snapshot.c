@@ -87,8 +87,8 @@ static void write_header(stream *s, const carom_world *w)
 static void write_bodies(stream *s, const carom_world *w)
 {
     for (int32_t i = 0; i < w->count; i++) {
-        int32_t where = w->cal.where[i] >= 0;
-        double time = where ? w->cal.time[i] : 0.0;
+        int32_t where = calendar_has(&w->cal, i);
+        double time = where ? calendar_time(&w->cal, i) : 0.0;
         put(s, &w->hot[i], sizeof w->hot[i]);
         put(s, &w->mass[i], sizeof w->mass[i]);
         put(s, &w->counter[i], sizeof w->counter[i]);

@@ -93,7 +93,7 @@ static int agrees(const calendar *cal, const reference *ref, int capacity, int s
     }
     for (int b = 0; b < capacity; b++) {
         int present = cal->where[b] >= 0;
-        if (present != ref->present[b] || (present && cal->time[b] != ref->time[b])) {
+        if (present != ref->present[b] || (present && calendar_time(cal, b) != ref->time[b])) {
             CHECK_MSG(0, "step %d: body %d present %d, expected %d", step, b, present,
                       ref->present[b]);
             return 0;
@@ -148,7 +148,7 @@ static void pop_like(calendar *cal, reference *ref)
     int b = calendar_first(cal);
     if (b < 0) return;
     if (below(2)) apply_remove(cal, ref, b);
-    else apply_set(cal, ref, b, below(4) ? cal->time[b] + 2.0 * uniform01() : INFINITY);
+    else apply_set(cal, ref, b, below(4) ? calendar_time(cal, b) + 2.0 * uniform01() : INFINITY);
 }
 
 static void random_step(calendar *cal, reference *ref, int capacity)
