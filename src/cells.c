@@ -63,6 +63,24 @@ int cells_configure(cells *grid, int dim, const double side[3], const int period
     return cells_shape(grid, dim, side, periodic, n);
 }
 
+/* The neighbour offsets of an interior cell, in the order cells_stencil gives them. */
+static void set_interior_offsets(cells *grid)
+{
+    int32_t reach[3];
+    grid->interior_count = 0;
+    for (int a = 0; a < 3; a++) {
+        reach[a] = grid->n[a] > 1 ? 1 : 0;
+        if (grid->n[a] == 2) return; /* a cell always lies on a side */
+    }
+    if (grid->n[0] < 3) return;
+    int count = 0;
+    for (int32_t d2 = -reach[2]; d2 <= reach[2]; d2++)
+        for (int32_t d1 = -reach[1]; d1 <= reach[1]; d1++)
+            for (int32_t d0 = -reach[0]; d0 <= reach[0]; d0++)
+                grid->interior_offset[count++] = d0 + grid->n[0] * (d1 + grid->n[1] * d2);
+    grid->interior_count = count;
+}
+
 int cells_shape(cells *grid, int dim, const double side[3], const int periodic[3], const int32_t n[3])
 {
     for (int a = 0; a < 3; a++) {
@@ -79,6 +97,7 @@ int cells_shape(cells *grid, int dim, const double side[3], const int periodic[3
     grid->total = total;
     for (int32_t c = 0; c < total; c++) grid->head[c] = -1;
     for (int32_t b = 0; b < grid->capacity; b++) grid->cell[b] = -1;
+    set_interior_offsets(grid);
     return 0;
 }
 

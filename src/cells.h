@@ -17,6 +17,8 @@ typedef struct cells {
     int32_t *prev;     /* per body: previous body, -1 at the head */
     int32_t *cell;     /* per body: its cell, -1 if not in the grid */
     int32_t capacity;  /* bodies that fit in next/prev/cell */
+    int32_t interior_offset[27]; /* an interior cell's neighbours: cell + offset */
+    int interior_count;          /* 3^dim, or 0 if no cell is interior */
 } cells;
 
 /* One neighbouring cell of a stencil and the shift (a multiple of the box
@@ -49,6 +51,17 @@ void cells_remove(cells *grid, int32_t body);
 /* The cells around (and including) cell, each once, with image shifts.
  * Returns how many were written to out. */
 int cells_stencil(const cells *grid, int32_t cell, cells_neighbour out[CELLS_STENCIL_MAX]);
+
+/* Whether cell is interior: its whole stencil is cell + interior_offset[k]
+ * with no periodic wrap (every used axis has a cell on both sides of it). */
+static inline int cells_interior(const cells *grid, int32_t cell)
+{
+    if (grid->interior_count == 0) return 0;
+    int32_t k0 = cell % grid->n[0], rest = cell / grid->n[0];
+    int32_t k1 = rest % grid->n[1], k2 = rest / grid->n[1];
+    return k0 > 0 && k0 < grid->n[0] - 1 && (grid->n[1] == 1 || (k1 > 0 && k1 < grid->n[1] - 1)) &&
+           (grid->n[2] == 1 || (k2 > 0 && k2 < grid->n[2] - 1));
+}
 
 /* Earliest time s >= 0 at which a body at x with velocity v and acceleration
  * g (all relative to its own time stamp) leaves cell through a face that has a

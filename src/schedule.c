@@ -51,16 +51,64 @@ static void consider(candidate *best, double time, uint8_t kind, int32_t partner
     best->event = (body_event){partner, partner_counter, kind};
 }
 
+/* Files pair (i, j) in best if it is earlier, or as early and best is not a pair. */
+static inline void offer_pair(const carom_world *w, candidate *best, double t, int32_t j)
+{
+    if (t < best->time || (t == best->time && best->event.kind != EVENT_PAIR))
+        best->time = t, best->event = (body_event){j, w->counter[j], EVENT_PAIR};
+}
+
+/* Without a field, the same arithmetic as pair_time_before with the
+ * state of i read once: x + v * 0 is x, so the body with the later time
+ * stamp is used as stored (the signs of zeros aside, which no test reads).
+ * Written out in scalars: this is the innermost loop of the whole engine. */
+static inline double free_pair_time_before(const body_hot *a, const body_hot *b,
+                                           const double shift[3], double horizon)
+{
+    double t_ref, ax = a->x[0], ay = a->x[1], az = a->x[2];
+    double bx = b->x[0], by = b->x[1], bz = b->x[2];
+    if (b->t <= a->t) {
+        t_ref = a->t;
+        double dt = t_ref - b->t;
+        bx += b->v[0] * dt, by += b->v[1] * dt, bz += b->v[2] * dt;
+    } else {
+        t_ref = b->t;
+        double dt = t_ref - a->t;
+        ax += a->v[0] * dt, ay += a->v[1] * dt, az += a->v[2] * dt;
+    }
+    double dr[3] = {(bx - ax) + shift[0], (by - ay) + shift[1], (bz - az) + shift[2]};
+    double dv[3] = {b->v[0] - a->v[0], b->v[1] - a->v[1], b->v[2] - a->v[2]};
+    return t_ref + predict_pair_before(dr, dv, a->radius + b->radius, horizon - t_ref);
+}
+
+/* The cells around i (3^d of them) and the image shift of each. An interior
+ * cell (the common case) skips cells_stencil: its neighbours are fixed offsets
+ * and none wraps. Returns how many; cell[k] and shift[k] describe each. */
+static int stencil_of(const carom_world *w, int32_t home, cells_neighbour stencil[CELLS_STENCIL_MAX])
+{
+    if (!cells_interior(&w->grid, home)) return cells_stencil(&w->grid, home, stencil);
+    for (int k = 0; k < w->grid.interior_count; k++)
+        stencil[k] = (cells_neighbour){home + w->grid.interior_offset[k], {0.0, 0.0, 0.0}};
+    return w->grid.interior_count;
+}
+
+/* Every body in the cells around i; a gravity-free world takes the lean kernel. */
 static void consider_pairs(const carom_world *w, int32_t i, candidate *best)
 {
     cells_neighbour stencil[CELLS_STENCIL_MAX];
-    int count = cells_stencil(&w->grid, w->grid.cell[i], stencil);
+    int count = stencil_of(w, w->grid.cell[i], stencil);
+    const body_hot *a = &w->hot[i];
+    const int32_t *head = w->grid.head, *next = w->grid.next;
     for (int k = 0; k < count; k++) {
-        for (int32_t j = w->grid.head[stencil[k].cell]; j >= 0; j = w->grid.next[j]) {
-            if (j == i) continue;
-            double t = pair_time_before(w, i, j, stencil[k].shift, best->time);
-            if (t < best->time || (t == best->time && best->event.kind != EVENT_PAIR))
-                best->time = t, best->event = (body_event){j, w->counter[j], EVENT_PAIR};
+        const double *shift = stencil[k].shift;
+        if (w->has_gravity) {
+            for (int32_t j = head[stencil[k].cell]; j >= 0; j = next[j])
+                if (j != i) offer_pair(w, best, pair_time_before(w, i, j, shift, best->time), j);
+            continue;
+        }
+        for (int32_t j = head[stencil[k].cell]; j >= 0; j = next[j]) {
+            double t = free_pair_time_before(a, &w->hot[j], shift, best->time);
+            if (j != i) offer_pair(w, best, t, j);
         }
     }
 }
