@@ -9,11 +9,12 @@
 typedef struct calendar_entry {
     double time;
     int32_t body;
-    int32_t unused;
+    int32_t key; /* breaks ties between equal times: lower first */
 } calendar_entry;
 
 typedef struct calendar {
     calendar_entry *heap; /* heap[k]: the entry at heap position k */
+    calendar_entry *block; /* the allocation heap lives in */
     int32_t *where;       /* where[body]: its heap position, -1 if absent */
     int32_t count;
     int32_t capacity; /* bodies 0 .. capacity-1 may be scheduled */
@@ -25,11 +26,16 @@ int calendar_reserve(calendar *cal, int32_t capacity);
 void calendar_free(calendar *cal);
 void calendar_clear(calendar *cal);
 
-/* Schedules body at time t, or moves it there if already scheduled. */
+/* Schedules body at time t, or moves it there if already scheduled. Equal
+ * times are ordered by key (calendar_set: the body itself); a key must stay
+ * with its body for as long as the body is scheduled. */
+void calendar_set_keyed(calendar *cal, int32_t body, int32_t key, double t);
 void calendar_set(calendar *cal, int32_t body, double t);
+/* Renames every scheduled body b to new_of_old[b] (bodies moved in memory). */
+void calendar_relabel(calendar *cal, const int32_t *new_of_old);
 void calendar_remove(calendar *cal, int32_t body);
 
-/* The body with the earliest time (ties: the lower body index); -1 if empty. */
+/* The body with the earliest time (ties: the lower key); -1 if empty. */
 static inline int32_t calendar_first(const calendar *cal)
 {
     return cal->count > 0 ? cal->heap[0].body : -1;

@@ -56,7 +56,8 @@ static void add_instant_sums(const carom_world *w, carom_stats *s, double *open_
     double ke = 0.0, pe = 0.0, p[3] = {0.0, 0.0, 0.0};
     measure open = w->meas;
     open.kinetic_integral = 0.0;
-    for (int32_t i = 0; i < w->count; i++) {
+    for (int32_t id = 0; id < w->count; id++) { /* in id order: the same sums whatever the layout */
+        int32_t i = w->slot_of[id];
         const body_hot *b = &w->hot[i];
         double x[3], v[3], m = w->mass[i];
         motion_state_at(b, w->gravity, w->has_gravity, w->clock, x, v);

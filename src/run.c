@@ -18,6 +18,7 @@
 
 #include "collide.h"
 #include "motion.h"
+#include "order.h"
 #include "schedule.h"
 #include "world.h"
 
@@ -37,7 +38,7 @@ static carom_status note_instant(carom_world *w, int32_t i, double t)
             return world_fail(w, CAROM_JAMMED,
                               "body %d had %u events at t = %.17g without time advancing: "
                               "the configuration is jammed",
-                              (int)i, w->instant[i], t);
+                              (int)w->id_of[i], w->instant[i], t);
     } else {
         w->instant[i] = 0;
     }
@@ -47,7 +48,7 @@ static carom_status note_instant(carom_world *w, int32_t i, double t)
 static void report(carom_world *w, carom_event_kind kind, int32_t i, int32_t j, double impulse)
 {
     if (!w->def.on_event) return;
-    carom_event e = {w->clock, kind, i, j, impulse};
+    carom_event e = {w->clock, kind, w->id_of[i], kind == CAROM_EVENT_PAIR ? w->id_of[j] : j, impulse};
     w->in_callback = 1;
     w->def.on_event(w->def.user, &e);
     w->in_callback = 0;
@@ -65,7 +66,8 @@ static void contact_separation(const carom_world *w, int32_t i, int32_t j, doubl
 static carom_status process_pair(carom_world *w, int32_t owner, double t)
 {
     int32_t partner = w->event[owner].partner;
-    int32_t i = owner < partner ? owner : partner, j = owner < partner ? partner : owner;
+    int first = w->id_of[owner] < w->id_of[partner]; /* i has the lower id */
+    int32_t i = first ? owner : partner, j = first ? partner : owner;
     carom_status st = note_instant(w, i, t);
     if (st == CAROM_OK) st = note_instant(w, j, t);
     if (st != CAROM_OK) return st;
@@ -173,6 +175,8 @@ carom_status carom_world_run(carom_world *w, double t_end, int64_t max_events)
         int counted;
         if ((st = process_next(w, i, t, &counted)) != CAROM_OK) return st;
         processed += counted;
+        w->events_since_order++;
+        if (order_due(w)) order_bodies(w); /* if out of memory, it tries again later */
     }
     if (isfinite(t_end) && (max_events < 0 || processed < max_events)) w->clock = t_end;
     return CAROM_OK;

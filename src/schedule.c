@@ -38,6 +38,16 @@ double schedule_pair_time(const carom_world *w, int32_t i, int32_t j, const doub
     return pair_time_before(w, i, j, shift, INFINITY);
 }
 
+/* A hint to start loading p; no effect on results (nothing where unsupported). */
+static inline void prefetch(const void *p)
+{
+#if defined(__GNUC__)
+    __builtin_prefetch(p);
+#else
+    (void)p;
+#endif
+}
+
 typedef struct candidate {
     double time;
     body_event event;
@@ -54,7 +64,8 @@ static void consider(candidate *best, double time, uint8_t kind, int32_t partner
 /* Files pair (i, j) in best if it is earlier, or as early and best is not a pair. */
 static inline void offer_pair(const carom_world *w, candidate *best, double t, int32_t j)
 {
-    if (t < best->time || (t == best->time && best->event.kind != EVENT_PAIR))
+    if (t < best->time ||
+        (t == best->time && (best->event.kind != EVENT_PAIR || w->id_of[j] < w->id_of[best->event.partner])))
         best->time = t, best->event = (body_event){j, w->counter[j], EVENT_PAIR};
 }
 
@@ -99,14 +110,21 @@ static void consider_pairs(const carom_world *w, int32_t i, candidate *best)
     int count = stencil_of(w, w->grid.cell[i], stencil);
     const body_hot *a = &w->hot[i];
     const int32_t *head = w->grid.head, *next = w->grid.next;
+    /* At large N each cell head and each body record is a cache miss; most
+     * cells hold at most one body, so asking for all the first bodies at once
+     * lets the memory system fetch them in parallel. */
+    int32_t first[CELLS_STENCIL_MAX];
+    for (int k = 0; k < count; k++) first[k] = head[stencil[k].cell];
+    for (int k = 0; k < count; k++)
+        if (first[k] >= 0) prefetch(&w->hot[first[k]]);
     for (int k = 0; k < count; k++) {
         const double *shift = stencil[k].shift;
         if (w->has_gravity) {
-            for (int32_t j = head[stencil[k].cell]; j >= 0; j = next[j])
+            for (int32_t j = first[k]; j >= 0; j = next[j])
                 if (j != i) offer_pair(w, best, pair_time_before(w, i, j, shift, best->time), j);
             continue;
         }
-        for (int32_t j = head[stencil[k].cell]; j >= 0; j = next[j]) {
+        for (int32_t j = first[k]; j >= 0; j = next[j]) {
             double t = free_pair_time_before(a, &w->hot[j], shift, best->time);
             if (j != i) offer_pair(w, best, t, j);
         }
@@ -144,7 +162,7 @@ void schedule_body(carom_world *w, int32_t i)
     consider_pairs(w, i, &best);
     w->event[i] = best.event;
     /* Never schedule before the clock, so time never goes back. */
-    calendar_set(&w->cal, i, best.time < w->clock ? w->clock : best.time);
+    calendar_set_keyed(&w->cal, i, w->id_of[i], best.time < w->clock ? w->clock : best.time);
 }
 
 int schedule_regrid(carom_world *w, double min_width, int64_t max_cells)
@@ -162,7 +180,8 @@ int schedule_regrid(carom_world *w, double min_width, int64_t max_cells)
 
 carom_status schedule_rebuild(carom_world *w)
 {
-    for (int32_t i = 0; i < w->count; i++) {
+    for (int32_t id = 0; id < w->count; id++) { /* in id order: the same sums whatever the layout */
+        int32_t i = w->slot_of[id];
         measure_flight(&w->meas, &w->hot[i], w->mass[i], w->gravity, w->has_gravity, w->clock);
         motion_advance(&w->hot[i], w->gravity, w->has_gravity, w->clock);
     }

@@ -4,11 +4,11 @@
  * the snapshot holds exactly what the future depends on: each body's stored
  * state and time stamp (lazy updates mean these are not all at the clock),
  * its collision counter and same-instant count, its scheduled event and the
- * event's calendar time, the order of every cell list (the neighbour scan
- * order decides between exactly equal candidate times), the grid's shape,
- * the clock and the measuring window. The calendar is rebuilt from the
- * stored times: its order is the total order of (time, body), so it does not
- * depend on the heap's layout.
+ * event's calendar time, its cell, the grid's shape, the clock and the
+ * measuring window. Bodies are written in id order and come back with slot =
+ * id. Neither the order of the cell lists nor the bodies' places in memory
+ * are saved: every choice between equal times is made by id (calendar keys,
+ * candidate partners), so the future does not depend on them.
  *
  * Layout (native byte order, checked by a marker): magic "CAROMSNP",
  * version, byte-order marker, then fixed-size fields in the order written by
@@ -23,7 +23,7 @@
 #include "world.h"
 
 static const char snapshot_magic[8] = {'C', 'A', 'R', 'O', 'M', 'S', 'N', 'P'};
-enum { SNAPSHOT_VERSION = 1 };
+enum { SNAPSHOT_VERSION = 2 }; /* 2: bodies in id order with their cells */
 static const uint32_t byte_order_marker = 0x01020304u;
 
 typedef struct stream {
@@ -84,36 +84,28 @@ static void write_header(stream *s, const carom_world *w)
     put(s, w->grid.n, sizeof w->grid.n);
 }
 
+/* Bodies in id order, each with its cell; a pair partner is saved as an id.
+ * The restored world has slot = id: a different memory layout, but results
+ * never depend on the layout (order.c). */
 static void write_bodies(stream *s, const carom_world *w)
 {
-    for (int32_t i = 0; i < w->count; i++) {
+    for (int32_t id = 0; id < w->count; id++) {
+        int32_t i = w->slot_of[id];
         int32_t where = calendar_has(&w->cal, i);
         double time = where ? calendar_time(&w->cal, i) : 0.0;
+        body_event e = w->event[i];
+        if (e.kind == EVENT_PAIR) e.partner = w->id_of[e.partner];
         put(s, &w->hot[i], sizeof w->hot[i]);
         put(s, &w->mass[i], sizeof w->mass[i]);
         put(s, &w->counter[i], sizeof w->counter[i]);
         put(s, &w->instant[i], sizeof w->instant[i]);
-        put(s, &w->event[i].partner, sizeof w->event[i].partner);
-        put(s, &w->event[i].partner_counter, sizeof w->event[i].partner_counter);
-        put(s, &w->event[i].kind, sizeof w->event[i].kind);
+        put(s, &e.partner, sizeof e.partner);
+        put(s, &e.partner_counter, sizeof e.partner_counter);
+        put(s, &e.kind, sizeof e.kind);
         put(s, &where, sizeof where);
         put(s, &time, sizeof time);
+        put(s, &w->grid.cell[i], sizeof w->grid.cell[i]);
     }
-}
-
-/* Each cell's list from head to tail, as (cell, length, bodies...). */
-static void write_cells(stream *s, const carom_world *w)
-{
-    for (int32_t c = 0; c < w->grid.total; c++) {
-        int32_t length = 0;
-        for (int32_t j = w->grid.head[c]; j >= 0; j = w->grid.next[j]) length++;
-        if (length == 0) continue;
-        put(s, &c, sizeof c);
-        put(s, &length, sizeof length);
-        for (int32_t j = w->grid.head[c]; j >= 0; j = w->grid.next[j]) put(s, &j, sizeof j);
-    }
-    int32_t end = -1;
-    put(s, &end, sizeof end);
 }
 
 static size_t write_all(const carom_world *w, unsigned char *out, size_t size)
@@ -121,7 +113,6 @@ static size_t write_all(const carom_world *w, unsigned char *out, size_t size)
     stream s = {out, NULL, size, 0, 0};
     write_header(&s, w);
     write_bodies(&s, w);
-    write_cells(&s, w);
     return s.at;
 }
 
@@ -197,7 +188,7 @@ static int finite_body(const body_hot *b)
 static carom_status read_bodies(stream *s, carom_world *w, char *why, size_t why_size)
 {
     for (int32_t i = 0; i < w->count; i++) {
-        int32_t scheduled;
+        int32_t scheduled, cell;
         double time;
         get(s, &w->hot[i], sizeof w->hot[i]);
         get(s, &w->mass[i], sizeof w->mass[i]);
@@ -208,38 +199,21 @@ static carom_status read_bodies(stream *s, carom_world *w, char *why, size_t why
         get(s, &w->event[i].kind, sizeof w->event[i].kind);
         get(s, &scheduled, sizeof scheduled);
         get(s, &time, sizeof time);
+        get(s, &cell, sizeof cell);
         if (s->failed) return damaged(s, why, why_size, "truncated in body %d", (int)i);
         if (!finite_body(&w->hot[i]) || !(w->hot[i].radius > 0.0) || !(w->mass[i] > 0.0) ||
-            !isfinite(w->mass[i]) || !valid_event(w, &w->event[i], i) || isnan(time))
+            !isfinite(w->mass[i]) || !valid_event(w, &w->event[i], i) || isnan(time) || cell < 0 ||
+            cell >= w->grid.total)
             return damaged(s, why, why_size, "body %d is damaged", (int)i);
-        if (scheduled) calendar_set(&w->cal, i, time);
+        w->id_of[i] = w->slot_of[i] = i;
+        w->grid.cell[i] = cell; /* filed in its list below */
+        if (scheduled) calendar_set_keyed(&w->cal, i, i, time);
     }
-    return CAROM_OK;
-}
-
-/* Refills the cell lists in their saved order (inserting at the head, so
- * each list is read back to front). */
-static carom_status read_cells(stream *s, carom_world *w, char *why, size_t why_size)
-{
-    int32_t c, length, placed = 0;
-    while (get(s, &c, sizeof c) == 0 && c >= 0) {
-        get(s, &length, sizeof length);
-        if (s->failed || c >= w->grid.total || length <= 0 || length > w->count - placed ||
-            length > (int32_t)((s->size - s->at) / sizeof(int32_t)))
-            return damaged(s, why, why_size, "cell list damaged");
-        const unsigned char *list = s->in + s->at;
-        for (int32_t k = length - 1; k >= 0; k--) {
-            int32_t j;
-            memcpy(&j, list + (size_t)k * sizeof j, sizeof j);
-            if (j < 0 || j >= w->count || w->grid.cell[j] >= 0)
-                return damaged(s, why, why_size, "cell list names body %d twice or out of range", (int)j);
-            cells_insert(&w->grid, j, c);
-        }
-        s->at += (size_t)length * sizeof(int32_t);
-        placed += length;
+    for (int32_t i = w->count - 1; i >= 0; i--) { /* each list ascending */
+        int32_t cell = w->grid.cell[i];
+        w->grid.cell[i] = -1;
+        cells_insert(&w->grid, i, cell);
     }
-    if (s->failed || placed != w->count)
-        return damaged(s, why, why_size, "cell lists hold %d of %d bodies", (int)placed, (int)w->count);
     return CAROM_OK;
 }
 
@@ -262,9 +236,7 @@ static carom_status read_world(stream *s, carom_world *w, char *why, size_t why_
         cells_shape(&w->grid, w->dim, w->side, w->periodic, n) != 0)
         return damaged(s, why, why_size, "out of memory for %d bodies", (int)count);
     w->count = count;
-    carom_status st = read_bodies(s, w, why, why_size);
-    if (st == CAROM_OK) st = read_cells(s, w, why, why_size);
-    return st;
+    return read_bodies(s, w, why, why_size);
 }
 
 carom_status carom_world_restore(const void *buffer, size_t size, carom_event_callback on_event,

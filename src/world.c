@@ -146,6 +146,12 @@ int world_reserve_bodies(carom_world *w, int32_t needed)
     body_event *event = realloc(w->event, (size_t)capacity * sizeof *event);
     if (!event) return -1;
     w->event = event;
+    int32_t *id_of = realloc(w->id_of, (size_t)capacity * sizeof *id_of);
+    if (!id_of) return -1;
+    w->id_of = id_of;
+    int32_t *slot_of = realloc(w->slot_of, (size_t)capacity * sizeof *slot_of);
+    if (!slot_of) return -1;
+    w->slot_of = slot_of;
     if (cells_reserve(&w->grid, capacity) != 0 || calendar_reserve(&w->cal, capacity) != 0)
         return -1;
     w->capacity = capacity;
@@ -193,6 +199,8 @@ void carom_world_destroy(carom_world *w)
     free(w->counter);
     free(w->instant);
     free(w->event);
+    free(w->id_of);
+    free(w->slot_of);
     cells_free(&w->grid);
     calendar_free(&w->cal);
     free(w);
@@ -297,15 +305,18 @@ static carom_status check_no_overlap(carom_world *w, int32_t id, const double x[
                 return world_fail(w, CAROM_OVERLAP,
                                   "body %d at (%g, %g, %g) overlaps body %d at (%g, %g, %g): "
                                   "distance %.17g < sum of radii %.17g",
-                                  (int)id, x[0], x[1], x[2], (int)j, xj[0], xj[1], xj[2], sqrt(d2),
+                                  (int)id, x[0], x[1], x[2], (int)w->id_of[j], xj[0], xj[1], xj[2], sqrt(d2),
                                   sigma);
         }
     }
     return CAROM_OK;
 }
 
+/* A new body takes the next free slot; its id is the number of bodies before it. */
 static void store_body(carom_world *w, int32_t id, const double x[3], const carom_body_def *b)
 {
+    w->id_of[id] = id;
+    w->slot_of[id] = id;
     body_hot *h = &w->hot[id];
     const double v[3] = {b->velocity.x, b->velocity.y, b->velocity.z};
     for (int a = 0; a < 3; a++) {
@@ -362,8 +373,9 @@ carom_status carom_world_get_body(const carom_world *w, int32_t id, carom_body_s
     if (!w || !state) return CAROM_INVALID_ARGUMENT;
     carom_status st = check_id(w, id);
     if (st != CAROM_OK) return st;
+    int32_t s = w->slot_of[id];
     double x[3], v[3];
-    motion_state_at(&w->hot[id], w->gravity, w->has_gravity, w->clock, x, v);
+    motion_state_at(&w->hot[s], w->gravity, w->has_gravity, w->clock, x, v);
     for (int a = 0; a < 3; a++) {
         if (!w->periodic[a]) continue;
         if (x[a] >= w->half[a]) x[a] -= w->side[a];
@@ -371,9 +383,9 @@ carom_status carom_world_get_body(const carom_world *w, int32_t id, carom_body_s
     }
     state->position = (carom_vec){x[0], x[1], x[2]};
     state->velocity = (carom_vec){v[0], v[1], v[2]};
-    state->radius = w->hot[id].radius;
-    state->mass = w->mass[id];
-    state->collisions = w->counter[id];
+    state->radius = w->hot[s].radius;
+    state->mass = w->mass[s];
+    state->collisions = w->counter[s];
     return CAROM_OK;
 }
 
@@ -388,11 +400,12 @@ carom_status carom_world_set_body_velocity(carom_world *w, int32_t id, carom_vec
     const double v[3] = {velocity.x, velocity.y, velocity.z};
     for (int a = 0; a < w->dim; a++)
         if ((st = check_number(w, id, "velocity", axis_name[a], v[a])) != CAROM_OK) return st;
-    body_hot *h = &w->hot[id];
-    measure_flight(&w->meas, h, w->mass[id], w->gravity, w->has_gravity, w->clock);
+    int32_t s = w->slot_of[id];
+    body_hot *h = &w->hot[s];
+    measure_flight(&w->meas, h, w->mass[s], w->gravity, w->has_gravity, w->clock);
     motion_advance(h, w->gravity, w->has_gravity, w->clock);
     for (int a = 0; a < w->dim; a++) h->v[a] = v[a];
-    w->counter[id]++; /* predictions made with the old velocity are now stale */
-    if (!w->needs_rebuild) schedule_body(w, id);
+    w->counter[s]++; /* predictions made with the old velocity are now stale */
+    if (!w->needs_rebuild) schedule_body(w, s);
     return CAROM_OK;
 }

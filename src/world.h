@@ -37,7 +37,14 @@ struct carom_world {
     int has_gravity;
     double clock;
 
+    /* Bodies live in slots, which order.c permutes so that bodies near in
+     * space are near in memory. Everything below is indexed by slot; the
+     * API speaks of ids (the order of carom_world_add_body). Every choice
+     * between equal times goes by id, so the layout never changes a result. */
     int32_t count, capacity;
+    int32_t *id_of;   /* slot -> id */
+    int32_t *slot_of; /* id -> slot */
+    int64_t events_since_order;
     body_hot *hot;
     double *mass;
     uint32_t *counter;  /* collisions of each body: stamps invalidate stale predictions */

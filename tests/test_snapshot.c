@@ -124,7 +124,7 @@ static void test_damaged_snapshots(void)
     expect_refused(good, 4, "not a carom snapshot");
     expect_refused(good, 20, "truncated");
     expect_refused(good, size / 2, "truncated");
-    expect_refused(good, size - 4, "cell list");
+    expect_refused(good, size - 4, "truncated in body");
     memcpy(bad, good, size);
     bad[0] = 'X';
     expect_refused(bad, size, "not a carom snapshot");

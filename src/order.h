@@ -1,0 +1,21 @@
+/* order.h — keeping bodies that are near in space near in memory. */
+#ifndef CAROM_ORDER_H
+#define CAROM_ORDER_H
+
+#include "world.h"
+
+/* Whether enough events have passed since the last ordering that another is due. */
+int order_due(const carom_world *w);
+
+/* Moves the bodies to new slots in the order of the cells they sit in,
+ * renaming them everywhere (events, calendar, cell lists, id maps). Results
+ * do not change: every tie is broken by id. Returns 0, or -1 if out of
+ * memory (then nothing moved). */
+int order_bodies(carom_world *w);
+
+/* Moves the body in slot from[p] to slot p, for every p (a permutation of
+ * 0 .. count-1, consumed), renaming it everywhere. order_bodies uses it;
+ * tests use it with random permutations. Returns 0, or -1 if out of memory. */
+int order_permute(carom_world *w, int32_t *from);
+
+#endif

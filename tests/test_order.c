@@ -1,0 +1,190 @@
+/* test_order.c — moving bodies around in memory never changes a result.
+ *
+ * order.c re-sorts bodies by cell during a run. Every choice between equal
+ * times goes by body id, so a run whose bodies are shuffled to random slots
+ * again and again must give bit for bit the same states, statistics and
+ * event log (by id) as a run left alone: with walls and periodic sides, with
+ * gravity and restitution, in 2D and 3D, after a snapshot too; and the
+ * automatic sorting of a large world must keep every invariant and leave
+ * the slots in cell order. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "carom.h"
+#include "check.h"
+#include "order.h"
+#include "state_hash.h"
+#include "world.h"
+
+typedef struct event_log {
+    uint64_t hash;
+    int64_t count;
+} event_log;
+
+static void log_event(void *user, const carom_event *e)
+{
+    event_log *log = user;
+    int32_t fields[3] = {(int32_t)e->kind, e->i, e->j};
+    log->hash = fnv1a(log->hash, &e->time, sizeof e->time);
+    log->hash = fnv1a(log->hash, fields, sizeof fields);
+    log->hash = fnv1a(log->hash, &e->impulse, sizeof e->impulse);
+    log->count++;
+}
+
+/* 2D or 3D, polydisperse; granular: walls on y, gravity, restitution < 1. */
+static carom_world *make_world(int dim, int granular, int n, event_log *log)
+{
+    carom_world_def def = carom_default_world_def();
+    def.dim = dim;
+    double side = dim == 3 ? cbrt(n / 0.5) : sqrt(n / 0.6);
+    def.box = (carom_vec){side, side, side};
+    if (granular) {
+        def.boundary[1] = CAROM_WALLS;
+        def.gravity = (carom_vec){0.05, -0.4, 0};
+        def.restitution = 0.9;
+        def.elastic_below_speed = 0.05;
+    }
+    def.on_event = log_event;
+    def.user = log;
+    carom_world *w = NULL;
+    CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_OK);
+    carom_rng rng = carom_rng_seed(100 + 10 * dim + granular);
+    for (int tries = 0; tries < 100 * n && carom_world_body_count(w) < n; tries++) {
+        carom_body_def b = carom_default_body_def();
+        b.radius = 0.3 + 0.2 * carom_rng_uniform(&rng);
+        b.mass = 0.5 + carom_rng_uniform(&rng);
+        double u[3];
+        for (int a = 0; a < 3; a++) u[a] = (carom_rng_uniform(&rng) - 0.5) * (side - 1.0);
+        b.position = (carom_vec){u[0], u[1], dim == 3 ? u[2] : 0.0};
+        b.velocity = (carom_vec){carom_rng_normal(&rng), carom_rng_normal(&rng),
+                                 dim == 3 ? carom_rng_normal(&rng) : 0.0};
+        (void)carom_world_add_body(w, &b, NULL);
+    }
+    CHECK(carom_world_body_count(w) == n);
+    return w;
+}
+
+/* Sends every body to a random slot (Fisher-Yates over the slots). */
+static void shuffle(carom_world *w, carom_rng *rng)
+{
+    int32_t n = w->count, *from = malloc((size_t)n * sizeof *from);
+    for (int32_t p = 0; p < n; p++) from[p] = p;
+    for (int32_t p = n - 1; p > 0; p--) {
+        int32_t q = (int32_t)(carom_rng_next(rng) % (uint64_t)(p + 1));
+        int32_t keep = from[p];
+        from[p] = from[q];
+        from[q] = keep;
+    }
+    CHECK(order_permute(w, from) == 0);
+    free(from);
+    for (int32_t id = 0; id < n; id++) CHECK(w->id_of[w->slot_of[id]] == id);
+}
+
+static uint64_t stats_hash(const carom_world *w)
+{
+    carom_stats st = carom_world_stats(w);
+    double measured[6] = {st.time, st.kinetic_energy, st.pressure, st.collision_rate,
+                          st.mean_temperature, st.wall_pressure};
+    int64_t counts[4] = {st.pair_events, st.wall_events, st.cell_events, st.stale_events};
+    uint64_t hash = fnv1a(hash_bodies(FNV1A_OFFSET, w, 1), measured, sizeof measured);
+    return fnv1a(hash, counts, sizeof counts);
+}
+
+/* One run left alone, one shuffled every slice events: the same bits. */
+static void check_layout_free(int dim, int granular, int64_t slice)
+{
+    event_log plain_log = {FNV1A_OFFSET, 0}, moved_log = {FNV1A_OFFSET, 0};
+    carom_world *plain = make_world(dim, granular, 500, &plain_log);
+    carom_world *moved = make_world(dim, granular, 500, &moved_log);
+    carom_rng rng = carom_rng_seed(7);
+    CHECK(carom_world_run(plain, 30.0, -1) == CAROM_OK);
+    CHECK(carom_world_run(moved, 0.0, -1) == CAROM_OK); /* predictions made, nothing happened */
+    shuffle(moved, &rng);
+    while (carom_world_stats(moved).time < 30.0) {
+        CHECK(carom_world_run(moved, 30.0, slice) == CAROM_OK);
+        shuffle(moved, &rng);
+    }
+    CHECK(plain_log.count > 5000);
+    CHECK(moved_log.count == plain_log.count);
+    CHECK(moved_log.hash == plain_log.hash);
+    CHECK(stats_hash(moved) == stats_hash(plain));
+    carom_world_destroy(plain);
+    carom_world_destroy(moved);
+}
+
+static void test_periodic_3d(void) { check_layout_free(3, 0, 977); }
+static void test_periodic_2d(void) { check_layout_free(2, 0, 1499); }
+static void test_granular_3d(void) { check_layout_free(3, 1, 1201); }
+static void test_granular_2d(void) { check_layout_free(2, 1, 613); }
+
+/* A shuffled world's snapshot restores (to slot = id) and carries on the same. */
+static void test_snapshot_of_shuffled_world(void)
+{
+    event_log log = {FNV1A_OFFSET, 0}, other = {FNV1A_OFFSET, 0};
+    carom_world *whole = make_world(3, 1, 500, &log), *half = make_world(3, 1, 500, &other);
+    carom_rng rng = carom_rng_seed(9);
+    CHECK(carom_world_run(whole, 20.0, -1) == CAROM_OK);
+    CHECK(carom_world_run(half, 10.0, -1) == CAROM_OK);
+    shuffle(half, &rng);
+    size_t size = carom_world_snapshot_size(half);
+    void *buffer = malloc(size);
+    CHECK(carom_world_snapshot(half, buffer, size) == CAROM_OK);
+    carom_world *restored = NULL;
+    CHECK(carom_world_restore(buffer, size, NULL, NULL, &restored, NULL, 0) == CAROM_OK);
+    free(buffer);
+    if (!restored) return;
+    CHECK(carom_world_run(restored, 20.0, -1) == CAROM_OK);
+    CHECK(stats_hash(restored) == stats_hash(whole));
+    carom_world_destroy(whole);
+    carom_world_destroy(half);
+    carom_world_destroy(restored);
+}
+
+/* A large world sorts itself during the run: afterwards the slots follow the
+ * cells, energy is kept and no two bodies overlap. */
+static void test_automatic_order(void)
+{
+    event_log log = {FNV1A_OFFSET, 0};
+    int n = 6000;
+    carom_world *w = make_world(3, 0, n, &log);
+    double e0 = carom_world_stats(w).kinetic_energy;
+    CHECK(carom_world_run(w, INFINITY, 40 * (int64_t)n) == CAROM_OK);
+    int32_t moved = 0, descending = 0;
+    for (int32_t s = 0; s < n; s++) moved += w->id_of[s] != s;
+    CHECK_MSG(moved > n / 2, "only %d of %d bodies moved: no ordering happened", (int)moved, n);
+    CHECK(order_bodies(w) == 0);
+    for (int32_t s = 1; s < n; s++) descending += w->grid.cell[s] < w->grid.cell[s - 1];
+    CHECK_MSG(descending == 0, "%d of %d slots out of cell order", (int)descending, n);
+    CHECK_NEAR(carom_world_stats(w).kinetic_energy, e0, 1e-10 * e0);
+    double worst = 0.0; /* brute force over all pairs, by id */
+    carom_body_state *b = malloc((size_t)n * sizeof *b);
+    for (int32_t i = 0; i < n; i++) CHECK(carom_world_get_body(w, i, &b[i]) == CAROM_OK);
+    double side = w->side[0];
+    for (int32_t i = 0; i < n; i++)
+        for (int32_t j = i + 1; j < n; j++) {
+            double d[3] = {b[j].position.x - b[i].position.x, b[j].position.y - b[i].position.y,
+                           b[j].position.z - b[i].position.z}, d2 = 0.0;
+            for (int a = 0; a < 3; a++) {
+                d[a] -= side * nearbyint(d[a] / side);
+                d2 += d[a] * d[a];
+            }
+            double sigma = b[i].radius + b[j].radius, overlap = (sigma - sqrt(d2)) / sigma;
+            if (overlap > worst) worst = overlap;
+        }
+    CHECK_MSG(worst < 1e-9, "bodies overlap by %g of their contact distance", worst);
+    free(b);
+    carom_world_destroy(w);
+}
+
+int main(void)
+{
+    RUN(test_periodic_3d);
+    RUN(test_periodic_2d);
+    RUN(test_granular_3d);
+    RUN(test_granular_2d);
+    RUN(test_snapshot_of_shuffled_world);
+    RUN(test_automatic_order);
+    return CHECK_SUMMARY();
+}
