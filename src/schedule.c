@@ -38,16 +38,6 @@ double schedule_pair_time(const carom_world *w, int32_t i, int32_t j, const doub
     return pair_time_before(w, i, j, shift, INFINITY);
 }
 
-/* A hint to start loading p; no effect on results (nothing where unsupported). */
-static inline void prefetch(const void *p)
-{
-#if defined(__GNUC__)
-    __builtin_prefetch(p);
-#else
-    (void)p;
-#endif
-}
-
 typedef struct candidate {
     double time;
     body_event event;
@@ -110,21 +100,14 @@ static void consider_pairs(const carom_world *w, int32_t i, candidate *best)
     int count = stencil_of(w, w->grid.cell[i], stencil);
     const body_hot *a = &w->hot[i];
     const int32_t *head = w->grid.head, *next = w->grid.next;
-    /* At large N each cell head and each body record is a cache miss; most
-     * cells hold at most one body, so asking for all the first bodies at once
-     * lets the memory system fetch them in parallel. */
-    int32_t first[CELLS_STENCIL_MAX];
-    for (int k = 0; k < count; k++) first[k] = head[stencil[k].cell];
-    for (int k = 0; k < count; k++)
-        if (first[k] >= 0) prefetch(&w->hot[first[k]]);
     for (int k = 0; k < count; k++) {
         const double *shift = stencil[k].shift;
         if (w->has_gravity) {
-            for (int32_t j = first[k]; j >= 0; j = next[j])
+            for (int32_t j = head[stencil[k].cell]; j >= 0; j = next[j])
                 if (j != i) offer_pair(w, best, pair_time_before(w, i, j, shift, best->time), j);
             continue;
         }
-        for (int32_t j = first[k]; j >= 0; j = next[j]) {
+        for (int32_t j = head[stencil[k].cell]; j >= 0; j = next[j]) {
             double t = free_pair_time_before(a, &w->hot[j], shift, best->time);
             if (j != i) offer_pair(w, best, t, j);
         }
