@@ -33,11 +33,6 @@ static inline double pair_time_before(const carom_world *w, int32_t i, int32_t j
     return t_ref + predict_pair_before(dr, dv, a->radius + b->radius, horizon - t_ref);
 }
 
-double schedule_pair_time(const carom_world *w, int32_t i, int32_t j, const double shift[3])
-{
-    return pair_time_before(w, i, j, shift, INFINITY);
-}
-
 typedef struct candidate {
     double time;
     body_event event;

@@ -4,11 +4,6 @@
 
 #include "world.h"
 
-/* Absolute time at which bodies i and j (j seen through the periodic image
- * shift) next touch; INFINITY if never. Depends only on the two stored
- * states, and gives the same bits whichever of the two is named first. */
-double schedule_pair_time(const carom_world *w, int32_t i, int32_t j, const double shift[3]);
-
 /* Predicts body i's earliest event (pair, wall or cell exit) and files it. */
 void schedule_body(carom_world *w, int32_t i);
 
