@@ -51,6 +51,7 @@ typedef struct options {
     double warmup, collisions; /* pair collisions per body; < 0: not given */
     const char *csv;
     uint64_t seed;
+    double shell; /* world_def.neighbour_shell: 0 automatic, < 0 cell lists only */
 } options;
 
 typedef struct bench_case {
@@ -82,7 +83,7 @@ static void usage(FILE *to)
 {
     fprintf(to, "usage: carom_bench [--quick] [--large] [--only 3d|2d] [--n N[,N...]]\n"
                 "                   [--density X[,X...]] [--collisions C] [--warmup W]\n"
-                "                   [--csv FILE] [--seed S] [--no-fork]\n"
+                "                   [--csv FILE] [--seed S] [--shell X] [--no-fork]\n"
                 "\n"
                 "Times libcarom on periodic hard-sphere (3D, fcc start) and hard-disk (2D,\n"
                 "hexagonal start) fluids, sigma = m = kT = 1.\n"
@@ -97,6 +98,8 @@ static void usage(FILE *to)
                 "  --warmup W      unmeasured warm-up pair collisions per body (default 5)\n"
                 "  --csv FILE      also write the table as CSV (default carom_bench.csv)\n"
                 "  --seed S        velocity seed (default 42)\n"
+                "  --shell X       neighbour-list shell in diameters (world_def.neighbour_shell);\n"
+                "                  0 (default) lets the engine choose, -1 forces cell lists\n"
                 "  --no-fork       run the cases in this process (for valgrind; peak memory is\n"
                 "                  then the process's high-water mark)\n");
 }
@@ -192,6 +195,10 @@ static int apply_value(options *o, const char *name, const char *value)
     } else if (strcmp(name, "--csv") == 0) {
         if (*value == '\0') return bad_option(name, "a file name", value);
         o->csv = value;
+    } else if (strcmp(name, "--shell") == 0) {
+        if (parse_double(value, -1.0, 10.0, &o->shell) != 0)
+            return bad_option(name, "a shell in diameters in [-1, 10] (0: automatic, < 0: cell lists)",
+                              value);
     } else if (strcmp(name, "--seed") == 0) {
         if (parse_seed(value, &o->seed) != 0)
             return bad_option(name, "an unsigned 64-bit integer", value);
@@ -202,7 +209,7 @@ static int apply_value(options *o, const char *name, const char *value)
 static int is_value_option(const char *name)
 {
     static const char *const names[] = {"--only",   "--n",   "--density", "--collisions",
-                                        "--warmup", "--csv", "--seed"};
+                                        "--warmup", "--csv", "--seed",  "--shell"};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         if (strcmp(name, names[k]) == 0) return 1;
     return 0;
@@ -446,13 +453,15 @@ static int place_bodies(carom_world *w, const bench_case *c, uint64_t seed)
     return 0;
 }
 
-static carom_world *create_world(const bench_case *c, uint64_t seed, char *why, size_t size)
+static carom_world *create_world(const bench_case *c, uint64_t seed, double shell, char *why,
+                                 size_t size)
 {
     carom_world_def def = carom_default_world_def();
     def.dim = c->dim;
     def.box = (carom_vec){c->side[0], c->side[1], c->dim == 3 ? c->side[2] : 1.0};
     def.boundary[0] = def.boundary[1] = def.boundary[2] = CAROM_PERIODIC;
     def.capacity_hint = c->n;
+    def.neighbour_shell = shell;
     carom_world *w = NULL;
     char reason[MESSAGE_SIZE];
     if (carom_world_create(&def, &w, reason, sizeof reason) != CAROM_OK) {
@@ -540,7 +549,7 @@ static void run_case_here(const bench_case *c, const options *o, result *r)
 {
     memset(r, 0, sizeof *r);
     r->baseline_kb = self_maxrss_kb();
-    carom_world *w = create_world(c, o->seed, r->message, sizeof r->message);
+    carom_world *w = create_world(c, o->seed, o->shell, r->message, sizeof r->message);
     if (!w) return;
     r->ok = measure_world(w, c, o, r) == 0;
     carom_world_destroy(w);

@@ -101,6 +101,13 @@ typedef struct carom_world_def {
      * run stops with CAROM_JAMMED instead of spinning forever. */
     int32_t max_collisions_per_instant;
     int32_t capacity_hint;       /* expected number of bodies (0: grow as needed) */
+    /* Neighbour lists with a shell (L): each body lists the bodies that can
+     * reach it while it stays within this distance of where the list was
+     * made. 0 (the default) picks lists or cell lists by density; > 0 uses
+     * lists with this shell where the box allows it; < 0 uses cell lists only.
+     * Gravity always uses cell lists. The choice changes speed, never physics
+     * beyond round-off. */
+    double neighbour_shell;
     carom_event_callback on_event; /* optional; NULL for none */
     void *user;                  /* passed to on_event */
 } carom_world_def;
@@ -140,7 +147,7 @@ typedef struct carom_stats {
     int64_t events;           /* all processed events: pair + wall + cell */
     int64_t pair_events;
     int64_t wall_events;
-    int64_t cell_events;
+    int64_t cell_events;      /* cell crossings, or neighbour-list renewals */
     int64_t stale_events;     /* predictions found outdated and redone (not counted in events) */
     /* Averages over the measuring window, from the last carom_world_reset_stats
      * (or creation) to now: */

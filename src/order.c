@@ -50,21 +50,26 @@ static void store(carom_world *w, int32_t s, const body_record *r)
 }
 
 /* from[p]: the old slot whose body goes to slot p. Cycle by cycle, in place;
- * from[] is consumed (set to p once slot p is filled). */
-static void permute(carom_world *w, int32_t *from)
+ * from[] is consumed (set to p once slot p is filled). scratch holds one
+ * neighbour-list row (when lists are on). */
+static void permute(carom_world *w, int32_t *from, int32_t *scratch)
 {
+    neighbours_record first_lists = {{0.0f, 0.0f, 0.0f}, 0, scratch};
     for (int32_t start = 0; start < w->count; start++) {
         if (from[start] == start) continue;
         body_record first = load(w, start);
+        if (w->nb.on) neighbours_save(&w->nb, start, &first_lists);
         int32_t p = start;
         while (from[p] != start) {
             body_record r = load(w, from[p]);
             store(w, p, &r);
+            if (w->nb.on) neighbours_copy(&w->nb, p, from[p]);
             int32_t next = from[p];
             from[p] = p;
             p = next;
         }
         store(w, p, &first);
+        if (w->nb.on) neighbours_load(&w->nb, p, &first_lists);
         from[p] = p;
     }
 }
@@ -83,10 +88,17 @@ static void relink_cells(carom_world *w)
 int order_permute(carom_world *w, int32_t *from)
 {
     int32_t n = w->count;
-    int32_t *to = malloc((size_t)(n > 0 ? n : 1) * sizeof *to);
-    if (!to) return -1;
+    int32_t *to = calloc((size_t)(n > 0 ? n : 1), sizeof *to);
+    int32_t *scratch = malloc((size_t)(w->nb.width > 0 ? w->nb.width : 1) * sizeof *scratch);
+    if (!to || !scratch) {
+        free(to);
+        free(scratch);
+        return -1;
+    }
     for (int32_t p = 0; p < n; p++) to[from[p]] = p;
-    permute(w, from);
+    permute(w, from, scratch);
+    free(scratch);
+    if (w->nb.on) neighbours_relabel(&w->nb, n, to);
     for (int32_t s = 0; s < n; s++) {
         if (w->event[s].kind == EVENT_PAIR) w->event[s].partner = to[w->event[s].partner];
         w->slot_of[w->id_of[s]] = s;

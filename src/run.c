@@ -123,6 +123,20 @@ static carom_status process_cell(carom_world *w, int32_t i, double t)
     return CAROM_OK;
 }
 
+/* Leaving its shell, a body gets a new neighbour list around where it is. */
+static carom_status process_shell(carom_world *w, int32_t i, double t)
+{
+    carom_status st = note_instant(w, i, t);
+    if (st != CAROM_OK) return st;
+    advance(w, i, t);
+    if (neighbours_renew(w, i) != 0)
+        return world_fail(w, CAROM_OUT_OF_MEMORY, "out of memory growing the neighbour list of body %d",
+                          (int)w->id_of[i]);
+    w->meas.cell_events++;
+    schedule_body(w, i);
+    return CAROM_OK;
+}
+
 static int is_stale(const carom_world *w, int32_t i)
 {
     const body_event *e = &w->event[i];
@@ -156,6 +170,7 @@ static carom_status process_next(carom_world *w, int32_t i, double t, int *count
     switch (w->event[i].kind) {
     case EVENT_PAIR: return process_pair(w, i, t);
     case EVENT_WALL: return process_wall(w, i, t);
+    case EVENT_SHELL: return process_shell(w, i, t);
     default: return process_cell(w, i, t);
     }
 }

@@ -88,9 +88,25 @@ static int stencil_of(const carom_world *w, int32_t home, cells_neighbour stenci
     return w->grid.interior_count;
 }
 
+/* Every neighbour in body i's list (neighbour lists are never used with gravity). */
+static void consider_listed_pairs(const carom_world *w, int32_t i, candidate *best)
+{
+    const neighbours *nb = &w->nb;
+    const int32_t *row = neighbours_row(nb, i);
+    const body_hot *a = &w->hot[i];
+    for (int k = 0, n = nb->count[i]; k < n; k++) {
+        int32_t j = neighbours_slot(row[k]);
+        offer_pair(w, best, free_pair_time_before(a, &w->hot[j], neighbours_shift(nb, row[k]), best->time), j);
+    }
+}
+
 /* Every body in the cells around i; a gravity-free world takes the lean kernel. */
 static void consider_pairs(const carom_world *w, int32_t i, candidate *best)
 {
+    if (w->nb.on) {
+        consider_listed_pairs(w, i, best);
+        return;
+    }
     cells_neighbour stencil[CELLS_STENCIL_MAX];
     int count = stencil_of(w, w->grid.cell[i], stencil);
     const body_hot *a = &w->hot[i];
@@ -122,9 +138,14 @@ static void consider_walls(const carom_world *w, int32_t i, candidate *best)
     }
 }
 
+/* Leaving the cell, or with neighbour lists, leaving the shell. */
 static void consider_cell_exit(const carom_world *w, int32_t i, candidate *best)
 {
     const body_hot *b = &w->hot[i];
+    if (w->nb.on) {
+        consider(best, b->t + neighbours_exit_time(w, i), EVENT_SHELL, 0, 0);
+        return;
+    }
     int face;
     double s = cells_exit_time(&w->grid, w->grid.cell[i], b->x, b->v, w->gravity, &face);
     consider(best, b->t + s, EVENT_CELL, face, 0);
@@ -164,8 +185,9 @@ carom_status schedule_rebuild(carom_world *w)
         motion_advance(&w->hot[i], w->gravity, w->has_gravity, w->clock);
     }
     int64_t max_cells = 4 * (int64_t)w->count;
-    if (schedule_regrid(w, 2.0 * w->max_radius, max_cells) != 0 ||
-        calendar_reserve(&w->cal, w->capacity) != 0)
+    double width = neighbours_choose(w);
+    if (schedule_regrid(w, width, max_cells) != 0 || calendar_reserve(&w->cal, w->capacity) != 0 ||
+        (w->nb.on && neighbours_build(w) != 0))
         return world_fail(w, CAROM_OUT_OF_MEMORY, "out of memory building the cell grid for %d bodies",
                           (int)w->count);
     calendar_clear(&w->cal);

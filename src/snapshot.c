@@ -5,7 +5,8 @@
  * state and time stamp (lazy updates mean these are not all at the clock),
  * its collision counter and same-instant count, its scheduled event and the
  * event's calendar time, its cell, the grid's shape, the clock and the
- * measuring window. Bodies are written in id order and come back with slot =
+ * measuring window, and with neighbour lists the shell and each anchor (the
+ * lists themselves follow from the anchors). Bodies are written in id order and come back with slot =
  * id. Neither the order of the cell lists nor the bodies' places in memory
  * are saved: every choice between equal times is made by id (calendar keys,
  * candidate partners), so the future does not depend on them.
@@ -23,7 +24,7 @@
 #include "world.h"
 
 static const char snapshot_magic[8] = {'C', 'A', 'R', 'O', 'M', 'S', 'N', 'P'};
-enum { SNAPSHOT_VERSION = 2 }; /* 2: bodies in id order with their cells */
+enum { SNAPSHOT_VERSION = 3 }; /* 2: bodies in id order with their cells; 3: neighbour lists */
 static const uint32_t byte_order_marker = 0x01020304u;
 
 typedef struct stream {
@@ -56,11 +57,11 @@ static void transfer_def(stream *s, carom_world_def *def, int writing)
 {
     void *fields[] = {&def->dim, &def->box, def->boundary, &def->gravity, &def->restitution,
                       &def->wall_restitution, &def->elastic_below_speed,
-                      &def->max_collisions_per_instant, &def->capacity_hint};
+                      &def->max_collisions_per_instant, &def->capacity_hint, &def->neighbour_shell};
     size_t sizes[] = {sizeof def->dim, sizeof def->box, sizeof def->boundary, sizeof def->gravity,
                       sizeof def->restitution, sizeof def->wall_restitution,
                       sizeof def->elastic_below_speed, sizeof def->max_collisions_per_instant,
-                      sizeof def->capacity_hint};
+                      sizeof def->capacity_hint, sizeof def->neighbour_shell};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         if (writing) put(s, fields[k], sizes[k]);
         else get(s, fields[k], sizes[k]);
@@ -82,6 +83,8 @@ static void write_header(stream *s, const carom_world *w)
     put(s, &w->needs_rebuild, sizeof w->needs_rebuild);
     put(s, &w->meas, sizeof w->meas);
     put(s, w->grid.n, sizeof w->grid.n);
+    put(s, &w->nb.on, sizeof w->nb.on);
+    put(s, &w->nb.shell, sizeof w->nb.shell);
 }
 
 /* Bodies in id order, each with its cell; a pair partner is saved as an id.
@@ -105,6 +108,7 @@ static void write_bodies(stream *s, const carom_world *w)
         put(s, &where, sizeof where);
         put(s, &time, sizeof time);
         put(s, &w->grid.cell[i], sizeof w->grid.cell[i]);
+        if (w->nb.on) put(s, w->nb.anchor + 3 * i, 3 * sizeof *w->nb.anchor);
     }
 }
 
@@ -174,6 +178,7 @@ static int valid_event(const carom_world *w, const body_event *e, int32_t self)
     case EVENT_PAIR: return e->partner >= 0 && e->partner < w->count && e->partner != self;
     case EVENT_WALL:
     case EVENT_CELL: return e->partner >= 0 && e->partner < 2 * w->dim;
+    case EVENT_SHELL: return w->nb.on;
     default: return 0;
     }
 }
@@ -200,6 +205,7 @@ static carom_status read_bodies(stream *s, carom_world *w, char *why, size_t why
         get(s, &scheduled, sizeof scheduled);
         get(s, &time, sizeof time);
         get(s, &cell, sizeof cell);
+        if (w->nb.on) get(s, w->nb.anchor + 3 * i, 3 * sizeof *w->nb.anchor);
         if (s->failed) return damaged(s, why, why_size, "truncated in body %d", (int)i);
         if (!finite_body(&w->hot[i]) || !(w->hot[i].radius > 0.0) || !(w->mass[i] > 0.0) ||
             !isfinite(w->mass[i]) || !valid_event(w, &w->event[i], i) || isnan(time) || cell < 0 ||
@@ -214,6 +220,8 @@ static carom_status read_bodies(stream *s, carom_world *w, char *why, size_t why
         w->grid.cell[i] = -1;
         cells_insert(&w->grid, i, cell);
     }
+    if (w->nb.on && neighbours_link_all(w) != 0)
+        return damaged(s, why, why_size, "out of memory for neighbour lists");
     return CAROM_OK;
 }
 
@@ -227,13 +235,17 @@ static carom_status read_world(stream *s, carom_world *w, char *why, size_t why_
     get(s, &w->needs_rebuild, sizeof w->needs_rebuild);
     get(s, &w->meas, sizeof w->meas);
     get(s, n, sizeof n);
-    if (s->failed || count < 0 || !isfinite(w->clock))
+    get(s, &w->nb.on, sizeof w->nb.on);
+    get(s, &w->nb.shell, sizeof w->nb.shell);
+    if (s->failed || count < 0 || !isfinite(w->clock) || (w->nb.on != 0 && w->nb.on != 1) ||
+        !(w->nb.on ? w->nb.shell > 0.0 && isfinite(w->nb.shell) : w->nb.shell == 0.0))
         return damaged(s, why, why_size, "header damaged");
     for (int a = 0; a < 3; a++)
         if (n[a] < 1 || n[a] > (1 << 20) || (a >= w->dim && n[a] != 1))
             return damaged(s, why, why_size, "grid shape damaged");
     if (world_reserve_bodies(w, count) != 0 ||
-        cells_shape(&w->grid, w->dim, w->side, w->periodic, n) != 0)
+        cells_shape(&w->grid, w->dim, w->side, w->periodic, n) != 0 ||
+        (w->nb.on && neighbours_reserve(&w->nb, w->capacity) != 0))
         return damaged(s, why, why_size, "out of memory for %d bodies", (int)count);
     w->count = count;
     return read_bodies(s, w, why, why_size);

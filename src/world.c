@@ -118,6 +118,9 @@ static int check_def(const carom_world_def *def, char *why, size_t size)
     if (def->max_collisions_per_instant < 1)
         return fail_def(why, size, "world_def.max_collisions_per_instant = %d: expected at least 1",
                         (int)def->max_collisions_per_instant);
+    if (isnan(def->neighbour_shell))
+        return fail_def(why, size, "world_def.neighbour_shell = %g: expected a number (0: automatic)",
+                        def->neighbour_shell);
     if (def->capacity_hint < 0)
         return fail_def(why, size, "world_def.capacity_hint = %d: expected a count >= 0",
                         (int)def->capacity_hint);
@@ -202,6 +205,7 @@ void carom_world_destroy(carom_world *w)
     free(w->id_of);
     free(w->slot_of);
     cells_free(&w->grid);
+    neighbours_free(&w->nb);
     calendar_free(&w->cal);
     free(w);
 }

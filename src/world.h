@@ -8,6 +8,7 @@
 #include "carom.h"
 #include "cells.h"
 #include "measure.h"
+#include "neighbours.h"
 
 /* The hot record of a body: what every prediction reads, one cache line.
  * Position and velocity are those at the body's own time stamp t (lazy
@@ -21,7 +22,7 @@ typedef struct body_hot {
 _Static_assert(sizeof(body_hot) == 64, "the hot body record is one cache line");
 
 /* The one event each body has scheduled (its time is in the calendar). */
-enum { EVENT_NONE = 0, EVENT_PAIR = 1, EVENT_WALL = 2, EVENT_CELL = 3 };
+enum { EVENT_NONE = 0, EVENT_PAIR = 1, EVENT_WALL = 2, EVENT_CELL = 3, EVENT_SHELL = 4 };
 typedef struct body_event {
     int32_t partner;          /* pair: the other body; wall: carom_wall; cell: face */
     uint32_t partner_counter; /* pair: the partner's collision counter when predicted */
@@ -52,7 +53,8 @@ struct carom_world {
     body_event *event;
     double max_radius;
 
-    cells grid;
+    cells grid;       /* bodies by position, or by anchor when neighbour lists are on */
+    neighbours nb;
     calendar cal;
     int32_t grid_bodies; /* bodies the grid was last sized for while adding */
     int needs_rebuild;  /* bodies were added: re-grid and predict everything */

@@ -57,6 +57,7 @@ typedef struct ref_system {
     double now;
     double x[MAX_BODIES][3], v[MAX_BODIES][3];
     double r[MAX_BODIES], m[MAX_BODIES];
+    double engine_shell; /* not physics: how the library world under test finds neighbours */
 } ref_system;
 
 typedef struct ref_event {
@@ -260,6 +261,7 @@ typedef struct case_spec {
     double e, e_wall, elastic_below;
     double gravity[3];
     uint64_t seed;
+    double shell; /* the library's world_def.neighbour_shell (0: its own choice) */
 } case_spec;
 
 static const char *boundary_name(int boundary)
@@ -269,9 +271,9 @@ static const char *boundary_name(int boundary)
 
 static void describe_case(const case_spec *c, char *text, size_t size)
 {
-    snprintf(text, size, "dim %d, N %d, %s, e %.2f, e_wall %.2f, g (%.2f %.2f %.2f), seed %llu",
+    snprintf(text, size, "dim %d, N %d, %s, e %.2f, e_wall %.2f, g (%.2f %.2f %.2f), seed %llu, shell %g",
              c->dim, c->n, boundary_name(c->boundary), c->e, c->e_wall, c->gravity[0],
-             c->gravity[1], c->gravity[2], (unsigned long long)c->seed);
+             c->gravity[1], c->gravity[2], (unsigned long long)c->seed, c->shell);
 }
 
 /* Does body b, placed at s->x[b], keep clear of the bodies before it? */
@@ -346,6 +348,7 @@ static int build_reference(const case_spec *c, ref_system *s)
     for (int b = 0; b < s->n; b++)
         for (int k = 0; k < c->dim; k++) s->v[b][k] = carom_rng_normal(&rng);
     if (c->e < 1.0) remove_drift(s);
+    s->engine_shell = c->shell;
     return place_bodies(s, &rng);
 }
 
@@ -360,6 +363,7 @@ static carom_world *build_world(const ref_system *s, carom_event_callback on_eve
     def.restitution = s->e;
     def.wall_restitution = s->e_wall;
     def.elastic_below_speed = s->elastic_below;
+    def.neighbour_shell = s->engine_shell;
     def.on_event = on_event;
     def.user = user;
     carom_world *w = NULL;
@@ -563,7 +567,7 @@ static const int case_sizes[] = {2, 3, 5, 10, 20, 50};
 
 /* Every size, boundary and restitution (elastic, and 0.8 with walls at 0.9),
  * each with three random draws. */
-static void run_resync_family(int dim, uint64_t seed_base)
+static void run_resync_family(int dim, uint64_t seed_base, double shell)
 {
     int sizes = (int)(sizeof case_sizes / sizeof case_sizes[0]), cases = 0;
     long events = 0;
@@ -579,16 +583,26 @@ static void run_resync_family(int dim, uint64_t seed_base)
                         inelastic ? 0.9 : 1.0,
                         0.0,
                         {0, 0, 0},
-                        seed_base + (uint64_t)(1000 * draw + 100 * s + 10 * boundary + inelastic)};
+                        seed_base + (uint64_t)(1000 * draw + 100 * s + 10 * boundary + inelastic),
+                        shell};
                     events += run_resync_case(&c);
                     cases++;
                 }
-    printf("  dim %d: %ld events matched over %d cases\n", dim, events, cases);
+    printf("  dim %d, shell %g: %ld events matched over %d cases\n", dim, shell, events, cases);
 }
 
-static void test_resync_2d(void) { run_resync_family(2, 20000); }
+static void test_resync_2d(void) { run_resync_family(2, 20000, 0.0); }
 
-static void test_resync_3d(void) { run_resync_family(3, 30000); }
+static void test_resync_3d(void) { run_resync_family(3, 30000, 0.0); }
+
+/* The same cases with neighbour lists forced on (where the box leaves room
+ * for a shell), with a thin and a thick shell. */
+static void test_resync_neighbour_lists(void)
+{
+    run_resync_family(3, 45000, 0.05);
+    run_resync_family(3, 50000, 0.4);
+    run_resync_family(2, 60000, 0.2);
+}
 
 /* Walls become parabolas under gravity. Inelastic cases set elastic_below_speed
  * so that bodies resting on the floor do not collapse inelastically; the
@@ -608,7 +622,8 @@ static void test_resync_gravity(void)
                                    inelastic ? 0.9 : 1.0,
                                    inelastic ? 0.05 : 0.0,
                                    {0.3, dim == 2 ? -1.0 : 0.2, dim == 3 ? -1.0 : 0.0},
-                                   (uint64_t)(5000 + 1000 * draw + 100 * dim + 10 * s + inelastic)};
+                                   (uint64_t)(5000 + 1000 * draw + 100 * dim + 10 * s + inelastic),
+                                   0.0};
                     events += run_resync_case(&c);
                     cases++;
                 }
@@ -751,7 +766,8 @@ static void test_free_running_first_events(void)
                                inelastic ? 0.9 : 1.0,
                                0.0,
                                {0, 0, 0},
-                               (uint64_t)(7000 + 100 * dim + 10 * boundary + s)};
+                               (uint64_t)(7000 + 100 * dim + 10 * boundary + s),
+                               0.0};
                 int compared = run_free_case(&c);
                 cases++;
                 complete += compared == FREE_EVENTS;
@@ -916,6 +932,7 @@ int main(void)
     RUN(test_closed_form_collisions);
     RUN(test_resync_2d);
     RUN(test_resync_3d);
+    RUN(test_resync_neighbour_lists);
     RUN(test_resync_gravity);
     RUN(test_free_running_first_events);
     return CHECK_SUMMARY();

@@ -33,8 +33,9 @@ static void log_event(void *user, const carom_event *e)
     log->count++;
 }
 
-/* 2D or 3D, polydisperse; granular: walls on y, gravity, restitution < 1. */
-static carom_world *make_world(int dim, int granular, int n, event_log *log)
+/* 2D or 3D, polydisperse; granular: walls on y, gravity, restitution < 1;
+ * shell: world_def.neighbour_shell (> 0 forces neighbour lists). */
+static carom_world *make_world(int dim, int granular, int n, double shell, event_log *log)
 {
     carom_world_def def = carom_default_world_def();
     def.dim = dim;
@@ -46,6 +47,7 @@ static carom_world *make_world(int dim, int granular, int n, event_log *log)
         def.restitution = 0.9;
         def.elastic_below_speed = 0.05;
     }
+    def.neighbour_shell = shell;
     def.on_event = log_event;
     def.user = log;
     carom_world *w = NULL;
@@ -93,11 +95,11 @@ static uint64_t stats_hash(const carom_world *w)
 }
 
 /* One run left alone, one shuffled every slice events: the same bits. */
-static void check_layout_free(int dim, int granular, int64_t slice)
+static void check_layout_free(int dim, int granular, int64_t slice, double shell)
 {
     event_log plain_log = {FNV1A_OFFSET, 0}, moved_log = {FNV1A_OFFSET, 0};
-    carom_world *plain = make_world(dim, granular, 500, &plain_log);
-    carom_world *moved = make_world(dim, granular, 500, &moved_log);
+    carom_world *plain = make_world(dim, granular, 500, shell, &plain_log);
+    carom_world *moved = make_world(dim, granular, 500, shell, &moved_log);
     carom_rng rng = carom_rng_seed(7);
     CHECK(carom_world_run(plain, 30.0, -1) == CAROM_OK);
     CHECK(carom_world_run(moved, 0.0, -1) == CAROM_OK); /* predictions made, nothing happened */
@@ -106,6 +108,7 @@ static void check_layout_free(int dim, int granular, int64_t slice)
         CHECK(carom_world_run(moved, 30.0, slice) == CAROM_OK);
         shuffle(moved, &rng);
     }
+    CHECK(plain->nb.on == (shell > 0.0)); /* the structure under test is in use */
     CHECK(plain_log.count > 5000);
     CHECK(moved_log.count == plain_log.count);
     CHECK(moved_log.hash == plain_log.hash);
@@ -114,16 +117,17 @@ static void check_layout_free(int dim, int granular, int64_t slice)
     carom_world_destroy(moved);
 }
 
-static void test_periodic_3d(void) { check_layout_free(3, 0, 977); }
-static void test_periodic_2d(void) { check_layout_free(2, 0, 1499); }
-static void test_granular_3d(void) { check_layout_free(3, 1, 1201); }
-static void test_granular_2d(void) { check_layout_free(2, 1, 613); }
+static void test_periodic_3d(void) { check_layout_free(3, 0, 977, 0.0); }
+static void test_neighbour_lists_3d(void) { check_layout_free(3, 0, 733, 0.2); }
+static void test_periodic_2d(void) { check_layout_free(2, 0, 1499, 0.0); }
+static void test_granular_3d(void) { check_layout_free(3, 1, 1201, 0.0); }
+static void test_granular_2d(void) { check_layout_free(2, 1, 613, 0.0); }
 
 /* A shuffled world's snapshot restores (to slot = id) and carries on the same. */
 static void test_snapshot_of_shuffled_world(void)
 {
     event_log log = {FNV1A_OFFSET, 0}, other = {FNV1A_OFFSET, 0};
-    carom_world *whole = make_world(3, 1, 500, &log), *half = make_world(3, 1, 500, &other);
+    carom_world *whole = make_world(3, 1, 500, 0.0, &log), *half = make_world(3, 1, 500, 0.0, &other);
     carom_rng rng = carom_rng_seed(9);
     CHECK(carom_world_run(whole, 20.0, -1) == CAROM_OK);
     CHECK(carom_world_run(half, 10.0, -1) == CAROM_OK);
@@ -144,15 +148,16 @@ static void test_snapshot_of_shuffled_world(void)
 
 /* A large world sorts itself during the run: afterwards the slots follow the
  * cells, energy is kept and no two bodies overlap. */
-static void test_automatic_order(void)
+static void check_automatic_order(double shell)
 {
     event_log log = {FNV1A_OFFSET, 0};
     int n = 6000;
-    carom_world *w = make_world(3, 0, n, &log);
+    carom_world *w = make_world(3, 0, n, shell, &log);
     double e0 = carom_world_stats(w).kinetic_energy;
     CHECK(carom_world_run(w, INFINITY, 40 * (int64_t)n) == CAROM_OK);
     int32_t moved = 0, descending = 0;
     for (int32_t s = 0; s < n; s++) moved += w->id_of[s] != s;
+    CHECK(w->nb.on == (shell > 0.0));
     CHECK_MSG(moved > n / 2, "only %d of %d bodies moved: no ordering happened", (int)moved, n);
     CHECK(order_bodies(w) == 0);
     for (int32_t s = 1; s < n; s++) descending += w->grid.cell[s] < w->grid.cell[s - 1];
@@ -178,13 +183,18 @@ static void test_automatic_order(void)
     carom_world_destroy(w);
 }
 
+static void test_automatic_order(void) { check_automatic_order(0.0); }
+static void test_automatic_order_with_lists(void) { check_automatic_order(0.25); }
+
 int main(void)
 {
     RUN(test_periodic_3d);
+    RUN(test_neighbour_lists_3d);
     RUN(test_periodic_2d);
     RUN(test_granular_3d);
     RUN(test_granular_2d);
     RUN(test_snapshot_of_shuffled_world);
     RUN(test_automatic_order);
+    RUN(test_automatic_order_with_lists);
     return CHECK_SUMMARY();
 }

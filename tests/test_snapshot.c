@@ -10,6 +10,7 @@
 #include "carom.h"
 #include "check.h"
 #include "state_hash.h"
+#include "world.h" /* to check which neighbour structure is in use */
 
 static uint64_t state_hash(const carom_world *w)
 {
@@ -29,9 +30,11 @@ static void count_callback(void *user, const carom_event *e)
     callbacks++;
 }
 
-static carom_world *make_world(int granular)
+/* shell: world_def.neighbour_shell (> 0 forces neighbour lists). */
+static carom_world *make_world(int granular, double shell)
 {
     carom_world_def def = carom_default_world_def();
+    def.neighbour_shell = shell;
     def.dim = granular ? 2 : 3;
     def.box = (carom_vec){14, 12, 10};
     if (granular) {
@@ -69,13 +72,14 @@ static carom_world *snapshot_and_restore(const carom_world *w)
     return copy;
 }
 
-static void check_restart(int granular, double t_split, int64_t events_split)
+static void check_restart(int granular, double t_split, int64_t events_split, double shell)
 {
-    carom_world *whole = make_world(granular), *first = make_world(granular);
+    carom_world *whole = make_world(granular, shell), *first = make_world(granular, shell);
     CHECK(carom_world_run(whole, 60.0, -1) == CAROM_OK);
     CHECK(carom_world_run(first, t_split, events_split) == CAROM_OK);
     carom_world *second = snapshot_and_restore(first);
     if (!second) return;
+    CHECK(second->nb.on == (shell > 0.0) && first->nb.on == second->nb.on);
     CHECK(state_hash(second) == state_hash(first));
     callbacks = 0;
     CHECK(carom_world_run(second, 60.0, -1) == CAROM_OK);
@@ -88,13 +92,14 @@ static void check_restart(int granular, double t_split, int64_t events_split)
     carom_world_destroy(second);
 }
 
-static void test_restart_after_events(void) { check_restart(0, 1e9, 12345); }
-static void test_restart_between_events(void) { check_restart(0, 17.3, -1); }
-static void test_restart_granular(void) { check_restart(1, 21.7, -1); }
+static void test_restart_after_events(void) { check_restart(0, 1e9, 12345, 0.0); }
+static void test_restart_between_events(void) { check_restart(0, 17.3, -1, 0.0); }
+static void test_restart_with_neighbour_lists(void) { check_restart(0, 13.1, -1, 0.3); }
+static void test_restart_granular(void) { check_restart(1, 21.7, -1, 0.0); }
 
 static void test_restart_before_first_run(void)
 {
-    carom_world *a = make_world(0);
+    carom_world *a = make_world(0, 0.0);
     carom_world *b = snapshot_and_restore(a); /* bodies added, nothing predicted yet */
     if (!b) return;
     CHECK(carom_world_run(a, 10.0, -1) == CAROM_OK);
@@ -115,7 +120,7 @@ static void expect_refused(const unsigned char *buffer, size_t size, const char 
 
 static void test_damaged_snapshots(void)
 {
-    carom_world *w = make_world(0);
+    carom_world *w = make_world(0, 0.0);
     CHECK(carom_world_run(w, 3.0, -1) == CAROM_OK);
     size_t size = carom_world_snapshot_size(w);
     unsigned char *good = malloc(size), *bad = malloc(size);
@@ -152,6 +157,7 @@ int main(void)
 {
     RUN(test_restart_after_events);
     RUN(test_restart_between_events);
+    RUN(test_restart_with_neighbour_lists);
     RUN(test_restart_granular);
     RUN(test_restart_before_first_run);
     RUN(test_damaged_snapshots);

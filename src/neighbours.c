@@ -1,0 +1,299 @@
+/* neighbours.c — neighbour lists with a shell for event-driven dynamics.
+ *
+ * Each body has an anchor (its position when its list was made) and must stay
+ * within a distance `shell` of it. Two bodies are neighbours when their
+ * anchors are closer than r_i + r_j + 2 shell: while both stay in their
+ * shells, no other pair can touch. A prediction then reads only the
+ * neighbours (about 8 bodies in a dense fluid) instead of the 3^d cells
+ * around the body (about 25), and leaving the shell replaces crossing a cell
+ * face as the body's bookkeeping event. The lists are symmetric, so a renewed
+ * body is seen by its new neighbours, and their predictions stay valid: a
+ * collision with the renewed body is found from its side (single-event
+ * scheduling, as for a cell crossing). This is the neighbour-cell idea of
+ * Donev, Torquato & Stillinger, J. Comput. Phys. 202, 737 (2005), with
+ * spheres for cells, as in Smallenburg, Eur. Phys. J. E 45, 22 (2022).
+ *
+ * Anchors are stored as floats (12 bytes a body, not 24) and used exactly as
+ * stored: the body starts a few 1e-7 box lengths from its anchor, which the
+ * shell (checked to be far larger) absorbs. Anchors are filed in the cell
+ * grid, which is at least one largest diameter plus two shells wide, so
+ * every neighbour is in the 3^d cells around the anchor.
+ */
+#include "neighbours.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "world.h"
+
+enum { FIRST_WIDTH = 16, WIDTH_STEP = 4 };
+
+/* The shell as a fraction of the largest diameter, and the packing fraction
+ * from which lists beat cells, in 3D (measured with bench/carom_bench; see
+ * bench/README.md; in 2D the 9-cell stencil is as fast). Lists cost about 90
+ * bytes a body more than cells; above lists_up_to bodies, where memory is
+ * what limits, the automatic choice is cells (148 bytes a body). */
+static const double shell_fraction = 0.25;
+static const double lists_from_packing = 0.35;
+static const int32_t lists_up_to = 1 << 19;
+static const double pi = 3.14159265358979323846;
+/* Float anchors: the rounding of an anchor must stay this far inside the shell. */
+static const double anchor_rounding_share = 1e-4;
+
+void neighbours_free(neighbours *nb)
+{
+    free(nb->anchor);
+    free(nb->count);
+    free(nb->entry);
+    *nb = (neighbours){0};
+}
+
+static double packing_fraction(const carom_world *w)
+{
+    double occupied = 0.0, volume = 1.0;
+    for (int32_t i = 0; i < w->count; i++) {
+        double r = w->hot[i].radius;
+        occupied += w->dim == 3 ? 4.0 / 3.0 * pi * r * r * r : pi * r * r;
+    }
+    for (int a = 0; a < w->dim; a++) volume *= w->side[a];
+    return occupied / volume;
+}
+
+/* The shell lists would use, or 0 if they cannot be used here. */
+static double usable_shell(const carom_world *w, double shell)
+{
+    double diameter = 2.0 * w->max_radius, largest_half = 0.0;
+    for (int a = 0; a < w->dim; a++) {
+        if (w->periodic[a] && w->side[a] / 3.0 < diameter + 2.0 * shell)
+            shell = 0.5 * (w->side[a] / 3.0 - diameter);
+        if (w->half[a] > largest_half) largest_half = w->half[a];
+    }
+    /* a float rounds by at most 2^-24 of its size */
+    if (!(shell > 0.0) || largest_half * 0x1p-24 > anchor_rounding_share * shell) return 0.0;
+    if (w->capacity >= NEIGHBOURS_MAX_SLOTS) return 0.0;
+    return shell;
+}
+
+double neighbours_choose(carom_world *w)
+{
+    neighbours *nb = &w->nb;
+    double asked = w->def.neighbour_shell;
+    nb->on = 0;
+    nb->shell = 0.0;
+    if (!w->has_gravity && asked >= 0.0 && w->count > 0) {
+        double shell = asked > 0.0 ? asked : shell_fraction * 2.0 * w->max_radius;
+        int automatic = w->dim == 3 && w->count <= lists_up_to && packing_fraction(w) >= lists_from_packing;
+        if (asked > 0.0 || automatic) nb->shell = usable_shell(w, shell);
+        nb->on = nb->shell > 0.0;
+    }
+    return 2.0 * w->max_radius + 2.0 * nb->shell;
+}
+
+static void set_images(neighbours *nb, const double side[3])
+{
+    for (int code = 0; code < 27; code++) {
+        int s[3] = {code % 3 - 1, code / 3 % 3 - 1, code / 9 - 1};
+        for (int a = 0; a < 3; a++) nb->image[code][a] = s[a] * side[a];
+    }
+}
+
+static int image_code(const double shift[3])
+{
+    int code = 0, place = 1;
+    for (int a = 0; a < 3; a++, place *= 3) code += place * (shift[a] > 0.0 ? 2 : shift[a] < 0.0 ? 0 : 1);
+    return code;
+}
+
+/* Rows of at least width entries for w->capacity bodies; rows keep their entries. */
+static int reserve_rows(neighbours *nb, int32_t rows, int32_t width)
+{
+    if (rows <= nb->rows && width <= nb->width) return 0;
+    if (rows < nb->rows) rows = nb->rows;
+    if (width < nb->width) width = nb->width;
+    float *anchor = realloc(nb->anchor, (size_t)rows * 3 * sizeof *anchor);
+    if (!anchor) return -1;
+    nb->anchor = anchor;
+    uint16_t *count = realloc(nb->count, (size_t)rows * sizeof *count);
+    if (!count) return -1;
+    nb->count = count;
+    int32_t *entry = realloc(nb->entry, (size_t)rows * (size_t)width * sizeof *entry);
+    if (!entry) return -1;
+    /* widen in place, last row first: a row never moves onto one not yet moved */
+    for (int32_t r = nb->rows - 1; r >= 0 && width > nb->width; r--)
+        memmove(entry + (size_t)r * width, entry + (size_t)r * nb->width, (size_t)nb->width * sizeof *entry);
+    for (int32_t r = nb->rows; r < rows; r++) count[r] = 0;
+    nb->entry = entry;
+    nb->rows = rows;
+    nb->width = width;
+    return 0;
+}
+
+/* Appends an entry to row i, widening every row if it is full. */
+static int push(neighbours *nb, int32_t i, int32_t slot, int code)
+{
+    if (nb->count[i] == nb->width) {
+        if (nb->width >= UINT16_MAX - WIDTH_STEP || reserve_rows(nb, nb->rows, nb->width + WIDTH_STEP) != 0)
+            return -1;
+    }
+    nb->entry[(int64_t)i * nb->width + nb->count[i]++] = slot << NEIGHBOURS_IMAGE_BITS | code;
+    return 0;
+}
+
+/* Removes body i from row j (it must be there). */
+static void forget(neighbours *nb, int32_t j, int32_t i)
+{
+    int32_t *row = nb->entry + (int64_t)j * nb->width;
+    int n = nb->count[j];
+    for (int k = 0; k < n; k++) {
+        if (neighbours_slot(row[k]) != i) continue;
+        row[k] = row[n - 1];
+        nb->count[j]--;
+        return;
+    }
+    assert(!"a neighbour list is not symmetric");
+}
+
+static void anchor_of(const neighbours *nb, int32_t i, double a[3])
+{
+    for (int k = 0; k < 3; k++) a[k] = nb->anchor[3 * i + k];
+}
+
+/* Whether anchors i and j (j seen through shift) are within reach. */
+static int within_reach(const carom_world *w, int32_t i, int32_t j, const double shift[3])
+{
+    double ai[3], aj[3], d2 = 0.0;
+    anchor_of(&w->nb, i, ai);
+    anchor_of(&w->nb, j, aj);
+    for (int k = 0; k < 3; k++) {
+        double d = (aj[k] - ai[k]) + shift[k];
+        d2 += d * d;
+    }
+    double reach = w->hot[i].radius + w->hot[j].radius + 2.0 * w->nb.shell;
+    /* the margin keeps pairs that touch with both bodies on their shells */
+    return d2 < reach * reach * (1.0 + 1e-9);
+}
+
+/* Links body i with every body in the cells around its anchor that is
+ * within reach; with only_higher, only with bodies in higher slots (when
+ * linking everyone, each pair once). */
+static int link_body(carom_world *w, int32_t i, int only_higher)
+{
+    cells_neighbour stencil[CELLS_STENCIL_MAX];
+    int cell_count = cells_stencil(&w->grid, w->grid.cell[i], stencil);
+    for (int k = 0; k < cell_count; k++) {
+        int code = image_code(stencil[k].shift);
+        for (int32_t j = w->grid.head[stencil[k].cell]; j >= 0; j = w->grid.next[j]) {
+            if (j == i || (only_higher && j < i) || !within_reach(w, i, j, stencil[k].shift)) continue;
+            if (push(&w->nb, i, j, code) != 0 || push(&w->nb, j, i, 26 - code) != 0) return -1;
+        }
+    }
+    return 0;
+}
+
+/* Wraps body i's position into the box on periodic axes and anchors it there. */
+static void set_anchor(carom_world *w, int32_t i)
+{
+    body_hot *b = &w->hot[i];
+    for (int a = 0; a < 3; a++) {
+        if (w->periodic[a]) {
+            if (b->x[a] >= w->half[a]) b->x[a] -= w->side[a];
+            else if (b->x[a] < -w->half[a]) b->x[a] += w->side[a];
+        }
+        w->nb.anchor[3 * i + a] = (float)b->x[a];
+    }
+}
+
+static void file_by_anchor(carom_world *w, int32_t i)
+{
+    double a[3];
+    anchor_of(&w->nb, i, a);
+    cells_remove(&w->grid, i);
+    cells_insert(&w->grid, i, cells_locate(&w->grid, a));
+}
+
+int neighbours_link_all(carom_world *w)
+{
+    neighbours *nb = &w->nb;
+    set_images(nb, w->side);
+    for (int32_t i = 0; i < w->count; i++) nb->count[i] = 0;
+    for (int32_t i = 0; i < w->count; i++)
+        if (link_body(w, i, 1) != 0) return -1;
+    return 0;
+}
+
+int neighbours_reserve(neighbours *nb, int32_t bodies)
+{
+    return reserve_rows(nb, bodies, nb->width > 0 ? nb->width : FIRST_WIDTH);
+}
+
+int neighbours_build(carom_world *w)
+{
+    neighbours *nb = &w->nb;
+    if (neighbours_reserve(nb, w->capacity) != 0) return -1;
+    for (int32_t i = 0; i < w->count; i++) {
+        set_anchor(w, i);
+        file_by_anchor(w, i);
+    }
+    return neighbours_link_all(w);
+}
+
+int neighbours_renew(carom_world *w, int32_t i)
+{
+    neighbours *nb = &w->nb;
+    const int32_t *row = neighbours_row(nb, i);
+    for (int k = 0; k < nb->count[i]; k++) forget(nb, neighbours_slot(row[k]), i);
+    nb->count[i] = 0;
+    set_anchor(w, i);
+    file_by_anchor(w, i);
+    return link_body(w, i, 0);
+}
+
+double neighbours_exit_time(const carom_world *w, int32_t i)
+{
+    const body_hot *b = &w->hot[i];
+    double anchor[3], d[3];
+    anchor_of(&w->nb, i, anchor);
+    for (int k = 0; k < 3; k++) d[k] = b->x[k] - anchor[k];
+    double a = b->v[0] * b->v[0] + b->v[1] * b->v[1] + b->v[2] * b->v[2];
+    if (a == 0.0) return INFINITY;
+    double half_b = d[0] * b->v[0] + d[1] * b->v[1] + d[2] * b->v[2];
+    double c = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] - w->nb.shell * w->nb.shell;
+    if (c >= 0.0) return half_b >= 0.0 ? 0.0 : -2.0 * half_b / a; /* on or past the shell */
+    double root = sqrt(half_b * half_b - a * c);
+    /* the larger root of a s^2 + 2 half_b s + c = 0, without cancellation */
+    return half_b >= 0.0 ? -c / (half_b + root) : (root - half_b) / a;
+}
+
+void neighbours_save(const neighbours *nb, int32_t src, neighbours_record *r)
+{
+    memcpy(r->anchor, nb->anchor + 3 * src, sizeof r->anchor);
+    r->count = nb->count[src];
+    memcpy(r->row, neighbours_row(nb, src), (size_t)r->count * sizeof *r->row);
+}
+
+void neighbours_load(neighbours *nb, int32_t dst, const neighbours_record *r)
+{
+    memcpy(nb->anchor + 3 * dst, r->anchor, sizeof r->anchor);
+    nb->count[dst] = r->count;
+    memcpy(nb->entry + (int64_t)dst * nb->width, r->row, (size_t)r->count * sizeof *r->row);
+}
+
+void neighbours_copy(neighbours *nb, int32_t dst, int32_t src)
+{
+    memcpy(nb->anchor + 3 * dst, nb->anchor + 3 * src, 3 * sizeof *nb->anchor);
+    nb->count[dst] = nb->count[src];
+    memcpy(nb->entry + (int64_t)dst * nb->width, neighbours_row(nb, src),
+           (size_t)nb->count[src] * sizeof *nb->entry);
+}
+
+void neighbours_relabel(neighbours *nb, int32_t count, const int32_t *to)
+{
+    int32_t image_mask = (1 << NEIGHBOURS_IMAGE_BITS) - 1;
+    for (int32_t s = 0; s < count; s++) {
+        int32_t *row = nb->entry + (int64_t)s * nb->width;
+        for (int k = 0; k < nb->count[s]; k++)
+            row[k] = to[neighbours_slot(row[k])] << NEIGHBOURS_IMAGE_BITS | (row[k] & image_mask);
+    }
+}

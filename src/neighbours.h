@@ -1,0 +1,78 @@
+/* neighbours.h — neighbour lists with a shell, for dense gravity-free worlds:
+ * each body keeps the bodies that can reach it while it stays within a
+ * distance `shell` of its anchor, and leaving that sphere is its event. */
+#ifndef CAROM_NEIGHBOURS_H
+#define CAROM_NEIGHBOURS_H
+
+#include <stdint.h>
+
+typedef struct carom_world carom_world;
+
+/* A list entry packs the neighbour's slot and its periodic image:
+ * entry = slot << NEIGHBOURS_IMAGE_BITS | image, image = (s_x + 1) + 3 (s_y + 1)
+ * + 9 (s_z + 1) for an image shift of s_a box sides (s_a in -1, 0, 1). The
+ * same pair seen from the other body has image 26 - image. */
+enum { NEIGHBOURS_IMAGE_BITS = 5, NEIGHBOURS_MAX_SLOTS = 1 << 26 };
+
+typedef struct neighbours {
+    int on;            /* lists in use; otherwise cell lists with crossing events */
+    double shell;      /* a body stays within this distance of its anchor (L) */
+    int32_t width;     /* entries per body row */
+    int32_t rows;      /* rows allocated */
+    float *anchor;     /* 3 per body: where its shell is centred */
+    uint16_t *count;   /* per body: entries in its row */
+    int32_t *entry;    /* width per body */
+    double image[27][3]; /* image code -> shift to add to the neighbour's position */
+} neighbours;
+
+void neighbours_free(neighbours *nb);
+/* Room for lists of this many bodies. 0, or -1 if out of memory. */
+int neighbours_reserve(neighbours *nb, int32_t bodies);
+
+/* Decides whether w uses neighbour lists and with what shell (from the world
+ * def, gravity, density and box); sets nb.on and nb.shell. Returns the width
+ * the cell grid needs: the largest diameter, plus two shells if lists are on. */
+double neighbours_choose(carom_world *w);
+
+/* Anchors every body at its position now (the clock; bodies must be brought
+ * there first), files them in the grid by anchor and links every pair whose
+ * anchors are close enough. 0, or -1 if out of memory. */
+int neighbours_build(carom_world *w);
+/* Links every pair from the anchors and grid cells already in place (after a
+ * snapshot is restored). 0, or -1 if out of memory. */
+int neighbours_link_all(carom_world *w);
+/* Body i, brought to the clock at the edge of its shell, gets a new anchor
+ * where it is and a new row; its old neighbours forget it and the new ones
+ * learn it. 0, or -1 if out of memory (the world is then unusable). */
+int neighbours_renew(carom_world *w, int32_t i);
+
+/* Time after body i's time stamp at which it leaves its shell (INFINITY at rest). */
+double neighbours_exit_time(const carom_world *w, int32_t i);
+
+/* The neighbour slot and image shift of an entry. */
+static inline int32_t neighbours_slot(int32_t entry) { return entry >> NEIGHBOURS_IMAGE_BITS; }
+static inline const double *neighbours_shift(const neighbours *nb, int32_t entry)
+{
+    return nb->image[entry & ((1 << NEIGHBOURS_IMAGE_BITS) - 1)];
+}
+
+/* Row of body i (count[i] entries). */
+static inline const int32_t *neighbours_row(const neighbours *nb, int32_t i)
+{
+    return nb->entry + (int64_t)i * nb->width;
+}
+
+/* For order.c: body moves between slots. Copies the anchor, count and row of
+ * slot src to slot dst (or to/from the scratch record, of width entries). */
+typedef struct neighbours_record {
+    float anchor[3];
+    uint16_t count;
+    int32_t *row; /* width entries of scratch */
+} neighbours_record;
+void neighbours_save(const neighbours *nb, int32_t src, neighbours_record *r);
+void neighbours_load(neighbours *nb, int32_t dst, const neighbours_record *r);
+void neighbours_copy(neighbours *nb, int32_t dst, int32_t src);
+/* Renames every entry's slot s to to[s], for bodies 0 .. count-1. */
+void neighbours_relabel(neighbours *nb, int32_t count, const int32_t *to);
+
+#endif

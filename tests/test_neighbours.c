@@ -1,0 +1,223 @@
+/* test_neighbours.c — neighbour lists with a shell (src/neighbours.c).
+ *
+ * The lists are checked against brute force over all pairs of anchors, again
+ * and again during a dense run: a pair is listed exactly when its anchors are
+ * within reach, through the image the entry names, and every body is inside
+ * its shell. A run with lists and a run with cell lists from the same state
+ * report the same collisions. The automatic choice follows density,
+ * dimension, gravity and the box.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "carom.h"
+#include "check.h"
+#include "world.h"
+
+static const double pi = 3.14159265358979323846;
+
+typedef struct event_list {
+    carom_event *events;
+    int count, capacity;
+} event_list;
+
+static void keep_event(void *user, const carom_event *e)
+{
+    event_list *list = user;
+    if (list->count < list->capacity) list->events[list->count++] = *e;
+}
+
+/* 4 n_side^3 polydisperse spheres (radii 0.4 to 0.5) at packing fraction
+ * about eta, on a jittered fcc lattice; mixed: walls on y, with half a
+ * diameter of room on each side of the lattice. */
+static carom_world *make_world(int n_side, double eta, double shell, int mixed, event_list *log)
+{
+    static const double basis[4][3] = {{0, 0, 0}, {0.5, 0.5, 0}, {0.5, 0, 0.5}, {0, 0.5, 0.5}};
+    int n = 4 * n_side * n_side * n_side;
+    carom_rng rng = carom_rng_seed(2024);
+    double *radius = malloc((size_t)n * sizeof *radius), volume = 0.0;
+    for (int b = 0; b < n; b++) {
+        radius[b] = 0.4 + 0.1 * carom_rng_uniform(&rng);
+        volume += 4.0 / 3.0 * pi * radius[b] * radius[b] * radius[b];
+    }
+    double side = cbrt(volume / eta), a = side / n_side, slack = 0.5 * (a / sqrt(2.0) - 1.0);
+    carom_world_def def = carom_default_world_def();
+    def.box = (carom_vec){side, mixed ? side + 1.0 : side, side};
+    if (mixed) def.boundary[1] = CAROM_WALLS;
+    def.neighbour_shell = shell;
+    def.on_event = log ? keep_event : NULL;
+    def.user = log;
+    carom_world *w = NULL;
+    CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_OK);
+    for (int b = 0; b < n; b++) {
+        int cell = b / 4, k[3] = {cell % n_side, cell / n_side % n_side, cell / (n_side * n_side)};
+        carom_body_def body = carom_default_body_def();
+        double x[3];
+        for (int d = 0; d < 3; d++)
+            x[d] = -0.5 * side + (k[d] + basis[b % 4][d] + 0.25) * a +
+                   slack * (2.0 * carom_rng_uniform(&rng) - 1.0) / sqrt(3.0);
+        body.position = (carom_vec){x[0], x[1], x[2]};
+        body.velocity = (carom_vec){carom_rng_normal(&rng), carom_rng_normal(&rng), carom_rng_normal(&rng)};
+        body.radius = radius[b];
+        body.mass = radius[b] * radius[b] * radius[b] * 8.0;
+        carom_status st = carom_world_add_body(w, &body, NULL);
+        CHECK_MSG(st == CAROM_OK, "body %d: %s", b, carom_world_message(w));
+        if (st != CAROM_OK) break;
+    }
+    free(radius);
+    return w;
+}
+
+/* The image (code 0..26) through which anchor j is nearest anchor i. */
+static int nearest_image(const carom_world *w, int32_t i, int32_t j, double *d2)
+{
+    int code = 0, place = 1;
+    *d2 = 0.0;
+    for (int a = 0; a < 3; a++, place *= 3) {
+        double d = (double)w->nb.anchor[3 * j + a] - (double)w->nb.anchor[3 * i + a];
+        int s = 0;
+        if (w->periodic[a]) s = d > w->half[a] ? -1 : d < -w->half[a] ? 1 : 0;
+        d += s * w->side[a];
+        *d2 += d * d;
+        code += place * (s + 1);
+    }
+    return code;
+}
+
+/* Counts pairs listed wrongly or missing, against brute force over anchors. */
+static int check_lists(const carom_world *w)
+{
+    const neighbours *nb = &w->nb;
+    int wrong = 0;
+    char *listed = calloc((size_t)w->count, 1);
+    for (int32_t i = 0; i < w->count; i++) {
+        const int32_t *row = neighbours_row(nb, i);
+        for (int k = 0; k < nb->count[i]; k++) listed[neighbours_slot(row[k])] = (char)(1 + (row[k] & 31));
+        for (int32_t j = 0; j < w->count; j++) {
+            if (j == i) continue;
+            double d2, reach = w->hot[i].radius + w->hot[j].radius + 2.0 * nb->shell;
+            int code = nearest_image(w, i, j, &d2);
+            double gap = sqrt(d2) - reach;
+            if (fabs(gap) < 1e-6 * reach) continue; /* on the edge: either answer is right */
+            int want = gap < 0.0;
+            if (want != (listed[j] != 0) || (want && listed[j] != 1 + code)) wrong++;
+        }
+        for (int k = 0; k < nb->count[i]; k++) listed[neighbours_slot(row[k])] = 0;
+    }
+    free(listed);
+    return wrong;
+}
+
+/* Bodies farther from their anchors than the shell, at the clock. */
+static int outside_shells(const carom_world *w)
+{
+    int outside = 0;
+    for (int32_t i = 0; i < w->count; i++) {
+        const body_hot *b = &w->hot[i];
+        double d2 = 0.0;
+        for (int a = 0; a < 3; a++) {
+            double d = b->x[a] + b->v[a] * (w->clock - b->t) - (double)w->nb.anchor[3 * i + a];
+            d2 += d * d;
+        }
+        outside += sqrt(d2) > w->nb.shell * (1.0 + 1e-9);
+    }
+    return outside;
+}
+
+static void test_lists_match_brute_force(void)
+{
+    const double shells[2] = {0.08, 0.3};
+    for (int s = 0; s < 2; s++)
+        for (int mixed = 0; mixed < 2; mixed++) {
+            carom_world *w = make_world(5, 0.45, shells[s], mixed, NULL);
+            for (int chunk = 0; chunk < 8; chunk++) {
+                CHECK(carom_world_run(w, INFINITY, 1500) == CAROM_OK);
+                CHECK(w->nb.on);
+                int wrong = check_lists(w), outside = outside_shells(w);
+                CHECK_MSG(wrong == 0 && outside == 0,
+                          "shell %g, mixed %d, chunk %d: %d pairs listed wrongly, %d bodies outside their shells",
+                          shells[s], mixed, chunk, wrong, outside);
+            }
+            CHECK(carom_world_stats(w).cell_events > 1000); /* lists were renewed many times */
+            carom_world_destroy(w);
+        }
+}
+
+/* Is event e of one run in the other, near position k (near-simultaneous
+ * events far apart may swap places), at the same time to 1e-9? */
+static int found_near(const event_list *other, int k, const carom_event *e)
+{
+    for (int m = k - 8; m <= k + 8; m++) {
+        if (m < 0 || m >= other->count) continue;
+        const carom_event *f = &other->events[m];
+        if (f->kind == e->kind && f->i == e->i && f->j == e->j && fabs(f->time - e->time) <= 1e-9 * (1.0 + e->time))
+            return 1;
+    }
+    return 0;
+}
+
+static void test_lists_agree_with_cells(void)
+{
+    enum { EVENTS = 6000 };
+    event_list with_cells = {calloc(EVENTS, sizeof(carom_event)), 0, EVENTS};
+    event_list with_lists = {calloc(EVENTS, sizeof(carom_event)), 0, EVENTS};
+    carom_world *a = make_world(6, 0.4, -1.0, 1, &with_cells), *b = make_world(6, 0.4, 0.2, 1, &with_lists);
+    CHECK(carom_world_run(a, INFINITY, EVENTS + 4000) == CAROM_OK);
+    CHECK(carom_world_run(b, INFINITY, EVENTS + 4000) == CAROM_OK);
+    CHECK(!a->nb.on && b->nb.on);
+    CHECK_EQ_INT(with_cells.count, EVENTS);
+    CHECK_EQ_INT(with_lists.count, EVENTS);
+    int unmatched = 0;
+    for (int k = 0; k < EVENTS; k++) unmatched += !found_near(&with_lists, k, &with_cells.events[k]);
+    CHECK_MSG(unmatched == 0, "%d of %d events of the cell-list run are not in the neighbour-list run",
+              unmatched, EVENTS);
+    free(with_cells.events);
+    free(with_lists.events);
+    carom_world_destroy(a);
+    carom_world_destroy(b);
+}
+
+/* Which structure a world ends up with after its first run. */
+static int uses_lists(carom_world *w)
+{
+    CHECK(carom_world_run(w, 0.0, -1) == CAROM_OK);
+    int on = w->nb.on;
+    carom_world_destroy(w);
+    return on;
+}
+
+static void test_automatic_choice(void)
+{
+    CHECK(uses_lists(make_world(5, 0.45, 0.0, 0, NULL)));  /* dense 3D */
+    CHECK(!uses_lists(make_world(5, 0.2, 0.0, 0, NULL)));  /* dilute */
+    CHECK(!uses_lists(make_world(5, 0.45, -1.0, 0, NULL))); /* asked for cells */
+    CHECK(uses_lists(make_world(5, 0.2, 0.3, 0, NULL)));    /* asked for lists */
+    /* a periodic box of 3 diameters leaves no room for a shell */
+    carom_world_def def = carom_default_world_def();
+    def.box = (carom_vec){3.0, 3.0, 3.0};
+    def.neighbour_shell = 0.3;
+    carom_world *w = NULL;
+    CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_OK);
+    carom_body_def body = carom_default_body_def();
+    CHECK(carom_world_add_body(w, &body, NULL) == CAROM_OK);
+    CHECK(!uses_lists(w));
+    /* gravity keeps cells */
+    def = carom_default_world_def();
+    def.gravity = (carom_vec){0.0, -1.0, 0.0};
+    def.neighbour_shell = 0.3;
+    CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_OK);
+    CHECK(carom_world_add_body(w, &body, NULL) == CAROM_OK);
+    CHECK(!uses_lists(w));
+    /* NaN is refused */
+    def.neighbour_shell = NAN;
+    CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_INVALID_ARGUMENT);
+}
+
+int main(void)
+{
+    RUN(test_lists_match_brute_force);
+    RUN(test_lists_agree_with_cells);
+    RUN(test_automatic_choice);
+    return CHECK_SUMMARY();
+}
