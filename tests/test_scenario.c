@@ -97,6 +97,7 @@ static void check_full_world(const scenario *s)
     CHECK(s->restitution == 0.9);
     CHECK(s->wall_restitution == 0.8);
     CHECK(s->elastic_below_speed == 0.01);
+    CHECK(s->neighbour_shell == -1.0);
     CHECK(s->seed == 42);
 }
 
@@ -163,6 +164,7 @@ static void test_defaults(void)
     CHECK_EQ_INT(s.has_box, 0);
     for (int a = 0; a < 3; a++) CHECK(s.boundary[a] == CAROM_PERIODIC && s.gravity[a] == 0.0);
     CHECK(s.restitution == 1.0 && s.wall_restitution == 1.0 && s.elastic_below_speed == 0.0);
+    CHECK(s.neighbour_shell == 0.0);
     CHECK(s.seed == 1);
     CHECK(isinf(s.until) && s.until > 0);
     CHECK_EQ_INT(s.events, -1);

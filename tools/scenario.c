@@ -523,7 +523,8 @@ static int read_world(reader *r, const yaml_node_t *node, scenario *s)
                                 "gravity",
                                 "restitution",
                                 "wall_restitution",
-                                "elastic_below_speed"};
+                                "elastic_below_speed",
+                                "neighbour_shell"};
     section world;
     if (open_section(r, node, "world", keys, LENGTH(keys), &world)) return -1;
     s->dim_mark = s->box_mark = mark_of(node);
@@ -532,7 +533,8 @@ static int read_world(reader *r, const yaml_node_t *node, scenario *s)
         return -1;
     if (get_number(&world, "restitution", CLOSED_UNIT, &s->restitution) ||
         get_number(&world, "wall_restitution", CLOSED_UNIT, &s->wall_restitution) ||
-        get_number(&world, "elastic_below_speed", NON_NEGATIVE, &s->elastic_below_speed))
+        get_number(&world, "elastic_below_speed", NON_NEGATIVE, &s->elastic_below_speed) ||
+        get_number(&world, "neighbour_shell", ANY_NUMBER, &s->neighbour_shell))
         return -1;
     return 0;
 }

@@ -42,6 +42,7 @@ typedef struct scenario {
     double restitution;      /* `restitution:` in [0, 1] (default 1) */
     double wall_restitution; /* `wall_restitution:` in [0, 1] (default 1) */
     double elastic_below_speed; /* `elastic_below_speed:` >= 0 (default 0) */
+    double neighbour_shell;     /* `neighbour_shell:` (default 0: automatic; < 0: cell lists) */
     uint64_t seed;           /* `seed:` (default 1) */
     scenario_group *groups;  /* `bodies:` */
     int group_count;
