@@ -111,7 +111,7 @@ int32_t contact_find_pairs(carom_frame *f, const int32_t *bodies, int32_t n, dou
         for (int32_t k = 0; k < n; k++)
             if (scan_body(f, bodies[k], 0, time) != 0) return -1;
     }
-    qsort(f->pairs, (size_t)f->pair_count, sizeof *f->pairs, compare_pairs);
+    if (f->pair_count > 1) qsort(f->pairs, (size_t)f->pair_count, sizeof *f->pairs, compare_pairs);
     int32_t kept = 0;
     for (int32_t k = 0; k < f->pair_count; k++)
         if (kept == 0 || compare_pairs(&f->pairs[kept - 1], &f->pairs[k]) != 0) f->pairs[kept++] = f->pairs[k];
