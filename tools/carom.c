@@ -3,6 +3,7 @@
  *
  *   carom run SCENARIO.yaml [options]     build the world a scenario describes and run it
  *   carom run --restart CHECKPOINT [options]
+ *   carom compare SCENARIO.yaml --dt DT[,DT...]   the frame-based steppers against the exact engine (compare.c)
  *
  * It reads the scenario (scenario.c), makes the bodies (place.c), runs the
  * world in slices up to each frame or checkpoint time (running in pieces
@@ -21,6 +22,7 @@
 
 #include "carom.h"
 #include "checkpoint.h"
+#include "compare.h"
 #include "outfile.h"
 #include "place.h"
 #include "report.h"
@@ -35,7 +37,9 @@ static const char *help_text =
     "\n"
     "usage: carom run SCENARIO.yaml [options]\n"
     "       carom run --restart CHECKPOINT [options]\n"
-    "       carom --help | --version | run --help\n"
+    "       carom compare SCENARIO.yaml --dt DT[,DT...] [options]   frame stepping against the exact engine\n"
+    "       carom compare --scaling                               cost against N and density\n"
+    "       carom --help | --version | run --help | compare --help\n"
     "\n"
     "Every collision is predicted before it happens and processed in time order:\n"
     "no time step, no overlaps, energy conserved to round-off, runs reproducible\n"
@@ -423,7 +427,8 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) return fputs(help_text, stdout), 0;
     if (!strcmp(argv[1], "--version")) return printf("carom %s\n", CAROM_VERSION_STRING), 0;
     if (!strcmp(argv[1], "run")) return run_command(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "compare")) return compare_command(argc - 2, argv + 2);
     char message[MESSAGE_SIZE];
-    snprintf(message, sizeof message, "unknown command '%s' (expected run, --help or --version)", argv[1]);
+    snprintf(message, sizeof message, "unknown command '%s' (expected run, compare, --help or --version)", argv[1]);
     return usage_error(message);
 }
