@@ -23,6 +23,7 @@
 #include "carom.h"
 #include "checkpoint.h"
 #include "compare.h"
+#include "option.h"
 #include "outfile.h"
 #include "place.h"
 #include "report.h"
@@ -91,19 +92,6 @@ static int usage_error(const char *message)
 
 /* ---- the command line ---------------------------------------------------- */
 
-static int parse_number(const char *option, const char *text, double *value, char *error, size_t size)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end || errno || !isfinite(v) || v <= 0.0) {
-        snprintf(error, size, "%s: '%s' is not a usable value (expected a finite number > 0)", option, text);
-        return -1;
-    }
-    *value = v;
-    return 0;
-}
-
 static int parse_count(const char *option, const char *text, int64_t *value, int positive, char *error,
                        size_t size)
 {
@@ -123,9 +111,9 @@ static int parse_count(const char *option, const char *text, int64_t *value, int
 static int take_value(options *o, const char *name, const char *value, char *error, size_t size)
 {
     int64_t count;
-    if (!strcmp(name, "--until")) return parse_number(name, value, &o->until, error, size);
-    if (!strcmp(name, "--every")) return parse_number(name, value, &o->every, error, size);
-    if (!strcmp(name, "--checkpoint-every")) return parse_number(name, value, &o->checkpoint_every, error, size);
+    if (!strcmp(name, "--until")) return option_positive_number(name, value, &o->until, error, size);
+    if (!strcmp(name, "--every")) return option_positive_number(name, value, &o->every, error, size);
+    if (!strcmp(name, "--checkpoint-every")) return option_positive_number(name, value, &o->checkpoint_every, error, size);
     if (!strcmp(name, "--events")) return parse_count(name, value, &o->events, 1, error, size);
     if (!strcmp(name, "--seed")) {
         if (parse_count(name, value, &count, 0, error, size) != 0) return -1;

@@ -15,11 +15,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "compare.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "option.h"
 #include "outfile.h"
 #include "place.h"
 #include "report.h"
@@ -473,8 +473,9 @@ static void json_result(FILE *out, const comparison *c, const result *r, const c
     fprintf(out, "]}%s\n", after);
 }
 
-static void write_json(FILE *out, const comparison *c)
+static void write_json(FILE *out, const void *data)
 {
+    const comparison *c = data;
     fprintf(out, "{\n  \"carom_version\": \"%s\",\n  \"scenario\": \"%s\",\n  \"n\": %d,\n  \"dim\": %d,\n",
             CAROM_VERSION_STRING, c->o.scenario, (int)c->g.n, c->g.dim);
     fprintf(out, "  \"from\": %.17g,\n  \"until\": %.17g,\n  \"all_pairs\": %s,\n  \"mean_radius\": %.17g,\n", c->t0,
@@ -487,8 +488,9 @@ static void write_json(FILE *out, const comparison *c)
     fprintf(out, "  ]\n}\n");
 }
 
-static void write_csv(FILE *out, const comparison *c)
+static void write_csv(FILE *out, const void *data)
 {
+    const comparison *c = data;
     fprintf(out, "method,dt,wall_seconds,pair_checks,bisection_steps,pair_collisions,wall_collisions,missed,"
                  "receding_overlaps,max_penetration,mean_penetration,energy_error,error_quarter,error_half,"
                  "error_three_quarters,error_end,decorrelation_time,reproducible,reproducibility_difference\n");
@@ -501,17 +503,6 @@ static void write_csv(FILE *out, const comparison *c)
                 error_at_fraction(c, r, 1), error_at_fraction(c, r, 2), error_at_fraction(c, r, 3),
                 error_at_fraction(c, r, 4), r->decorrelation, r->reproducible, r->reproducibility_difference);
     }
-}
-
-typedef void (*writer)(FILE *, const comparison *);
-
-static int write_output(const char *path, writer write, const comparison *c, char *error, size_t size)
-{
-    if (!path) return 0;
-    outfile f;
-    if (outfile_open(&f, path, error, size) != 0) return -1;
-    write(f.stream, c);
-    return outfile_commit(&f, error, size);
 }
 
 /* ---- setting up ------------------------------------------------------------ */
@@ -569,8 +560,8 @@ static int compare_run(const compare_options *o)
             st = run_stepper(c, m, o->dt[d], &c->results[d][m]);
         }
     if (st == 0) print_table(stdout, c);
-    if (st == 0) st = write_output(o->json, write_json, c, c->message, sizeof c->message);
-    if (st == 0) st = write_output(o->csv, write_csv, c, c->message, sizeof c->message);
+    if (st == 0) st = outfile_write(o->json, write_json, c, c->message, sizeof c->message);
+    if (st == 0) st = outfile_write(o->csv, write_csv, c, c->message, sizeof c->message);
     if (st != 0) fprintf(stderr, "carom: %s\n", c->message);
     release(c);
     free(c);
@@ -610,17 +601,6 @@ static int usage_error(const char *message)
     return EXIT_USAGE;
 }
 
-static int parse_positive(const char *option, const char *text, double *value, char *error, size_t size)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end || errno || !isfinite(v) || v <= 0.0)
-        return snprintf(error, size, "%s: '%s' is not a usable value (expected a finite number > 0)", option, text), -1;
-    *value = v;
-    return 0;
-}
-
 static int parse_dt_list(compare_options *o, const char *text, char *error, size_t size)
 {
     char item[64];
@@ -630,7 +610,7 @@ static int parse_dt_list(compare_options *o, const char *text, char *error, size
         if (o->dt_count == COMPARE_MAX_DT)
             return snprintf(error, size, "--dt: more than %d values", COMPARE_MAX_DT), -1;
         snprintf(item, sizeof item, "%.*s", (int)(length < sizeof item ? length : sizeof item - 1), p);
-        if (parse_positive("--dt", item, &o->dt[o->dt_count++], error, size) != 0) return -1;
+        if (option_positive_number("--dt", item, &o->dt[o->dt_count++], error, size) != 0) return -1;
         if (!comma) return 0;
         p = comma + 1;
     }
@@ -640,11 +620,11 @@ static int take_value(compare_options *o, const char *name, const char *value, c
 {
     double v;
     if (!strcmp(name, "--dt")) return parse_dt_list(o, value, error, size);
-    if (!strcmp(name, "--eps")) return parse_positive(name, value, &o->eps, error, size);
-    if (!strcmp(name, "--until")) return parse_positive(name, value, &o->until, error, size);
+    if (!strcmp(name, "--eps")) return option_positive_number(name, value, &o->eps, error, size);
+    if (!strcmp(name, "--until")) return option_positive_number(name, value, &o->until, error, size);
     if (!strcmp(name, "--json")) return o->json = value, 0;
     if (!strcmp(name, "--csv")) return o->csv = value, 0;
-    if (parse_positive(name, value, &v, error, size) != 0) return -1;
+    if (option_positive_number(name, value, &v, error, size) != 0) return -1;
     if (v != floor(v) || v > 1e6) return snprintf(error, size, "%s: '%s' is not a usable value (expected a whole number)", name, value), -1;
     if (!strcmp(name, "--seed")) o->seed = (uint64_t)v, o->has_seed = 1;
     else o->checkpoints = (int)v;

@@ -138,8 +138,9 @@ static double fitted_slope(const scaling *s, const char *sweep, int method, int 
     return k >= 2 ? (k * sxy - sx * sy) / (k * sxx - sx * sx) : NAN;
 }
 
-static void write_csv(FILE *out, const scaling *s)
+static void write_csv(FILE *out, const void *data)
 {
+    const scaling *s = data;
     fprintf(out, "sweep,method,n,packing_fraction,simulated_time,wall_seconds,seconds_per_time,pair_checks_per_time,"
                  "collisions_per_time\n");
     for (int i = 0; i < s->count; i++) {
@@ -156,8 +157,9 @@ static void json_number(FILE *out, double v)
     else fprintf(out, "null");
 }
 
-static void write_json(FILE *out, const scaling *s)
+static void write_json(FILE *out, const void *data)
 {
+    const scaling *s = data;
     fprintf(out, "{\n  \"carom_version\": \"%s\",\n  \"dt\": %g,\n  \"fits\": [\n", CAROM_VERSION_STRING, frame_dt);
     const char *sweeps[2] = {"n", "density"};
     for (int w = 0; w < 2; w++)
@@ -213,17 +215,6 @@ static int sweep_all(scaling *s, int quick)
     return 0;
 }
 
-typedef void (*writer)(FILE *, const scaling *);
-
-static int write_file(const char *path, writer write, const scaling *s, char *error, size_t size)
-{
-    if (!path) return 0;
-    outfile f;
-    if (outfile_open(&f, path, error, size) != 0) return -1;
-    write(f.stream, s);
-    return outfile_commit(&f, error, size);
-}
-
 int scaling_run(const compare_options *o, char *error, size_t error_size)
 {
     scaling *s = calloc(1, sizeof *s);
@@ -233,8 +224,8 @@ int scaling_run(const compare_options *o, char *error, size_t error_size)
     printf("carom compare --scaling: 2D disks, periodic box, frames of dt = %g; phi = packing fraction\n", frame_dt);
     int st = sweep_all(s, o->quick);
     if (st == 0) print_fits(s);
-    if (st == 0) st = write_file(o->csv, write_csv, s, error, error_size);
-    if (st == 0) st = write_file(o->json, write_json, s, error, error_size);
+    if (st == 0) st = outfile_write(o->csv, write_csv, s, error, error_size);
+    if (st == 0) st = outfile_write(o->json, write_json, s, error, error_size);
     free(s);
     return st;
 }
