@@ -232,6 +232,132 @@ uint64_t carom_rng_next(carom_rng *rng);
 double carom_rng_uniform(carom_rng *rng);  /* in [0, 1), 53 random bits */
 double carom_rng_normal(carom_rng *rng);   /* standard normal (polar Box-Muller) */
 
+/* ======================================================================== */
+/* Frame-based steppers, kept for comparison (seeds 002 and 004)            */
+/* ======================================================================== */
+/* The same bodies, box, restitution, masses and impulse law as the exact
+ * engine, stepped the way most real-time code does it: every body flies for
+ * a fixed dt (on its exact straight line or parabola, so every difference
+ * comes from the collision handling), then contacts are looked for.
+ *
+ *   CAROM_FRAME_PLAIN      (seed 002, sec. 2): overlapping pairs and wall
+ *       penetrations found at the end of the frame get their impulse where
+ *       they are, in repeated passes until a pass applies none (2.1.2), at
+ *       most max_passes times; a frame still unresolved then is "jammed".
+ *   CAROM_FRAME_BISECTION  (seed 004, "Time of collision"): each overlap found
+ *       at the end of the frame is traced back by bisection on the overlap
+ *       predicate to its time of impact within eps; collisions are applied
+ *       there in time order and the rest of the frame is simulated again.
+ *
+ * Both find contacts only as overlaps at frame ends, so a pair can still
+ * pass right through another between two frames (tunnelling). */
+
+typedef enum carom_frame_method {
+    CAROM_FRAME_PLAIN = 0,
+    CAROM_FRAME_BISECTION = 1
+} carom_frame_method;
+
+/* Do bodies a and b intersect? Both states are at the same instant; b's
+ * position is the periodic image nearest a's (it may lie outside the box).
+ * Returns nonzero for yes. It may be called at any time within a frame, so
+ * it must depend on the two states only. */
+typedef int (*carom_overlap_fn)(void *user, const carom_body_state *a, const carom_body_state *b);
+
+typedef struct carom_frame_def {
+    carom_frame_method method;
+    double dt;          /* frame length (T), > 0 */
+    /* Bisection: the time of impact is found within eps (T). 0 (the default)
+     * means dt / 2^20. */
+    double eps;
+    /* 1: every pair is tested each pass, the N^2/2 cost model of seed 002;
+     * 0 (the default): only pairs in neighbouring cells of a grid at least
+     * one largest diameter wide. Both give bitwise the same result. */
+    int all_pairs;
+    /* Plain: resolution passes per frame before the frame is declared
+     * jammed; bisection: collisions of one body in one frame before it is.
+     * Default 100. */
+    int32_t max_passes;
+    /* The intersection test (NULL, the default: spheres, |x_a - x_b| <
+     * r_a + r_b). Pairs are still only tested when their bounding spheres
+     * (the radii) overlap, and the impulse acts along the line of centres.
+     * Walls always use the radius. */
+    carom_overlap_fn overlap;
+    void *overlap_user;
+    /* Called after each pair or wall impulse, with the time it was applied
+     * (plain: the frame end). NULL for none. */
+    carom_event_callback on_event;
+    void *user;
+} carom_frame_def;
+
+/* Defaults: plain, dt = 0.001, eps = 0 (dt / 2^20), the cell grid,
+ * max_passes 100, spheres, no callback. */
+carom_frame_def carom_default_frame_def(void);
+
+typedef struct carom_frame_stats {
+    double time;               /* the stepper's clock (T) */
+    int64_t frames;            /* frames stepped */
+    int64_t pair_checks;       /* pairs tested for overlap (bisection steps not included) */
+    int64_t bisection_steps;   /* overlap tests made by the time-of-impact searches */
+    int64_t pair_collisions;   /* pair impulses applied */
+    int64_t wall_collisions;   /* wall impulses applied */
+    /* Pairs found overlapping but already moving apart, so no impulse: they
+     * had passed more than half through each other (seed 002, 2.1.1). */
+    int64_t receding_overlaps;
+    int64_t passes;            /* plain: resolution passes made, over all frames */
+    int64_t jammed_frames;     /* frames left with contacts unresolved (see max_passes) */
+    /* Depth of the overlap where each impulse was applied (L): r_i + r_j - d
+     * for a pair at distance d, r - (distance from the centre to the wall
+     * plane) for a wall; 0 if the impulse came before contact. */
+    double max_penetration;
+    double mean_penetration;
+    double kinetic_energy;     /* sum of m v^2 / 2 now */
+    double potential_energy;   /* -sum of m g . x now */
+} carom_frame_stats;
+
+typedef struct carom_frame carom_frame;
+
+/* A stepper for the bodies (in id order) of a world def. Unlike a world it
+ * accepts overlapping bodies (frame-based code has to live with them); the
+ * rest is checked as carom_world_add_body checks it (finite numbers,
+ * positive radius and mass, inside the box, periodic sides at least three
+ * largest diameters). The stepper's clock starts at 0. On failure *frame is
+ * NULL and why says which body or field is wrong. */
+carom_status carom_frame_create(const carom_world_def *world, const carom_body_def *bodies,
+                                int32_t count, const carom_frame_def *def, carom_frame **frame,
+                                char *why, size_t why_size);
+/* A stepper starting from a world's bodies, definition and clock. */
+carom_status carom_frame_create_from_world(const carom_world *world, const carom_frame_def *def,
+                                           carom_frame **frame, char *why, size_t why_size);
+void carom_frame_destroy(carom_frame *frame);
+
+/* The warning of the last jammed frame, or the error of the last failed call ("" if none). */
+const char *carom_frame_message(const carom_frame *frame);
+
+/* Runs frames of def.dt. After k frames of def.dt in a row the clock is
+ * exactly start + k * dt (no accumulated round-off). Returns CAROM_JAMMED
+ * (a warning: every frame was completed and the stepper is usable) if a
+ * frame in it was left unresolved; the message names the first. */
+carom_status carom_frame_run(carom_frame *frame, int64_t frames);
+/* One frame of length dt (T, > 0), e.g. to change the frame timing. */
+carom_status carom_frame_step(carom_frame *frame, double dt);
+
+double carom_frame_time(const carom_frame *frame);
+int32_t carom_frame_body_count(const carom_frame *frame);
+/* A body's state at the stepper's clock (wrapped into the box on periodic
+ * axes; collisions counts pair and wall impulses it took part in). */
+carom_status carom_frame_get_body(const carom_frame *frame, int32_t id, carom_body_state *state);
+carom_frame_stats carom_frame_get_stats(const carom_frame *frame);
+
+/* Seed 004's search on its own: bodies a and b (states at time 0) fly for
+ * dt under gravity (L/T^2); if overlap (NULL: spheres) says they intersect
+ * at dt but not at 0, *toi gets a time within eps of the first contact,
+ * from below (they do not yet intersect at *toi); if they intersect at 0,
+ * *toi = 0; if not at dt, *toi = INFINITY. steps (may be NULL) gets the
+ * number of overlap tests made. */
+carom_status carom_time_of_impact(const carom_body_state *a, const carom_body_state *b,
+                                  carom_vec gravity, double dt, double eps, carom_overlap_fn overlap,
+                                  void *user, double *toi, int *steps);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,6 +3,7 @@
  *
  *   carom run SCENARIO.yaml [options]     build the world a scenario describes and run it
  *   carom run --restart CHECKPOINT [options]
+ *   carom compare SCENARIO.yaml --dt DT[,DT...]   the frame-based steppers against the exact engine (compare.c)
  *
  * It reads the scenario (scenario.c), makes the bodies (place.c), runs the
  * world in slices up to each frame or checkpoint time (running in pieces
@@ -21,6 +22,8 @@
 
 #include "carom.h"
 #include "checkpoint.h"
+#include "compare.h"
+#include "option.h"
 #include "outfile.h"
 #include "place.h"
 #include "report.h"
@@ -35,7 +38,9 @@ static const char *help_text =
     "\n"
     "usage: carom run SCENARIO.yaml [options]\n"
     "       carom run --restart CHECKPOINT [options]\n"
-    "       carom --help | --version | run --help\n"
+    "       carom compare SCENARIO.yaml --dt DT[,DT...] [options]   frame stepping against the exact engine\n"
+    "       carom compare --scaling                               cost against N and density\n"
+    "       carom --help | --version | run --help | compare --help\n"
     "\n"
     "Every collision is predicted before it happens and processed in time order:\n"
     "no time step, no overlaps, energy conserved to round-off, runs reproducible\n"
@@ -87,19 +92,6 @@ static int usage_error(const char *message)
 
 /* ---- the command line ---------------------------------------------------- */
 
-static int parse_number(const char *option, const char *text, double *value, char *error, size_t size)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end || errno || !isfinite(v) || v <= 0.0) {
-        snprintf(error, size, "%s: '%s' is not a usable value (expected a finite number > 0)", option, text);
-        return -1;
-    }
-    *value = v;
-    return 0;
-}
-
 static int parse_count(const char *option, const char *text, int64_t *value, int positive, char *error,
                        size_t size)
 {
@@ -119,9 +111,9 @@ static int parse_count(const char *option, const char *text, int64_t *value, int
 static int take_value(options *o, const char *name, const char *value, char *error, size_t size)
 {
     int64_t count;
-    if (!strcmp(name, "--until")) return parse_number(name, value, &o->until, error, size);
-    if (!strcmp(name, "--every")) return parse_number(name, value, &o->every, error, size);
-    if (!strcmp(name, "--checkpoint-every")) return parse_number(name, value, &o->checkpoint_every, error, size);
+    if (!strcmp(name, "--until")) return option_positive_number(name, value, &o->until, error, size);
+    if (!strcmp(name, "--every")) return option_positive_number(name, value, &o->every, error, size);
+    if (!strcmp(name, "--checkpoint-every")) return option_positive_number(name, value, &o->checkpoint_every, error, size);
     if (!strcmp(name, "--events")) return parse_count(name, value, &o->events, 1, error, size);
     if (!strcmp(name, "--seed")) {
         if (parse_count(name, value, &count, 0, error, size) != 0) return -1;
@@ -423,7 +415,8 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) return fputs(help_text, stdout), 0;
     if (!strcmp(argv[1], "--version")) return printf("carom %s\n", CAROM_VERSION_STRING), 0;
     if (!strcmp(argv[1], "run")) return run_command(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "compare")) return compare_command(argc - 2, argv + 2);
     char message[MESSAGE_SIZE];
-    snprintf(message, sizeof message, "unknown command '%s' (expected run, --help or --version)", argv[1]);
+    snprintf(message, sizeof message, "unknown command '%s' (expected run, compare, --help or --version)", argv[1]);
     return usage_error(message);
 }

@@ -79,3 +79,12 @@ void outfile_discard(outfile *f)
     free(f->path);
     memset(f, 0, sizeof *f);
 }
+
+int outfile_write(const char *path, outfile_writer write, const void *data, char *error, size_t error_size)
+{
+    if (!path) return 0;
+    outfile f;
+    if (outfile_open(&f, path, error, error_size) != 0) return -1;
+    write(f.stream, data);
+    return outfile_commit(&f, error, error_size);
+}

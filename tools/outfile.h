@@ -21,4 +21,9 @@ int outfile_commit(outfile *f, char *error, size_t error_size);
 /* Abandons the file: the temporary is removed, the target left as it was. */
 void outfile_discard(outfile *f);
 
+/* Writes a whole file at once: opens path (nothing if path is NULL), lets
+ * write fill it from data, commits. Returns 0, or -1 with a message. */
+typedef void (*outfile_writer)(FILE *stream, const void *data);
+int outfile_write(const char *path, outfile_writer write, const void *data, char *error, size_t error_size);
+
 #endif
