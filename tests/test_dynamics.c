@@ -7,19 +7,8 @@
 
 #include "carom.h"
 #include "check.h"
+#include "event_log.h"
 
-enum { MAX_LOG = 64 };
-typedef struct event_log {
-    int count;
-    carom_event events[MAX_LOG];
-} event_log;
-
-static void record(void *user, const carom_event *e)
-{
-    event_log *log = user;
-    if (log->count < MAX_LOG) log->events[log->count] = *e;
-    log->count++;
-}
 
 static carom_world *make_world(int dim, carom_boundary boundary, carom_vec box, event_log *log)
 {

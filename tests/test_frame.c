@@ -11,6 +11,7 @@
 
 #include "carom.h"
 #include "check.h"
+#include "event_log.h"
 
 static carom_body_state state_of(carom_vec x, carom_vec v, double radius)
 {
@@ -99,18 +100,6 @@ static void test_toi_any_shape(void)
 
 /* ---- the head-on pair -------------------------------------------------------- */
 
-enum { MAX_LOG = 64 };
-typedef struct event_log {
-    int count;
-    carom_event events[MAX_LOG];
-} event_log;
-
-static void record(void *user, const carom_event *e)
-{
-    event_log *log = user;
-    if (log->count < MAX_LOG) log->events[log->count] = *e;
-    log->count++;
-}
 
 static carom_world_def box_2d(double side, carom_boundary boundary)
 {
