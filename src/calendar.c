@@ -1,25 +1,45 @@
-/* calendar.c — an indexed 4-ary min-heap holding one event time per body.
+/* calendar.c — the event calendar: a small heap for the near future and a
+ * ring of time buckets for the rest.
  *
  * Single-event scheduling (Smallenburg, "Efficient event-driven simulations
- * of hard spheres", Eur. Phys. J. E 2022): every body keeps only its own
- * earliest predicted event, so the calendar has at most N entries and an
- * update is a sift of one entry, O(log N). Keys are (time, key), where the
- * world's key is the body's id: a total order, so equal times are broken by
- * body identity, never by the order of insertion nor by where the body sits
- * in memory, and runs are reproducible.
+ * of hard spheres", Eur. Phys. J. E 45, 22 (2022)) leaves one event per body,
+ * so the calendar holds at most N times. A heap of all N costs a sift of
+ * log N levels per event, and at 10^6 bodies the lower levels are cache
+ * misses, one after the other. Following Paul (J. Comput. Phys. 221, 615
+ * (2007)), as Smallenburg does, only events in the bucket being served sit in
+ * a heap (a few dozen: it stays in L1); a later event goes into the unsorted,
+ * doubly linked list of its time bucket, O(1), and a bucket's list moves into
+ * the heap when its time comes. Events past the ring's reach wait in an
+ * overflow list that is swept once per turn of the ring.
  *
- * Four children per node, not two: half as many levels to sift through, and
- * the four children of a node share one 64-byte cache line (entries are 16
- * bytes and the array is placed so that heap[1] starts a line), so at 10^6
- * bodies, where the heap no longer fits in cache, a sift misses about half as
- * often (LaMarca & Ladner, "The influence of caches on the performance of
- * heaps", J. Exp. Algorithmics 1996).
+ * The order is (time, key), where the world's key is the body's id: a total
+ * order, so equal times go to the lower id, whatever the buckets and wherever
+ * the body sits in memory. Bucket b holds times with floor((t - origin) /
+ * width) = b, which never decreases as t grows, so every event in the heap
+ * comes before every event outside it, and the earliest is the heap's root.
+ * The bucket width only changes the speed, never the order: it is set from
+ * the events themselves (about EVENTS_PER_BUCKET per bucket near the front)
+ * whenever the buckets are rebuilt.
+ *
+ * The heap has four children per node, which share one 64-byte cache line
+ * (LaMarca & Ladner, J. Exp. Algorithmics 1996).
  */
 #include "calendar.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+enum {
+    EVENTS_PER_BUCKET = 8,
+    MIN_BUCKETS = 16,
+    BODIES_PER_BUCKET = 4, /* the ring has about capacity / 4 buckets */
+    NEAR_LIMIT_FLOOR = 1024,
+    NO_BODY = -1,
+};
+
+/* ---- the near heap ---- */
 
 static int earlier(const calendar_entry *a, const calendar_entry *b)
 {
@@ -29,7 +49,7 @@ static int earlier(const calendar_entry *a, const calendar_entry *b)
 static void place(calendar *cal, int32_t k, calendar_entry e)
 {
     cal->heap[k] = e;
-    cal->where[e.body] = k;
+    cal->body[e.body].where = k;
 }
 
 static void sift_up(calendar *cal, int32_t k)
@@ -49,8 +69,8 @@ static void sift_down(calendar *cal, int32_t k)
     calendar_entry e = cal->heap[k];
     for (;;) {
         int32_t child = 4 * k + 1;
-        if (child >= cal->count) break;
-        int32_t last = child + 3 < cal->count ? child + 3 : cal->count - 1;
+        if (child >= cal->near_count) break;
+        int32_t last = child + 3 < cal->near_count ? child + 3 : cal->near_count - 1;
         for (int32_t c = child + 1; c <= last; c++)
             if (earlier(&cal->heap[c], &cal->heap[child])) child = c;
         if (!earlier(&cal->heap[child], &e)) break;
@@ -60,78 +80,290 @@ static void sift_down(calendar *cal, int32_t k)
     place(cal, k, e);
 }
 
+static void heap_push(calendar *cal, int32_t b)
+{
+    place(cal, cal->near_count++, (calendar_entry){cal->body[b].time, b, cal->body[b].key});
+    sift_up(cal, cal->near_count - 1);
+}
+
+static void heap_remove(calendar *cal, int32_t k)
+{
+    calendar_entry last = cal->heap[--cal->near_count];
+    if (k == cal->near_count) return;
+    place(cal, k, last);
+    sift_up(cal, k);
+    sift_down(cal, cal->body[last.body].where);
+}
+
+/* ---- bucket lists ---- */
+
+static int32_t overflow_bucket(const calendar *cal) { return cal->bucket_count; }
+
+static void link(calendar *cal, int32_t b, int32_t bucket)
+{
+    calendar_body *r = &cal->body[b];
+    r->where = -2 - bucket;
+    r->prev = NO_BODY;
+    r->next = cal->head[bucket];
+    if (r->next != NO_BODY) cal->body[r->next].prev = b;
+    cal->head[bucket] = b;
+    if (bucket != overflow_bucket(cal)) cal->ring_count++;
+}
+
+static void unlink_body(calendar *cal, int32_t b)
+{
+    calendar_body *r = &cal->body[b];
+    int32_t bucket = -2 - r->where;
+    if (r->prev != NO_BODY) cal->body[r->prev].next = r->next;
+    else cal->head[bucket] = r->next;
+    if (r->next != NO_BODY) cal->body[r->next].prev = r->prev;
+    if (bucket != overflow_bucket(cal)) cal->ring_count--;
+}
+
+/* ---- placing an event ---- */
+
+/* Where t falls, in buckets from the origin (a double: huge and infinite
+ * times compare correctly). */
+static double bucket_position(const calendar *cal, double t) { return (t - cal->origin) * cal->inverse_width; }
+
+/* Whether time t belongs in the heap. */
+static int near(const calendar *cal, double t)
+{
+    return cal->mode == CALENDAR_ALL_NEAR ||
+           (cal->mode == CALENDAR_BUCKETED && bucket_position(cal, t) < (double)(cal->current + 1));
+}
+
+/* Files body b (its time set, in no list) in the heap, the ring or overflow. */
+static void attach(calendar *cal, int32_t b)
+{
+    if (cal->mode == CALENDAR_COLLECTING) {
+        link(cal, b, overflow_bucket(cal));
+        return;
+    }
+    double x = bucket_position(cal, cal->body[b].time);
+    if (near(cal, cal->body[b].time)) heap_push(cal, b);
+    else if (x < (double)(cal->current + cal->bucket_count))
+        link(cal, b, (int32_t)((int64_t)x & (cal->bucket_count - 1)));
+    else link(cal, b, overflow_bucket(cal));
+}
+
+static void detach(calendar *cal, int32_t b)
+{
+    int32_t where = cal->body[b].where;
+    if (where >= 0) heap_remove(cal, where);
+    else if (where != CALENDAR_ABSENT) unlink_body(cal, b);
+    cal->body[b].where = CALENDAR_ABSENT;
+}
+
+/* ---- rebuilding the buckets ---- */
+
+/* Takes every scheduled body out of heap and lists; returns them as one list
+ * through next. */
+static int32_t gather(calendar *cal)
+{
+    int32_t pending = NO_BODY;
+    for (int32_t k = 0; k < cal->near_count; k++) {
+        int32_t b = cal->heap[k].body;
+        cal->body[b].next = pending;
+        pending = b;
+    }
+    for (int32_t bucket = 0; bucket <= cal->bucket_count; bucket++) {
+        for (int32_t b = cal->head[bucket], next; b != NO_BODY; b = next) {
+            next = cal->body[b].next;
+            cal->body[b].next = pending;
+            pending = b;
+        }
+        cal->head[bucket] = NO_BODY;
+    }
+    cal->near_count = cal->ring_count = 0;
+    return pending;
+}
+
+/* Origin at the earliest finite time; width such that about
+ * EVENTS_PER_BUCKET events fall in a bucket near it: n events whose mean
+ * distance from the earliest is m lie about m / n apart there. Returns 0 if
+ * no time is finite. */
+static int choose_buckets(calendar *cal, int32_t pending)
+{
+    double earliest = INFINITY, sum = 0.0;
+    int32_t finite = 0;
+    for (int32_t b = pending; b != NO_BODY; b = cal->body[b].next)
+        if (isfinite(cal->body[b].time)) {
+            finite++;
+            if (cal->body[b].time < earliest) earliest = cal->body[b].time;
+        }
+    if (finite == 0) return 0;
+    for (int32_t b = pending; b != NO_BODY; b = cal->body[b].next)
+        if (isfinite(cal->body[b].time)) sum += cal->body[b].time - earliest;
+    double width = EVENTS_PER_BUCKET * (sum / finite) / finite;
+    double inverse = 1.0 / width;
+    cal->origin = earliest;
+    cal->inverse_width = inverse > 0.0 && isfinite(inverse) ? inverse : 1.0; /* any width is correct */
+    cal->current = 0;
+    return 1;
+}
+
+/* Sets the buckets from the events now scheduled and files every event
+ * again. If no time is finite, all go into the heap. */
+static void rebuild(calendar *cal)
+{
+    int32_t pending = gather(cal);
+    cal->mode = choose_buckets(cal, pending) ? CALENDAR_BUCKETED : CALENDAR_ALL_NEAR;
+    for (int32_t b = pending, next; b != NO_BODY; b = next) {
+        next = cal->body[b].next;
+        attach(cal, b);
+    }
+    /* A heap this large again means the width has become too wide. */
+    cal->near_limit = 4 * cal->near_count > NEAR_LIMIT_FLOOR ? 4 * cal->near_count : NEAR_LIMIT_FLOOR;
+}
+
+/* After a turn of the ring, the overflow events it now reaches join it. */
+static void sweep_overflow(calendar *cal)
+{
+    double reach = (double)(cal->current + cal->bucket_count);
+    for (int32_t b = cal->head[overflow_bucket(cal)], next; b != NO_BODY; b = next) {
+        next = cal->body[b].next;
+        if (bucket_position(cal, cal->body[b].time) < reach) {
+            unlink_body(cal, b);
+            attach(cal, b);
+        }
+    }
+}
+
+/* Serves the next bucket: its events move into the heap. */
+static void advance(calendar *cal)
+{
+    cal->current++;
+    if ((cal->current & (cal->bucket_count - 1)) == 0) sweep_overflow(cal);
+    int32_t bucket = (int32_t)(cal->current & (cal->bucket_count - 1));
+    for (int32_t b = cal->head[bucket], next; b != NO_BODY; b = next) {
+        next = cal->body[b].next;
+        cal->ring_count--;
+        heap_push(cal, b);
+    }
+    cal->head[bucket] = NO_BODY;
+}
+
+int32_t calendar_first(calendar *cal)
+{
+    if (cal->mode == CALENDAR_COLLECTING || cal->near_count > cal->near_limit) rebuild(cal);
+    while (cal->near_count == 0) {
+        if (cal->count == 0) return NO_BODY;
+        if (cal->ring_count == 0) rebuild(cal); /* only overflow left: start again at its earliest */
+        else advance(cal);
+    }
+    return cal->heap[0].body;
+}
+
+/* ---- the interface ---- */
+
 int calendar_init(calendar *cal, int32_t capacity)
 {
     *cal = (calendar){0};
     return calendar_reserve(cal, capacity);
 }
 
+static int32_t ring_size_for(int32_t capacity)
+{
+    int32_t size = MIN_BUCKETS;
+    while (size < capacity / BODIES_PER_BUCKET) size *= 2;
+    return size;
+}
+
 int calendar_reserve(calendar *cal, int32_t capacity)
 {
     if (capacity <= cal->capacity) return 0;
-    /* heap = block + 3, so heap[1 + 4 m] .. heap[4 + 4 m] fill one cache line. */
+    int32_t buckets = ring_size_for(capacity);
+    /* heap = block + 3, so heap[1 + 4 m] .. heap[4 + 4 m] fill one cache line.
+     * Room for every body, though only the near future is ever touched. */
     size_t bytes = ((size_t)capacity + 3) * sizeof(calendar_entry);
     calendar_entry *block = aligned_alloc(64, (bytes + 63) / 64 * 64);
-    if (!block) return -1;
-    if (cal->count > 0) memcpy(block + 3, cal->heap, (size_t)cal->count * sizeof *block);
+    calendar_body *body = malloc((size_t)capacity * sizeof *body);
+    int32_t *head = malloc(((size_t)buckets + 1) * sizeof *head);
+    if (!block || !body || !head) {
+        free(block);
+        free(body);
+        free(head);
+        return -1;
+    }
+    int32_t pending = cal->capacity > 0 ? gather(cal) : NO_BODY;
+    if (cal->capacity > 0) memcpy(body, cal->body, (size_t)cal->capacity * sizeof *body);
+    for (int32_t b = cal->capacity; b < capacity; b++) body[b].where = CALENDAR_ABSENT;
     free(cal->block);
+    free(cal->body);
+    free(cal->head);
     cal->block = block;
     cal->heap = block + 3;
-    int32_t *where = realloc(cal->where, (size_t)capacity * sizeof *where);
-    if (!where) return -1;
-    cal->where = where;
-    for (int32_t b = cal->capacity; b < capacity; b++) cal->where[b] = -1;
+    cal->body = body;
+    cal->head = head;
     cal->capacity = capacity;
+    cal->bucket_count = buckets;
+    for (int32_t b = 0; b <= buckets; b++) head[b] = NO_BODY;
+    cal->mode = CALENDAR_COLLECTING; /* buckets are chosen at the next calendar_first */
+    for (int32_t b = pending, next; b != NO_BODY; b = next) {
+        next = cal->body[b].next;
+        attach(cal, b);
+    }
     return 0;
 }
 
 void calendar_free(calendar *cal)
 {
     free(cal->block);
-    free(cal->where);
+    free(cal->body);
+    free(cal->head);
     *cal = (calendar){0};
 }
 
 void calendar_clear(calendar *cal)
 {
-    for (int32_t k = 0; k < cal->count; k++) cal->where[cal->heap[k].body] = -1;
-    cal->count = 0;
+    for (int32_t b = 0; b < cal->capacity; b++) cal->body[b].where = CALENDAR_ABSENT;
+    for (int32_t b = 0; b <= cal->bucket_count; b++) cal->head[b] = NO_BODY;
+    cal->count = cal->near_count = cal->ring_count = 0;
+    cal->mode = CALENDAR_COLLECTING;
 }
 
 void calendar_set(calendar *cal, int32_t body, double t) { calendar_set_keyed(cal, body, body, t); }
-
-void calendar_relabel(calendar *cal, const int32_t *new_of_old)
-{
-    for (int32_t k = 0; k < cal->count; k++) cal->heap[k].body = new_of_old[cal->heap[k].body];
-    for (int32_t b = 0; b < cal->capacity; b++) cal->where[b] = -1;
-    for (int32_t k = 0; k < cal->count; k++) cal->where[cal->heap[k].body] = k;
-}
 
 void calendar_set_keyed(calendar *cal, int32_t body, int32_t key, double t)
 {
     assert(body >= 0 && body < cal->capacity);
     assert(t == t); /* never NaN */
-    int32_t k = cal->where[body];
-    if (k < 0) {
-        place(cal, cal->count++, (calendar_entry){t, body, key});
-        sift_up(cal, cal->count - 1);
+    calendar_body *r = &cal->body[body];
+    int32_t k = r->where;
+    if (k >= 0 && near(cal, t)) {
+        double old = r->time; /* stays in the heap: re-sift in place */
+        r->time = cal->heap[k].time = t;
+        r->key = cal->heap[k].key = key;
+        if (t < old) sift_up(cal, k);
+        else sift_down(cal, k);
         return;
     }
-    double old = cal->heap[k].time;
-    cal->heap[k].time = t;
-    cal->heap[k].key = key;
-    if (t < old) sift_up(cal, k);
-    else sift_down(cal, k);
+    if (k == CALENDAR_ABSENT) cal->count++;
+    else detach(cal, body);
+    r->time = t;
+    r->key = key;
+    attach(cal, body);
+}
+
+static int32_t renamed(const int32_t *new_of_old, int32_t b) { return b == NO_BODY ? NO_BODY : new_of_old[b]; }
+
+void calendar_relabel(calendar *cal, const int32_t *new_of_old)
+{
+    for (int32_t k = 0; k < cal->near_count; k++) cal->heap[k].body = new_of_old[cal->heap[k].body];
+    for (int32_t bucket = 0; bucket <= cal->bucket_count; bucket++)
+        cal->head[bucket] = renamed(new_of_old, cal->head[bucket]);
+    for (int32_t b = 0; b < cal->capacity; b++) {
+        calendar_body *r = &cal->body[b];
+        if (r->where == CALENDAR_ABSENT) continue;
+        r->next = renamed(new_of_old, r->next);
+        r->prev = renamed(new_of_old, r->prev);
+    }
 }
 
 void calendar_remove(calendar *cal, int32_t body)
 {
-    int32_t k = cal->where[body];
-    if (k < 0) return;
-    cal->where[body] = -1;
-    calendar_entry last = cal->heap[--cal->count];
-    if (k == cal->count) return;
-    place(cal, k, last);
-    sift_up(cal, k);
-    sift_down(cal, cal->where[last.body]);
+    if (cal->body[body].where == CALENDAR_ABSENT) return;
+    detach(cal, body);
+    cal->count--;
 }

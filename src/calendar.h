@@ -1,23 +1,49 @@
-/* calendar.h — the event calendar: one scheduled time per body, earliest first. */
+/* calendar.h — the event calendar: one scheduled time per body, earliest first.
+ * A small heap holds the near future and a ring of time buckets the rest. */
 #ifndef CAROM_CALENDAR_H
 #define CAROM_CALENDAR_H
 
 #include <stdint.h>
 
-/* A heap entry carries its time, so sifting compares neighbouring entries
- * without visiting a per-body array (one cache line holds four entries). */
+/* A near-future heap entry carries its time, so sifting compares neighbouring
+ * entries without visiting the per-body records. */
 typedef struct calendar_entry {
     double time;
     int32_t body;
     int32_t key; /* breaks ties between equal times: lower first */
 } calendar_entry;
 
+/* Where a body's event is: in the near heap (where >= 0, its position), in
+ * bucket b of the ring (where = -2 - b; b = bucket_count is the overflow
+ * list), or nowhere (CALENDAR_ABSENT). */
+enum { CALENDAR_ABSENT = -1 };
+
+/* How events are filed: after a clear or a reserve, all wait in the overflow
+ * list until the next calendar_first sets the buckets from them; if no time
+ * was finite then, all go into the heap; otherwise by bucket. */
+enum { CALENDAR_COLLECTING = 0, CALENDAR_ALL_NEAR = 1, CALENDAR_BUCKETED = 2 };
+
+typedef struct calendar_body {
+    double time;
+    int32_t key;
+    int32_t where;
+    int32_t next, prev; /* the doubly linked bucket list it is in, -1 at the ends */
+} calendar_body;
+
 typedef struct calendar {
-    calendar_entry *heap; /* heap[k]: the entry at heap position k */
+    calendar_body *body;   /* per body */
+    calendar_entry *heap;  /* the near future: heap[k], k < near_count */
     calendar_entry *block; /* the allocation heap lives in */
-    int32_t *where;       /* where[body]: its heap position, -1 if absent */
-    int32_t count;
-    int32_t capacity; /* bodies 0 .. capacity-1 may be scheduled */
+    int32_t *head;         /* head[b]: first body of bucket b (bucket_count: overflow) */
+    int32_t count;         /* bodies scheduled, anywhere */
+    int32_t near_count;    /* of which in the heap */
+    int32_t ring_count;    /* of which in ring buckets (not in the overflow list) */
+    int32_t capacity;      /* bodies 0 .. capacity-1 may be scheduled */
+    int32_t bucket_count;  /* ring size, a power of two */
+    int32_t near_limit;    /* a heap larger than this asks for new buckets */
+    int mode;              /* CALENDAR_* below */
+    int64_t current;       /* the bucket being served: the heap holds every event before its end */
+    double origin, inverse_width; /* bucket of time t: floor((t - origin) * inverse_width) */
 } calendar;
 
 /* Returns 0 on success, -1 if out of memory (the calendar is then unchanged). */
@@ -26,26 +52,28 @@ int calendar_reserve(calendar *cal, int32_t capacity);
 void calendar_free(calendar *cal);
 void calendar_clear(calendar *cal);
 
-/* Schedules body at time t, or moves it there if already scheduled. Equal
- * times are ordered by key (calendar_set: the body itself); a key must stay
- * with its body for as long as the body is scheduled. */
+/* Schedules body at time t (never NaN), or moves it there if already
+ * scheduled. Equal times are ordered by key (calendar_set: the body itself);
+ * a key must stay with its body for as long as the body is scheduled. */
 void calendar_set_keyed(calendar *cal, int32_t body, int32_t key, double t);
 void calendar_set(calendar *cal, int32_t body, double t);
-/* Renames every scheduled body b to new_of_old[b] (bodies moved in memory). */
-void calendar_relabel(calendar *cal, const int32_t *new_of_old);
 void calendar_remove(calendar *cal, int32_t body);
 
-/* The body with the earliest time (ties: the lower key); -1 if empty. */
-static inline int32_t calendar_first(const calendar *cal)
-{
-    return cal->count > 0 ? cal->heap[0].body : -1;
-}
+/* After the per-body records were moved between bodies (record of old body b
+ * now at new_of_old[b], for every scheduled body), renames the links. */
+void calendar_relabel(calendar *cal, const int32_t *new_of_old);
+
+/* The body with the earliest time (ties: the lower key); -1 if empty. It may
+ * move events from buckets into the heap, hence not const. */
+int32_t calendar_first(calendar *cal);
+/* The time of the body calendar_first returned. */
+static inline double calendar_first_time(const calendar *cal) { return cal->heap[0].time; }
 
 /* Whether body is scheduled, and its time (only if it is). */
-static inline int calendar_has(const calendar *cal, int32_t body) { return cal->where[body] >= 0; }
-static inline double calendar_time(const calendar *cal, int32_t body)
+static inline int calendar_has(const calendar *cal, int32_t body)
 {
-    return cal->heap[cal->where[body]].time;
+    return cal->body[body].where != CALENDAR_ABSENT;
 }
+static inline double calendar_time(const calendar *cal, int32_t body) { return cal->body[body].time; }
 
 #endif

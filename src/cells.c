@@ -190,6 +190,11 @@ static int axis_offsets(const cells *grid, int a, int32_t k, int32_t coord[3], d
 
 int cells_stencil(const cells *grid, int32_t cell, cells_neighbour out[CELLS_STENCIL_MAX])
 {
+    if (cells_interior(grid, cell)) { /* the common case: fixed offsets, no wrap */
+        for (int k = 0; k < grid->interior_count; k++)
+            out[k] = (cells_neighbour){cell + grid->interior_offset[k], {0.0, 0.0, 0.0}};
+        return grid->interior_count;
+    }
     int32_t k[3], coord[3][3];
     double shift[3][3];
     int count[3];

@@ -160,32 +160,45 @@ static void anchor_of(const neighbours *nb, int32_t i, double a[3])
     for (int k = 0; k < 3; k++) a[k] = nb->anchor[3 * i + k];
 }
 
-/* Whether anchors i and j (j seen through shift) are within reach. */
-static int within_reach(const carom_world *w, int32_t i, int32_t j, const double shift[3])
+/* Whether squared distance d2 is within reach of radii plus two shells; the
+ * margin keeps pairs that touch with both bodies on their shells. */
+static inline int reaches(double d2, double radii, double shell)
 {
-    double ai[3], aj[3], d2 = 0.0;
-    anchor_of(&w->nb, i, ai);
-    anchor_of(&w->nb, j, aj);
+    double reach = radii + 2.0 * shell;
+    return d2 < reach * reach * (1.0 + 1e-9);
+}
+
+/* The squared distance from anchor a_i to anchor j seen through shift. */
+static inline double anchor_gap2(const neighbours *nb, const double a_i[3], int32_t j, const double shift[3])
+{
+    const float *a_j = nb->anchor + 3 * j;
+    double d2 = 0.0;
     for (int k = 0; k < 3; k++) {
-        double d = (aj[k] - ai[k]) + shift[k];
+        double d = ((double)a_j[k] - a_i[k]) + shift[k];
         d2 += d * d;
     }
-    double reach = w->hot[i].radius + w->hot[j].radius + 2.0 * w->nb.shell;
-    /* the margin keeps pairs that touch with both bodies on their shells */
-    return d2 < reach * reach * (1.0 + 1e-9);
+    return d2;
 }
 
 /* Links body i with every body in the cells around its anchor that is
  * within reach; with only_higher, only with bodies in higher slots (when
- * linking everyone, each pair once). */
+ * linking everyone, each pair once). The largest radius screens first, so
+ * that j's hot record (a cache line, far away at 10^6 bodies) is read only
+ * for the few bodies that may be listed. */
 static int link_body(carom_world *w, int32_t i, int only_higher)
 {
     cells_neighbour stencil[CELLS_STENCIL_MAX];
     int cell_count = cells_stencil(&w->grid, w->grid.cell[i], stencil);
+    double a_i[3], r_i = w->hot[i].radius, shell = w->nb.shell;
+    anchor_of(&w->nb, i, a_i);
+    const int32_t *head = w->grid.head, *next = w->grid.next;
     for (int k = 0; k < cell_count; k++) {
         int code = image_code(stencil[k].shift);
-        for (int32_t j = w->grid.head[stencil[k].cell]; j >= 0; j = w->grid.next[j]) {
-            if (j == i || (only_higher && j < i) || !within_reach(w, i, j, stencil[k].shift)) continue;
+        for (int32_t j = head[stencil[k].cell]; j >= 0; j = next[j]) {
+            if (j == i || (only_higher && j < i)) continue;
+            double d2 = anchor_gap2(&w->nb, a_i, j, stencil[k].shift);
+            if (!reaches(d2, r_i + w->max_radius, shell) || !reaches(d2, r_i + w->hot[j].radius, shell))
+                continue;
             if (push(&w->nb, i, j, code) != 0 || push(&w->nb, j, i, 26 - code) != 0) return -1;
         }
     }

@@ -30,12 +30,13 @@ typedef struct body_record {
     uint32_t counter, instant;
     body_event event;
     int32_t id, cell;
+    calendar_body cal; /* links renamed afterwards by calendar_relabel */
 } body_record;
 
 static body_record load(const carom_world *w, int32_t s)
 {
-    return (body_record){w->hot[s],   w->mass[s], w->counter[s], w->instant[s],
-                         w->event[s], w->id_of[s], w->grid.cell[s]};
+    return (body_record){w->hot[s],   w->mass[s],  w->counter[s],   w->instant[s],
+                         w->event[s], w->id_of[s], w->grid.cell[s], w->cal.body[s]};
 }
 
 static void store(carom_world *w, int32_t s, const body_record *r)
@@ -47,6 +48,7 @@ static void store(carom_world *w, int32_t s, const body_record *r)
     w->event[s] = r->event;
     w->id_of[s] = r->id;
     w->grid.cell[s] = r->cell;
+    w->cal.body[s] = r->cal;
 }
 
 /* from[p]: the old slot whose body goes to slot p. Cycle by cycle, in place;

@@ -77,17 +77,6 @@ static inline double free_pair_time_before(const body_hot *a, const body_hot *b,
     return t_ref + predict_pair_before(dr, dv, a->radius + b->radius, horizon - t_ref);
 }
 
-/* The cells around i (3^d of them) and the image shift of each. An interior
- * cell (the common case) skips cells_stencil: its neighbours are fixed offsets
- * and none wraps. Returns how many; cell[k] and shift[k] describe each. */
-static int stencil_of(const carom_world *w, int32_t home, cells_neighbour stencil[CELLS_STENCIL_MAX])
-{
-    if (!cells_interior(&w->grid, home)) return cells_stencil(&w->grid, home, stencil);
-    for (int k = 0; k < w->grid.interior_count; k++)
-        stencil[k] = (cells_neighbour){home + w->grid.interior_offset[k], {0.0, 0.0, 0.0}};
-    return w->grid.interior_count;
-}
-
 /* Every neighbour in body i's list (neighbour lists are never used with gravity). */
 static void consider_listed_pairs(const carom_world *w, int32_t i, candidate *best)
 {
@@ -108,7 +97,7 @@ static void consider_pairs(const carom_world *w, int32_t i, candidate *best)
         return;
     }
     cells_neighbour stencil[CELLS_STENCIL_MAX];
-    int count = stencil_of(w, w->grid.cell[i], stencil);
+    int count = cells_stencil(&w->grid, w->grid.cell[i], stencil);
     const body_hot *a = &w->hot[i];
     const int32_t *head = w->grid.head, *next = w->grid.next;
     for (int k = 0; k < count; k++) {

@@ -1,12 +1,18 @@
 /* test_calendar.c — unit tests of the event calendar (src/calendar.c).
  *
- * The calendar is an indexed heap keyed by (time, body index). It is checked
- * against a plain array that finds the minimum key by a linear scan, after
+ * The calendar (a near-future heap plus a ring of time buckets) is keyed by
+ * (time, body index). It is checked against a plain array that finds the
+ * minimum key by a linear scan, after
  * every operation of long random sequences of set (insert, re-time earlier,
  * later, to an equal time, to INFINITY), remove (present or absent) and
  * pop-like steps (take calendar_first, then re-time it later or remove it).
  * Also: calendar_reserve keeps the contents, clear empties, removing an absent
  * body is harmless, and draining yields the exact qsort order of the keys.
+ * After every step, the buckets are checked for their invariants (every heap
+ * event before every other, each list event in the right bucket, the counts).
+ * An engine-like sequence on 20,000 bodies (pop, re-time the popped body and a
+ * partner later, now and then a far or infinite time) turns the ring many
+ * times and is checked against an independent binary heap with lazy deletion.
  */
 #include <math.h>
 #include <stdint.h>
@@ -82,17 +88,68 @@ static void reference_remove(reference *ref, int body)
     ref->present[body] = 0;
 }
 
+/* ---- the calendar's own invariants ---- */
+
+static double position_of(const calendar *cal, double t) { return (t - cal->origin) * cal->inverse_width; }
+
+/* Walks bucket `bucket`; checks its links and that each body belongs there.
+ * Returns how many bodies it holds, or -1 on a fault. */
+static int32_t check_list(const calendar *cal, int32_t bucket)
+{
+    int32_t n = 0, prev = -1, B = cal->bucket_count;
+    double turn = (double)(cal->current - (cal->current & (B - 1))); /* last sweep */
+    for (int32_t b = cal->head[bucket]; b >= 0; prev = b, b = cal->body[b].next, n++) {
+        const calendar_body *r = &cal->body[b];
+        double x = position_of(cal, r->time);
+        int ok = r->where == -2 - bucket && r->prev == prev;
+        if (cal->mode == CALENDAR_BUCKETED && bucket < B)
+            ok = ok && x >= (double)(cal->current + 1) && x < (double)(cal->current + B) &&
+                 (((int64_t)x) & (B - 1)) == bucket;
+        if (cal->mode == CALENDAR_BUCKETED && bucket == B) ok = ok && !(x < turn + B);
+        if (cal->mode == CALENDAR_ALL_NEAR) ok = 0;
+        if (!ok || n > cal->capacity) return -1;
+    }
+    return n;
+}
+
+/* Every heap event before every listed one, lists consistent, counts right. */
+static int structure_holds(const calendar *cal)
+{
+    int32_t ring = 0, listed = 0;
+    for (int32_t bucket = 0; bucket <= cal->bucket_count; bucket++) {
+        int32_t n = check_list(cal, bucket);
+        if (n < 0) return 0;
+        listed += n;
+        if (bucket < cal->bucket_count) ring += n;
+    }
+    for (int32_t k = 0; k < cal->near_count; k++) {
+        const calendar_entry *e = &cal->heap[k];
+        if (cal->body[e->body].where != k || cal->body[e->body].time != e->time) return 0;
+        if (k > 0) {
+            const calendar_entry *p = &cal->heap[(k - 1) / 4];
+            if (e->time < p->time || (e->time == p->time && e->body < p->body)) return 0;
+        }
+        if (cal->mode == CALENDAR_BUCKETED && !(position_of(cal, e->time) < (double)(cal->current + 1)))
+            return 0;
+    }
+    return ring == cal->ring_count && listed + cal->near_count == cal->count;
+}
+
 /* 1 if the calendar agrees with the reference; prints the first difference. */
-static int agrees(const calendar *cal, const reference *ref, int capacity, int step)
+static int agrees(calendar *cal, const reference *ref, int capacity, int step)
 {
     int expected = reference_first(ref, capacity);
+    if (!structure_holds(cal)) {
+        CHECK_MSG(0, "step %d: the buckets' invariants fail", step);
+        return 0;
+    }
     if (calendar_first(cal) != expected || cal->count != ref->count) {
         CHECK_MSG(0, "step %d: first %d (count %d), expected %d (count %d)", step,
                   (int)calendar_first(cal), (int)cal->count, expected, ref->count);
         return 0;
     }
     for (int b = 0; b < capacity; b++) {
-        int present = cal->where[b] >= 0;
+        int present = calendar_has(cal, b);
         if (present != ref->present[b] || (present && calendar_time(cal, b) != ref->time[b])) {
             CHECK_MSG(0, "step %d: body %d present %d, expected %d", step, b, present,
                       ref->present[b]);
@@ -212,7 +269,7 @@ static void test_reserve_keeps_contents(void)
     CHECK(cal.capacity >= 1000);
     CHECK_EQ_INT(cal.count, 3);
     CHECK_EQ_INT(calendar_first(&cal), 1);
-    for (int b = 3; b < 1000; b++) CHECK(cal.where[b] < 0);
+    for (int b = 3; b < 1000; b++) CHECK(!calendar_has(&cal, b));
     calendar_set(&cal, 999, 0.5);
     calendar_set(&cal, 500, 1.5);
     const int order[] = {999, 1, 500, 2, 0};
@@ -232,7 +289,7 @@ static void test_clear(void)
     calendar_clear(&cal);
     CHECK_EQ_INT(cal.count, 0);
     CHECK_EQ_INT(calendar_first(&cal), -1);
-    for (int b = 0; b < 50; b++) CHECK(cal.where[b] < 0);
+    for (int b = 0; b < 50; b++) CHECK(!calendar_has(&cal, b));
     calendar_remove(&cal, 4); /* was present before the clear */
     CHECK_EQ_INT(cal.count, 0);
     calendar_set(&cal, 4, 9.0);
@@ -301,6 +358,138 @@ static void test_drain_is_sorted(void)
     calendar_free(&cal);
 }
 
+/* ---- an engine-like sequence against a binary heap with lazy deletion ---- */
+
+enum { LONG_BODIES = 20000, LONG_STEPS = 400000 };
+
+typedef struct lazy_item {
+    double time;
+    int32_t body;
+    uint32_t stamp;
+} lazy_item;
+
+/* The reference: every set pushes a new item; an item is current only if its
+ * stamp is the body's latest. Independent of calendar.c's code. */
+typedef struct lazy_heap {
+    lazy_item *item;
+    int32_t count, capacity;
+    uint32_t *stamp;
+    int *present;
+    double *time;
+} lazy_heap;
+
+static int item_before(const lazy_item *a, const lazy_item *b) { return key_before(a->time, a->body, b->time, b->body); }
+
+static void lazy_push(lazy_heap *h, int32_t body, double t)
+{
+    if (h->count == h->capacity) {
+        h->capacity *= 2;
+        h->item = realloc(h->item, (size_t)h->capacity * sizeof *h->item);
+    }
+    lazy_item e = {t, body, ++h->stamp[body]};
+    int32_t k = h->count++;
+    while (k > 0 && item_before(&e, &h->item[(k - 1) / 2])) {
+        h->item[k] = h->item[(k - 1) / 2];
+        k = (k - 1) / 2;
+    }
+    h->item[k] = e;
+    h->present[body] = 1;
+    h->time[body] = t;
+}
+
+static void lazy_pop_top(lazy_heap *h)
+{
+    lazy_item e = h->item[--h->count];
+    int32_t k = 0;
+    for (;;) {
+        int32_t c = 2 * k + 1;
+        if (c >= h->count) break;
+        if (c + 1 < h->count && item_before(&h->item[c + 1], &h->item[c])) c++;
+        if (!item_before(&h->item[c], &e)) break;
+        h->item[k] = h->item[c];
+        k = c;
+    }
+    if (h->count > 0) h->item[k] = e;
+}
+
+static int32_t lazy_first(lazy_heap *h)
+{
+    while (h->count > 0) {
+        const lazy_item *top = &h->item[0];
+        if (h->present[top->body] && top->stamp == h->stamp[top->body]) return top->body;
+        lazy_pop_top(h);
+    }
+    return -1;
+}
+
+static double exponential(double mean) { return -mean * log(1.0 - uniform01()); }
+
+/* Both get body at time t. */
+static void set_both(calendar *cal, lazy_heap *h, int32_t body, double t)
+{
+    calendar_set(cal, body, t);
+    lazy_push(h, body, t);
+}
+
+/* A later time for a body at clock now: mostly a mean free time away; now
+ * and then far beyond the ring, at the clock itself, or never. */
+static double later_time(double now)
+{
+    int r = below(1000);
+    if (r < 5) return INFINITY;
+    if (r < 15) return now + 200.0 * uniform01();
+    if (r < 30) return now;
+    return now + exponential(1.0);
+}
+
+static void test_engine_like_sequence(void)
+{
+    calendar cal;
+    lazy_heap h = {malloc(1024 * sizeof(lazy_item)), 0, 1024, calloc(LONG_BODIES, sizeof(uint32_t)),
+                   calloc(LONG_BODIES, sizeof(int)), calloc(LONG_BODIES, sizeof(double))};
+    CHECK_EQ_INT(calendar_init(&cal, LONG_BODIES), 0);
+    for (int32_t b = 0; b < LONG_BODIES; b++) set_both(&cal, &h, b, exponential(1.0));
+    double now = 0.0;
+    int64_t faults = 0, turns_start = -1;
+    for (int step = 0; step < LONG_STEPS && faults == 0; step++) {
+        int32_t b = calendar_first(&cal), expected = lazy_first(&h);
+        if (turns_start < 0) turns_start = cal.current;
+        if (b != expected || (b >= 0 && calendar_time(&cal, b) != h.time[b])) {
+            CHECK_MSG(0, "step %d: first %d, expected %d", step, (int)b, (int)expected);
+            faults++;
+            break;
+        }
+        if (b < 0) break;
+        double t = calendar_time(&cal, b);
+        if (isinf(t)) { /* everything left is infinite: start the bodies again */
+            for (int32_t c = 0; c < LONG_BODIES; c++) set_both(&cal, &h, c, now + exponential(1.0));
+            continue;
+        }
+        CHECK(t >= now);
+        now = t;
+        set_both(&cal, &h, b, later_time(now));
+        int32_t partner = below(LONG_BODIES);
+        if (below(10) < 6) set_both(&cal, &h, partner, later_time(now));
+        else if (below(10) == 0 && h.present[partner]) {
+            calendar_remove(&cal, partner);
+            h.present[partner] = 0;
+        }
+        if (step % 4999 == 0 && !structure_holds(&cal)) {
+            CHECK_MSG(0, "step %d: the buckets' invariants fail", step);
+            faults++;
+        }
+    }
+    CHECK_EQ_INT(faults, 0);
+    /* The sequence must have turned the ring and swept the overflow list. */
+    CHECK_MSG(cal.current - turns_start > 2 * (int64_t)cal.bucket_count, "only %lld buckets served",
+              (long long)(cal.current - turns_start));
+    calendar_free(&cal);
+    free(h.item);
+    free(h.stamp);
+    free(h.present);
+    free(h.time);
+}
+
 int main(void)
 {
     RUN(test_random_sequences);
@@ -308,6 +497,7 @@ int main(void)
     RUN(test_reserve_keeps_contents);
     RUN(test_clear);
     RUN(test_remove_absent);
+    RUN(test_engine_like_sequence);
     RUN(test_drain_is_sorted);
     return CHECK_SUMMARY();
 }
