@@ -193,6 +193,7 @@ PREFETCH_HELPER void prefetch_records(const carom_world *w, int32_t k)
     if (w->nb.on) {
         const int32_t *row = neighbours_row(&w->nb, k);
         __builtin_prefetch(&w->nb.count[k]);
+        __builtin_prefetch(&w->nb.anchor[3 * k]);
         __builtin_prefetch(row);
         __builtin_prefetch(row + 15);
     } else {
