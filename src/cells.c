@@ -63,22 +63,67 @@ int cells_configure(cells *grid, int dim, const double side[3], const int period
     return cells_shape(grid, dim, side, periodic, n);
 }
 
-/* The neighbour offsets of an interior cell, in the order cells_stencil gives them. */
-static void set_interior_offsets(cells *grid)
+enum { CLASS_ALONE = 0, CLASS_FIRST = 1, CLASS_INNER = 2, CLASS_LAST = 3 };
+
+static int axis_class(const cells *grid, int a, int32_t k)
 {
-    int32_t reach[3];
-    grid->interior_count = 0;
-    for (int a = 0; a < 3; a++) {
-        reach[a] = grid->n[a] > 1 ? 1 : 0;
-        if (grid->n[a] == 2) return; /* a cell always lies on a side */
-    }
-    if (grid->n[0] < 3) return;
+    if (grid->n[a] == 1) return CLASS_ALONE;
+    return k == 0 ? CLASS_FIRST : k == grid->n[a] - 1 ? CLASS_LAST : CLASS_INNER;
+}
+
+/* The steps from a cell of class cls to its neighbours along axis a, in
+ * cells, and the image (-1, 0, +1 box sides) each is seen through: a step
+ * past the first or last cell wraps on a periodic axis and is dropped
+ * otherwise. Returns how many. */
+static int axis_steps(const cells *grid, int a, int cls, int32_t step[3], int image[3])
+{
     int count = 0;
-    for (int32_t d2 = -reach[2]; d2 <= reach[2]; d2++)
-        for (int32_t d1 = -reach[1]; d1 <= reach[1]; d1++)
-            for (int32_t d0 = -reach[0]; d0 <= reach[0]; d0++)
-                grid->interior_offset[count++] = d0 + grid->n[0] * (d1 + grid->n[1] * d2);
-    grid->interior_count = count;
+    for (int d = -1; d <= 1; d++) {
+        int32_t s = d;
+        int wrap = 0;
+        if (d != 0 && cls == CLASS_ALONE) continue;
+        if ((d < 0 && cls == CLASS_FIRST) || (d > 0 && cls == CLASS_LAST)) {
+            if (!grid->periodic[a]) continue;
+            wrap = d;
+            s = -d * (grid->n[a] - 1);
+        }
+        step[count] = s;
+        image[count] = wrap;
+        count++;
+    }
+    return count;
+}
+
+/* Every class combination's stencil, z outermost and x innermost. */
+static void set_patterns(cells *grid)
+{
+    for (int p = 0; p < CELLS_PATTERNS; p++) {
+        int32_t step[3][3];
+        int image[3][3], count[3];
+        for (int a = 0; a < 3; a++) count[a] = axis_steps(grid, a, (p >> (2 * a)) & 3, step[a], image[a]);
+        cells_pattern *pattern = &grid->pattern[p];
+        pattern->count = 0;
+        for (int i2 = 0; i2 < count[2]; i2++)
+            for (int i1 = 0; i1 < count[1]; i1++)
+                for (int i0 = 0; i0 < count[0]; i0++) {
+                    int m = pattern->count++;
+                    pattern->offset[m] = step[0][i0] + grid->n[0] * (step[1][i1] + grid->n[1] * step[2][i2]);
+                    pattern->image[m] = (uint8_t)((image[0][i0] + 1) + 3 * (image[1][i1] + 1) + 9 * (image[2][i2] + 1));
+                }
+    }
+    for (int code = 0; code < 27; code++)
+        for (int a = 0, c = code; a < 3; a++, c /= 3) grid->image_shift[code][a] = (c % 3 - 1) * grid->side[a];
+}
+
+/* Files every cell under its pattern. */
+static void set_pattern_of(cells *grid)
+{
+    int32_t c = 0;
+    for (int32_t k2 = 0; k2 < grid->n[2]; k2++)
+        for (int32_t k1 = 0; k1 < grid->n[1]; k1++)
+            for (int32_t k0 = 0; k0 < grid->n[0]; k0++)
+                grid->pattern_of[c++] =
+                    (uint8_t)(axis_class(grid, 0, k0) | axis_class(grid, 1, k1) << 2 | axis_class(grid, 2, k2) << 4);
 }
 
 int cells_shape(cells *grid, int dim, const double side[3], const int periodic[3], const int32_t n[3])
@@ -94,10 +139,14 @@ int cells_shape(cells *grid, int dim, const double side[3], const int periodic[3
     int32_t *head = realloc(grid->head, (size_t)total * sizeof *head);
     if (!head) return -1;
     grid->head = head;
+    uint8_t *pattern_of = realloc(grid->pattern_of, (size_t)total);
+    if (!pattern_of) return -1;
+    grid->pattern_of = pattern_of;
     grid->total = total;
     for (int32_t c = 0; c < total; c++) grid->head[c] = -1;
     for (int32_t b = 0; b < grid->capacity; b++) grid->cell[b] = -1;
-    set_interior_offsets(grid);
+    set_patterns(grid);
+    set_pattern_of(grid);
     return 0;
 }
 
@@ -118,6 +167,7 @@ int cells_reserve(cells *grid, int32_t bodies)
 void cells_free(cells *grid)
 {
     free(grid->head);
+    free(grid->pattern_of);
     free(grid->next);
     free(grid->prev);
     free(grid->cell);
@@ -168,50 +218,14 @@ void cells_remove(cells *grid, int32_t body)
     grid->cell[body] = -1;
 }
 
-/* Offsets along one axis: the neighbouring coordinates and their shifts. */
-static int axis_offsets(const cells *grid, int a, int32_t k, int32_t coord[3], double shift[3])
-{
-    int count = 0;
-    for (int32_t d = -1; d <= 1; d++) {
-        int32_t c = k + d;
-        double s = 0.0;
-        if (c < 0 || c >= grid->n[a]) {
-            if (!grid->periodic[a]) continue;
-            s = c < 0 ? -grid->side[a] : grid->side[a];
-            c = c < 0 ? c + grid->n[a] : c - grid->n[a];
-        }
-        if (grid->n[a] == 1 && d != 0) continue;
-        coord[count] = c;
-        shift[count] = s;
-        count++;
-    }
-    return count;
-}
-
 int cells_stencil(const cells *grid, int32_t cell, cells_neighbour out[CELLS_STENCIL_MAX])
 {
-    if (cells_interior(grid, cell)) { /* the common case: fixed offsets, no wrap */
-        for (int k = 0; k < grid->interior_count; k++)
-            out[k] = (cells_neighbour){cell + grid->interior_offset[k], {0.0, 0.0, 0.0}};
-        return grid->interior_count;
+    const cells_pattern *pattern = cells_pattern_at(grid, cell);
+    for (int m = 0; m < pattern->count && m < CELLS_STENCIL_MAX; m++) {
+        const double *shift = grid->image_shift[pattern->image[m]];
+        out[m] = (cells_neighbour){cell + pattern->offset[m], {shift[0], shift[1], shift[2]}};
     }
-    int32_t k[3], coord[3][3];
-    double shift[3][3];
-    int count[3];
-    cell_coords(grid, cell, k);
-    for (int a = 0; a < 3; a++) count[a] = axis_offsets(grid, a, k[a], coord[a], shift[a]);
-    int written = 0;
-    for (int i2 = 0; i2 < count[2]; i2++)
-        for (int i1 = 0; i1 < count[1]; i1++)
-            for (int i0 = 0; i0 < count[0]; i0++) {
-                int32_t c[3] = {coord[0][i0], coord[1][i1], coord[2][i2]};
-                cells_neighbour *nb = &out[written++];
-                nb->cell = cell_index(grid, c);
-                nb->shift[0] = shift[0][i0];
-                nb->shift[1] = shift[1][i1];
-                nb->shift[2] = shift[2][i2];
-            }
-    return written;
+    return pattern->count;
 }
 
 double cells_exit_time(const cells *grid, int32_t cell, const double x[3], const double v[3],

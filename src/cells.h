@@ -5,6 +5,18 @@
 
 #include <stdint.h>
 
+/* The stencil shared by every cell of one class (interior, or against given
+ * box faces): the neighbours of cell c are c + offset[m], whose bodies are
+ * seen through the periodic image image[m] (an index into image_shift). */
+typedef struct cells_pattern {
+    int count;
+    int32_t offset[27];
+    uint8_t image[27];
+} cells_pattern;
+
+/* Four classes per axis (alone on it, first, inner, last): 4^3 patterns. */
+enum { CELLS_PATTERNS = 64 };
+
 typedef struct cells {
     int32_t n[3];      /* cells per axis (1 on an unused axis) */
     double width[3];   /* cell side per axis */
@@ -17,8 +29,9 @@ typedef struct cells {
     int32_t *prev;     /* per body: previous body, -1 at the head */
     int32_t *cell;     /* per body: its cell, -1 if not in the grid */
     int32_t capacity;  /* bodies that fit in next/prev/cell */
-    int32_t interior_offset[27]; /* an interior cell's neighbours: cell + offset */
-    int interior_count;          /* 3^dim, or 0 if no cell is interior */
+    uint8_t *pattern_of;         /* per cell: its pattern */
+    cells_pattern pattern[CELLS_PATTERNS];
+    double image_shift[27][3];   /* image (s0 + 1) + 3 (s1 + 1) + 9 (s2 + 1) -> s_a box sides */
 } cells;
 
 /* One neighbouring cell of a stencil and the shift (a multiple of the box
@@ -49,18 +62,14 @@ void cells_insert(cells *grid, int32_t body, int32_t cell);
 void cells_remove(cells *grid, int32_t body);
 
 /* The cells around (and including) cell, each once, with image shifts.
- * Returns how many were written to out. */
+ * Returns how many were written to out (cells_pattern_at gives the same
+ * without copying). */
 int cells_stencil(const cells *grid, int32_t cell, cells_neighbour out[CELLS_STENCIL_MAX]);
 
-/* Whether cell is interior: its whole stencil is cell + interior_offset[k]
- * with no periodic wrap (every used axis has a cell on both sides of it). */
-static inline int cells_interior(const cells *grid, int32_t cell)
+/* The stencil of cell, without building it: one table lookup. */
+static inline const cells_pattern *cells_pattern_at(const cells *grid, int32_t cell)
 {
-    if (grid->interior_count == 0) return 0;
-    int32_t k0 = cell % grid->n[0], rest = cell / grid->n[0];
-    int32_t k1 = rest % grid->n[1], k2 = rest / grid->n[1];
-    return k0 > 0 && k0 < grid->n[0] - 1 && (grid->n[1] == 1 || (k1 > 0 && k1 < grid->n[1] - 1)) &&
-           (grid->n[2] == 1 || (k2 > 0 && k2 < grid->n[2] - 1));
+    return &grid->pattern[grid->pattern_of[cell]];
 }
 
 /* Earliest time s >= 0 at which a body at x with velocity v and acceleration

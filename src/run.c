@@ -204,9 +204,10 @@ PREFETCH_HELPER void prefetch_records(const carom_world *w, int32_t k)
 /* Stage two, cell lists: the heads of the cells around body k. */
 PREFETCH_HELPER void prefetch_heads(const carom_world *w, int32_t k)
 {
-    if (w->nb.on || !cells_interior(&w->grid, w->grid.cell[k])) return;
+    if (w->nb.on) return;
+    const cells_pattern *pattern = cells_pattern_at(&w->grid, w->grid.cell[k]);
     const int32_t *around = w->grid.head + w->grid.cell[k];
-    for (int m = 0; m < w->grid.interior_count; m += 3) __builtin_prefetch(around + w->grid.interior_offset[m]);
+    for (int m = 0; m < pattern->count; m += 3) __builtin_prefetch(around + pattern->offset[m]);
 }
 
 /* Stage three: the hot records of every body body k's prediction will read. */
@@ -217,10 +218,10 @@ PREFETCH_HELPER void prefetch_neighbours(const carom_world *w, int32_t k)
         for (int m = 0, n = w->nb.count[k]; m < n; m++) __builtin_prefetch(&w->hot[neighbours_slot(row[m])]);
         return;
     }
-    if (!cells_interior(&w->grid, w->grid.cell[k])) return;
-    const int32_t *head = w->grid.head, *next = w->grid.next;
-    for (int m = 0; m < w->grid.interior_count; m++)
-        for (int32_t j = head[w->grid.cell[k] + w->grid.interior_offset[m]]; j >= 0; j = next[j])
+    const cells_pattern *pattern = cells_pattern_at(&w->grid, w->grid.cell[k]);
+    const int32_t *head = w->grid.head + w->grid.cell[k], *next = w->grid.next;
+    for (int m = 0; m < pattern->count; m++)
+        for (int32_t j = head[pattern->offset[m]]; j >= 0; j = next[j])
             __builtin_prefetch(&w->hot[j]);
 }
 

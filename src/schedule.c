@@ -96,18 +96,19 @@ static void consider_pairs(const carom_world *w, int32_t i, candidate *best)
         consider_listed_pairs(w, i, best);
         return;
     }
-    cells_neighbour stencil[CELLS_STENCIL_MAX];
-    int count = cells_stencil(&w->grid, w->grid.cell[i], stencil);
+    int32_t home = w->grid.cell[i];
+    const cells_pattern *pattern = cells_pattern_at(&w->grid, home);
     const body_hot *a = &w->hot[i];
-    const int32_t *head = w->grid.head, *next = w->grid.next;
-    for (int k = 0; k < count; k++) {
-        const double *shift = stencil[k].shift;
+    const int32_t *head = w->grid.head + home, *next = w->grid.next;
+    for (int k = 0; k < pattern->count; k++) {
+        const double *shift = w->grid.image_shift[pattern->image[k]];
+        int32_t first = head[pattern->offset[k]];
         if (w->has_gravity) {
-            for (int32_t j = head[stencil[k].cell]; j >= 0; j = next[j])
+            for (int32_t j = first; j >= 0; j = next[j])
                 if (j != i) offer_pair(w, best, pair_time_before(w, i, j, shift, best->time), j);
             continue;
         }
-        for (int32_t j = head[stencil[k].cell]; j >= 0; j = next[j]) {
+        for (int32_t j = first; j >= 0; j = next[j]) {
             double t = free_pair_time_before(a, &w->hot[j], shift, best->time);
             if (j != i) offer_pair(w, best, t, j);
         }
