@@ -9,16 +9,14 @@
  * "A stable algorithm for event detection in event-driven particle dynamics",
  * Comput. Part. Mech. 2014).
  *
- * Level crossing under constant acceleration (walls and cell faces, with
- * gravity): the root of g s^2/2 + v s + c = 0 where the motion goes upwards is
- * s = (-v + sqrt(v^2 - 2 g c)) / g, rewritten as -2c / (v + sqrt(...)) when
- * v > 0 so that neither form cancels (Press et al., Numerical Recipes, 5.6).
+ * Level crossing under constant acceleration: see predict_crossing in
+ * predict.h (the gravity-free case is inline there).
  */
 #include "predict.h"
 
 #include <math.h>
 
-double predict_crossing(double c, double v, double g)
+double predict_crossing_accelerated(double c, double v, double g)
 {
     if (c > 0.0) c = 0.0; /* past the level by round-off: treat as touching */
     double disc = v * v - 2.0 * g * c;

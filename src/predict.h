@@ -7,8 +7,18 @@
 /* Earliest s >= 0 at which f(s) = g s^2 / 2 + v s + c crosses zero upwards
  * (f' >= 0 there). c = x0 - level is the signed distance to the level; a
  * positive c (already past the level by round-off) is treated as touching.
- * Returns INFINITY if it never crosses. */
-double predict_crossing(double c, double v, double g);
+ * Returns INFINITY if it never crosses. The root of g s^2/2 + v s + c = 0
+ * where the motion goes upwards is s = (-v + sqrt(v^2 - 2 g c)) / g,
+ * rewritten as -2c / (v + sqrt(...)) when v > 0 so that neither form cancels
+ * (Press et al., Numerical Recipes, 5.6). Inline, with g = 0 first: the
+ * discriminant is then v^2 exactly, the same bits as the general branch. */
+double predict_crossing_accelerated(double c, double v, double g);
+static inline double predict_crossing(double c, double v, double g)
+{
+    if (g != 0.0) return predict_crossing_accelerated(c, v, g);
+    if (!(v > 0.0)) return INFINITY; /* moving away or still */
+    return -2.0 * (c > 0.0 ? 0.0 : c) / (v + sqrt(v * v)); /* past the level by round-off: touching */
+}
 
 /* Earliest s >= 0 at which two spheres with relative position dr and
  * relative velocity dv (both vectors of 3) come into contact at distance
