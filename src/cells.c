@@ -10,6 +10,9 @@
  * cells can be more than half a box apart, where the minimum-image rule picks
  * the wrong image. The stencil therefore hands out, with each neighbouring
  * cell, the exact shift of its image, taken from the offset that reached it.
+ * A cell's stencil depends only on whether it is first, inner or last (or
+ * alone) along each axis, so the 64 possible stencils are built once per grid
+ * and each cell keeps a byte naming its own.
  */
 #include "cells.h"
 
