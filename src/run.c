@@ -179,7 +179,7 @@ static carom_status process_next(carom_world *w, int32_t i, double t, int *count
 
 /* Below this many bodies the hot data sits in cache and prefetching only
  * costs instructions. */
-enum { PREFETCH_FROM_BODIES = 1 << 17 };
+enum { PREFETCH_FROM_BODIES = 1 << 16 };
 
 /* GCC counts a function whose only effect is prefetching as const and drops
  * calls to it, so the prefetching helpers are always inlined. */
