@@ -89,30 +89,40 @@ static void consider_listed_pairs(const carom_world *w, int32_t i, candidate *be
     }
 }
 
-/* Every body in the cells around i; a gravity-free world takes the lean kernel. */
-static void consider_pairs(const carom_world *w, int32_t i, candidate *best)
+/* Every body in the cells around i, under gravity. */
+static void consider_cell_pairs_under_gravity(const carom_world *w, int32_t i, candidate *best)
 {
-    if (w->nb.on) {
-        consider_listed_pairs(w, i, best);
-        return;
+    int32_t home = w->grid.cell[i];
+    const cells_pattern *pattern = cells_pattern_at(&w->grid, home);
+    const int32_t *head = w->grid.head + home, *next = w->grid.next;
+    for (int k = 0; k < pattern->count; k++) {
+        const double *shift = w->grid.image_shift[pattern->image[k]];
+        for (int32_t j = head[pattern->offset[k]]; j >= 0; j = next[j])
+            if (j != i) offer_pair(w, best, pair_time_before(w, i, j, shift, best->time), j);
     }
+}
+
+/* Every body in the cells around i, without a field: the lean kernel. */
+static void consider_cell_pairs(const carom_world *w, int32_t i, candidate *best)
+{
     int32_t home = w->grid.cell[i];
     const cells_pattern *pattern = cells_pattern_at(&w->grid, home);
     const body_hot *a = &w->hot[i];
     const int32_t *head = w->grid.head + home, *next = w->grid.next;
     for (int k = 0; k < pattern->count; k++) {
         const double *shift = w->grid.image_shift[pattern->image[k]];
-        int32_t first = head[pattern->offset[k]];
-        if (w->has_gravity) {
-            for (int32_t j = first; j >= 0; j = next[j])
-                if (j != i) offer_pair(w, best, pair_time_before(w, i, j, shift, best->time), j);
-            continue;
-        }
-        for (int32_t j = first; j >= 0; j = next[j]) {
+        for (int32_t j = head[pattern->offset[k]]; j >= 0; j = next[j]) {
             double t = free_pair_time_before(a, &w->hot[j], shift, best->time);
             if (j != i) offer_pair(w, best, t, j);
         }
     }
+}
+
+static void consider_pairs(const carom_world *w, int32_t i, candidate *best)
+{
+    if (w->nb.on) consider_listed_pairs(w, i, best);
+    else if (w->has_gravity) consider_cell_pairs_under_gravity(w, i, best);
+    else consider_cell_pairs(w, i, best);
 }
 
 static void consider_walls(const carom_world *w, int32_t i, candidate *best)
