@@ -78,7 +78,7 @@ static int axis_class(const cells *grid, int a, int32_t k)
  * cells, and the image (-1, 0, +1 box sides) each is seen through: a step
  * past the first or last cell wraps on a periodic axis and is dropped
  * otherwise. Returns how many. */
-static int axis_steps(const cells *grid, int a, int cls, int32_t step[3], int image[3])
+static int axis_steps(const cells *grid, int a, int cls, int32_t step[3], int image[3], int dir[3])
 {
     int count = 0;
     for (int d = -1; d <= 1; d++) {
@@ -92,6 +92,7 @@ static int axis_steps(const cells *grid, int a, int cls, int32_t step[3], int im
         }
         step[count] = s;
         image[count] = wrap;
+        dir[count] = d;
         count++;
     }
     return count;
@@ -102,8 +103,9 @@ static void set_patterns(cells *grid)
 {
     for (int p = 0; p < CELLS_PATTERNS; p++) {
         int32_t step[3][3];
-        int image[3][3], count[3];
-        for (int a = 0; a < 3; a++) count[a] = axis_steps(grid, a, (p >> (2 * a)) & 3, step[a], image[a]);
+        int image[3][3], dir[3][3], count[3];
+        for (int a = 0; a < 3; a++)
+            count[a] = axis_steps(grid, a, (p >> (2 * a)) & 3, step[a], image[a], dir[a]);
         cells_pattern *pattern = &grid->pattern[p];
         pattern->count = 0;
         for (int i2 = 0; i2 < count[2]; i2++)
@@ -112,6 +114,9 @@ static void set_patterns(cells *grid)
                     int m = pattern->count++;
                     pattern->offset[m] = step[0][i0] + grid->n[0] * (step[1][i1] + grid->n[1] * step[2][i2]);
                     pattern->image[m] = (uint8_t)((image[0][i0] + 1) + 3 * (image[1][i1] + 1) + 9 * (image[2][i2] + 1));
+                    pattern->dir[m][0] = (int8_t)dir[0][i0];
+                    pattern->dir[m][1] = (int8_t)dir[1][i1];
+                    pattern->dir[m][2] = (int8_t)dir[2][i2];
                 }
     }
     for (int code = 0; code < 27; code++)
@@ -229,6 +234,16 @@ int cells_stencil(const cells *grid, int32_t cell, cells_neighbour out[CELLS_STE
         out[m] = (cells_neighbour){cell + pattern->offset[m], {shift[0], shift[1], shift[2]}};
     }
     return pattern->count;
+}
+
+void cells_bounds(const cells *grid, int32_t cell, double lo[3], double hi[3])
+{
+    int32_t k[3];
+    cell_coords(grid, cell, k);
+    for (int a = 0; a < 3; a++) {
+        lo[a] = -grid->half[a] + k[a] * grid->width[a];
+        hi[a] = -grid->half[a] + (k[a] + 1) * grid->width[a];
+    }
 }
 
 double cells_exit_time(const cells *grid, int32_t cell, const double x[3], const double v[3],

@@ -12,6 +12,7 @@ typedef struct cells_pattern {
     int count;
     int32_t offset[27];
     uint8_t image[27];
+    int8_t dir[27][3]; /* which way each neighbour lies: -1, 0 or +1 cell per axis */
 } cells_pattern;
 
 /* Four classes per axis (alone on it, first, inner, last): 4^3 patterns. */
@@ -60,6 +61,9 @@ void cells_free(cells *grid);
 int32_t cells_locate(const cells *grid, const double x[3]);
 void cells_insert(cells *grid, int32_t body, int32_t cell);
 void cells_remove(cells *grid, int32_t body);
+
+/* The lower and upper corners of cell. */
+void cells_bounds(const cells *grid, int32_t cell, double lo[3], double hi[3]);
 
 /* The cells around (and including) cell, each once, with image shifts.
  * Returns how many were written to out (cells_pattern_at gives the same

@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "cells.h"
+
 typedef struct carom_world carom_world;
 
 /* A list entry packs the neighbour's slot and its periodic image:
@@ -22,7 +24,6 @@ typedef struct neighbours {
     float *anchor;     /* 3 per body: where its shell is centred */
     uint16_t *count;   /* per body: entries in its row */
     int32_t *entry;    /* width per body */
-    double image[27][3]; /* image code -> shift to add to the neighbour's position */
 } neighbours;
 
 void neighbours_free(neighbours *nb);
@@ -51,9 +52,9 @@ double neighbours_exit_time(const carom_world *w, int32_t i);
 
 /* The neighbour slot and image shift of an entry. */
 static inline int32_t neighbours_slot(int32_t entry) { return entry >> NEIGHBOURS_IMAGE_BITS; }
-static inline const double *neighbours_shift(const neighbours *nb, int32_t entry)
+static inline const double *neighbours_shift(const cells *grid, int32_t entry)
 {
-    return nb->image[entry & ((1 << NEIGHBOURS_IMAGE_BITS) - 1)];
+    return grid->image_shift[entry & ((1 << NEIGHBOURS_IMAGE_BITS) - 1)];
 }
 
 /* Row of body i (count[i] entries). */

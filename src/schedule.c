@@ -85,7 +85,7 @@ static void consider_listed_pairs(const carom_world *w, int32_t i, candidate *be
     const body_hot *a = &w->hot[i];
     for (int k = 0, n = nb->count[i]; k < n; k++) {
         int32_t j = neighbours_slot(row[k]);
-        offer_pair(w, best, free_pair_time_before(a, &w->hot[j], neighbours_shift(nb, row[k]), best->time), j);
+        offer_pair(w, best, free_pair_time_before(a, &w->hot[j], neighbours_shift(&w->grid, row[k]), best->time), j);
     }
 }
 
