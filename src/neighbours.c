@@ -35,7 +35,7 @@ enum { FIRST_WIDTH = 16, WIDTH_STEP = 4 };
  * bench/README.md; in 2D the 9-cell stencil is as fast). Lists cost about 90
  * bytes a body more than cells; above lists_up_to bodies, where memory is
  * what limits, the automatic choice is cells (148 bytes a body). */
-static const double shell_fraction = 0.25;
+static const double shell_fraction = 0.3;
 static const double lists_from_packing = 0.35;
 static const int32_t lists_up_to = 1 << 19;
 static const double pi = 3.14159265358979323846;
