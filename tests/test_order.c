@@ -6,7 +6,8 @@
  * event log (by id) as a run left alone: with walls and periodic sides, with
  * gravity and restitution, in 2D and 3D, after a snapshot too; and the
  * automatic sorting of a large world must keep every invariant and leave
- * the slots in cell order. */
+ * the slots in cell order. Worlds of 70,000 bodies, above the size from which
+ * the event loop prefetches the next events' records, are shuffled too. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -94,28 +95,39 @@ static uint64_t stats_hash(const carom_world *w)
     return fnv1a(hash, counts, sizeof counts);
 }
 
-/* One run left alone, one shuffled every slice events: the same bits. */
-static void check_layout_free(int dim, int granular, int64_t slice, double shell)
+/* One run of n bodies to time t_end (at least min_events events) left alone,
+ * one shuffled every slice events: the same bits. */
+static void check_layout_free_sized(int dim, int granular, int n, double t_end, int64_t min_events,
+                                    int64_t slice, double shell)
 {
     event_log plain_log = {FNV1A_OFFSET, 0}, moved_log = {FNV1A_OFFSET, 0};
-    carom_world *plain = make_world(dim, granular, 500, shell, &plain_log);
-    carom_world *moved = make_world(dim, granular, 500, shell, &moved_log);
+    carom_world *plain = make_world(dim, granular, n, shell, &plain_log);
+    carom_world *moved = make_world(dim, granular, n, shell, &moved_log);
     carom_rng rng = carom_rng_seed(7);
-    CHECK(carom_world_run(plain, 30.0, -1) == CAROM_OK);
+    CHECK(carom_world_run(plain, t_end, -1) == CAROM_OK);
     CHECK(carom_world_run(moved, 0.0, -1) == CAROM_OK); /* predictions made, nothing happened */
     shuffle(moved, &rng);
-    while (carom_world_stats(moved).time < 30.0) {
-        CHECK(carom_world_run(moved, 30.0, slice) == CAROM_OK);
+    while (carom_world_stats(moved).time < t_end) {
+        CHECK(carom_world_run(moved, t_end, slice) == CAROM_OK);
         shuffle(moved, &rng);
     }
     CHECK(plain->nb.on == (shell > 0.0)); /* the structure under test is in use */
-    CHECK(plain_log.count > 5000);
+    CHECK_MSG(plain_log.count > min_events, "only %lld events", (long long)plain_log.count);
     CHECK(moved_log.count == plain_log.count);
     CHECK(moved_log.hash == plain_log.hash);
     CHECK(stats_hash(moved) == stats_hash(plain));
     carom_world_destroy(plain);
     carom_world_destroy(moved);
 }
+
+static void check_layout_free(int dim, int granular, int64_t slice, double shell)
+{
+    check_layout_free_sized(dim, granular, 500, 30.0, 5000, slice, shell);
+}
+
+/* Above 2^16 bodies the loop prefetches from the calendar's near heap. */
+static void test_large_cells(void) { check_layout_free_sized(3, 0, 70000, 0.3, 17500, 20011, 0.0); }
+static void test_large_lists(void) { check_layout_free_sized(3, 0, 70000, 0.3, 17500, 20011, 0.2); }
 
 static void test_periodic_3d(void) { check_layout_free(3, 0, 977, 0.0); }
 static void test_neighbour_lists_3d(void) { check_layout_free(3, 0, 733, 0.2); }
@@ -196,5 +208,7 @@ int main(void)
     RUN(test_snapshot_of_shuffled_world);
     RUN(test_automatic_order);
     RUN(test_automatic_order_with_lists);
+    RUN(test_large_cells);
+    RUN(test_large_lists);
     return CHECK_SUMMARY();
 }
