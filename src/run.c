@@ -182,22 +182,29 @@ static carom_status process_next(carom_world *w, int32_t i, double t, int *count
 enum { PREFETCH_FROM_BODIES = 1 << 16 };
 
 /* GCC counts a function whose only effect is prefetching as const and drops
- * calls to it, so the prefetching helpers are always inlined. */
+ * calls to it, so the prefetching helpers are always inlined. Compilers
+ * without the builtin skip prefetching. */
+#if defined(__GNUC__)
 #define PREFETCH_HELPER static inline __attribute__((always_inline))
+#define PREFETCH(address) __builtin_prefetch(address)
+#else
+#define PREFETCH_HELPER static inline
+#define PREFETCH(address) ((void)(address))
+#endif
 
 /* Stage one: the records of a body whose event is near. */
 PREFETCH_HELPER void prefetch_records(const carom_world *w, int32_t k)
 {
-    __builtin_prefetch(&w->hot[k]);
-    __builtin_prefetch(&w->event[k]);
+    PREFETCH(&w->hot[k]);
+    PREFETCH(&w->event[k]);
     if (w->nb.on) {
         const int32_t *row = neighbours_row(&w->nb, k);
-        __builtin_prefetch(&w->nb.count[k]);
-        __builtin_prefetch(&w->nb.anchor[3 * k]);
-        __builtin_prefetch(row);
-        __builtin_prefetch(row + 15);
+        PREFETCH(&w->nb.count[k]);
+        PREFETCH(&w->nb.anchor[3 * k]);
+        PREFETCH(row);
+        PREFETCH(row + 15);
     } else {
-        __builtin_prefetch(&w->grid.cell[k]);
+        PREFETCH(&w->grid.cell[k]);
     }
 }
 
@@ -207,7 +214,7 @@ PREFETCH_HELPER void prefetch_heads(const carom_world *w, int32_t k)
     if (w->nb.on) return;
     const cells_pattern *pattern = cells_pattern_at(&w->grid, w->grid.cell[k]);
     const int32_t *around = w->grid.head + w->grid.cell[k];
-    for (int m = 0; m < pattern->count; m += 3) __builtin_prefetch(around + pattern->offset[m]);
+    for (int m = 0; m < pattern->count; m += 3) PREFETCH(around + pattern->offset[m]);
 }
 
 /* Stage three: the hot records of every body body k's prediction will read. */
@@ -215,14 +222,14 @@ PREFETCH_HELPER void prefetch_neighbours(const carom_world *w, int32_t k)
 {
     if (w->nb.on) {
         const int32_t *row = neighbours_row(&w->nb, k);
-        for (int m = 0, n = w->nb.count[k]; m < n; m++) __builtin_prefetch(&w->hot[neighbours_slot(row[m])]);
+        for (int m = 0, n = w->nb.count[k]; m < n; m++) PREFETCH(&w->hot[neighbours_slot(row[m])]);
         return;
     }
     const cells_pattern *pattern = cells_pattern_at(&w->grid, w->grid.cell[k]);
     const int32_t *head = w->grid.head + w->grid.cell[k], *next = w->grid.next;
     for (int m = 0; m < pattern->count; m++)
         for (int32_t j = head[pattern->offset[m]]; j >= 0; j = next[j])
-            __builtin_prefetch(&w->hot[j]);
+            PREFETCH(&w->hot[j]);
 }
 
 /* The events due next are known a few events ahead (the near heap's top), and
@@ -245,7 +252,7 @@ PREFETCH_HELPER void prefetch_upcoming(const carom_world *w)
     prefetch_neighbours(w, next);
     const body_event *e = &w->event[next];
     if (e->kind == EVENT_PAIR) {
-        __builtin_prefetch(&w->counter[e->partner]);
+        PREFETCH(&w->counter[e->partner]);
         prefetch_records(w, e->partner);
         prefetch_neighbours(w, e->partner);
     }
