@@ -31,10 +31,11 @@
 enum { FIRST_WIDTH = 16, WIDTH_STEP = 4 };
 
 /* The shell as a fraction of the largest diameter, and the packing fraction
- * from which lists beat cells, in 3D (measured with bench/carom_bench; see
- * bench/README.md; in 2D the 9-cell stencil is as fast). Lists cost about 90
- * bytes a body more than cells; above lists_up_to bodies, where memory is
- * what limits, the automatic choice is cells (148 bytes a body). */
+ * from which lists beat cells, in 3D (measured with bench/carom_bench and
+ * callgrind; see bench/README.md; in 2D the 9-cell stencil is as fast). Lists
+ * cost about 90 to 130 bytes a body more than cells; above lists_up_to bodies,
+ * where memory is what limits, the automatic choice is cells (about 155 bytes
+ * a body). */
 static const double shell_fraction = 0.3;
 static const double lists_from_packing = 0.35;
 static const int32_t lists_up_to = 1 << 19;
