@@ -249,20 +249,18 @@ void cells_bounds(const cells *grid, int32_t cell, double lo[3], double hi[3])
 double cells_exit_time(const cells *grid, int32_t cell, const double x[3], const double v[3],
                        const double g[3], int *face)
 {
-    int32_t k[3];
-    cell_coords(grid, cell, k);
-    double best = INFINITY;
+    double lo[3], hi[3], best = INFINITY;
+    cells_bounds(grid, cell, lo, hi);
     *face = -1;
     for (int a = 0; a < 3; a++) {
-        if (grid->n[a] == 1) continue;
-        double lo = -grid->half[a] + k[a] * grid->width[a];
-        double hi = -grid->half[a] + (k[a] + 1) * grid->width[a];
-        if (grid->periodic[a] || k[a] < grid->n[a] - 1) {
-            double s = predict_crossing(x[a] - hi, v[a], g[a]);
+        int cls = (grid->pattern_of[cell] >> (2 * a)) & 3;
+        if (cls == CLASS_ALONE) continue;
+        if (grid->periodic[a] || cls != CLASS_LAST) {
+            double s = predict_crossing(x[a] - hi[a], v[a], g[a]);
             if (s < best) best = s, *face = 2 * a + 1;
         }
-        if (grid->periodic[a] || k[a] > 0) {
-            double s = predict_crossing(lo - x[a], -v[a], -g[a]);
+        if (grid->periodic[a] || cls != CLASS_FIRST) {
+            double s = predict_crossing(lo[a] - x[a], -v[a], -g[a]);
             if (s < best) best = s, *face = 2 * a;
         }
     }
