@@ -31,6 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memory.h"
+
 enum {
     EVENTS_PER_BUCKET = 8,
     MIN_BUCKETS = 16,
@@ -278,7 +280,7 @@ int calendar_reserve(calendar *cal, int32_t capacity)
      * Room for every body, though only the near future is ever touched. */
     size_t bytes = ((size_t)capacity + 3) * sizeof(calendar_entry);
     calendar_entry *block = aligned_alloc(64, (bytes + 63) / 64 * 64);
-    calendar_body *body = malloc((size_t)capacity * sizeof *body);
+    calendar_body *body = memory_grow(NULL, (size_t)capacity * sizeof *body);
     int32_t *head = malloc(((size_t)buckets + 1) * sizeof *head);
     if (!block || !body || !head) {
         free(block);

@@ -20,6 +20,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "memory.h"
 #include "predict.h"
 
 /* As many cells as fit at least min_width wide (the division can round up,
@@ -144,7 +145,7 @@ int cells_shape(cells *grid, int dim, const double side[3], const int periodic[3
         grid->width[a] = side[a] / n[a];
     }
     int32_t total = n[0] * n[1] * n[2];
-    int32_t *head = realloc(grid->head, (size_t)total * sizeof *head);
+    int32_t *head = memory_grow(grid->head, (size_t)total * sizeof *head);
     if (!head) return -1;
     grid->head = head;
     uint8_t *pattern_of = realloc(grid->pattern_of, (size_t)total);
@@ -163,7 +164,7 @@ int cells_reserve(cells *grid, int32_t bodies)
     if (bodies <= grid->capacity) return 0;
     int32_t **arrays[3] = {&grid->next, &grid->prev, &grid->cell};
     for (int k = 0; k < 3; k++) {
-        int32_t *grown = realloc(*arrays[k], (size_t)bodies * sizeof **arrays[k]);
+        int32_t *grown = memory_grow(*arrays[k], (size_t)bodies * sizeof **arrays[k]);
         if (!grown) return -1;
         *arrays[k] = grown;
     }

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memory.h"
 #include "world.h"
 
 enum { FIRST_WIDTH = 16, WIDTH_STEP = 4 };
@@ -98,13 +99,13 @@ static int reserve_rows(neighbours *nb, int32_t rows, int32_t width)
     if (rows <= nb->rows && width <= nb->width) return 0;
     if (rows < nb->rows) rows = nb->rows;
     if (width < nb->width) width = nb->width;
-    float *anchor = realloc(nb->anchor, (size_t)rows * 3 * sizeof *anchor);
+    float *anchor = memory_grow(nb->anchor, (size_t)rows * 3 * sizeof *anchor);
     if (!anchor) return -1;
     nb->anchor = anchor;
     uint16_t *count = realloc(nb->count, (size_t)rows * sizeof *count);
     if (!count) return -1;
     nb->count = count;
-    int32_t *entry = realloc(nb->entry, (size_t)rows * (size_t)width * sizeof *entry);
+    int32_t *entry = memory_grow(nb->entry, (size_t)rows * (size_t)width * sizeof *entry);
     if (!entry) return -1;
     /* widen in place, last row first: a row never moves onto one not yet moved */
     for (int32_t r = nb->rows - 1; r >= 0 && width > nb->width; r--)

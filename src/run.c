@@ -232,29 +232,62 @@ PREFETCH_HELPER void prefetch_neighbours(const carom_world *w, int32_t k)
             PREFETCH(&w->hot[j]);
 }
 
+/* How many events ahead the prefetching looks, in order: records of the
+ * third, cell heads of the second, neighbours of the next. */
+enum { UPCOMING = 3 };
+
+/* The bodies of the UPCOMING events after the top's, earliest first, found by
+ * expanding the near heap from its top. A pair event is usually held by both
+ * bodies at the same time; the partner's copy (twin) is gone once the pair is
+ * processed, so it is passed over. Returns how many (fewer near a bucket's end). */
+static int upcoming_bodies(const calendar *cal, int32_t twin, int32_t out[UPCOMING])
+{
+    int32_t frontier[4 * (UPCOMING + 2)];
+    int count = 0, found = 0;
+    for (int32_t k = 1; k < 5 && k < cal->near_count; k++) frontier[count++] = k;
+    for (int popped = 0; popped <= UPCOMING && found < UPCOMING && count > 0; popped++) {
+        int best = 0;
+        for (int m = 1; m < count; m++)
+            if (cal->heap[frontier[m]].time < cal->heap[frontier[best]].time) best = m;
+        int32_t position = frontier[best];
+        frontier[best] = frontier[--count];
+        for (int32_t k = 4 * position + 1; k <= 4 * position + 4 && k < cal->near_count; k++)
+            frontier[count++] = k;
+        if (cal->heap[position].body != twin) out[found++] = cal->heap[position].body;
+    }
+    return found;
+}
+
+/* The partner of body k's event, or -1. */
+static int32_t partner_of(const carom_world *w, int32_t k)
+{
+    return w->event[k].kind == EVENT_PAIR ? w->event[k].partner : -1;
+}
+
 /* The events due next are known a few events ahead (the near heap's top), and
  * at 10^6 bodies each of their records is a cache miss. Prefetching them in
  * stages, one event apart, overlaps those misses with the work of the events
- * before them: records of the next twenty, cell heads of the next four, and
- * the neighbours of the next one and its partner. */
-PREFETCH_HELPER void prefetch_upcoming(const carom_world *w)
+ * before them: the records of the next twenty and of the third's partner, the
+ * cell heads of the second and its partner, and the neighbours of the next
+ * one and its partner. Body now's event is being processed. */
+PREFETCH_HELPER void prefetch_upcoming(const carom_world *w, int32_t now)
 {
     const calendar *cal = &w->cal;
     int32_t last = cal->near_count < 21 ? cal->near_count : 21;
-    for (int32_t k = 5; k < last; k++) prefetch_records(w, cal->heap[k].body);
-    int32_t best = -1;
-    for (int32_t k = 1; k < 5 && k < cal->near_count; k++) {
-        prefetch_heads(w, cal->heap[k].body);
-        if (best < 0 || cal->heap[k].time < cal->heap[best].time) best = k;
+    for (int32_t k = 1; k < last; k++) prefetch_records(w, cal->heap[k].body);
+    int32_t next[UPCOMING], partner;
+    int found = upcoming_bodies(cal, partner_of(w, now), next);
+    if (found > 2 && (partner = partner_of(w, next[2])) >= 0) prefetch_records(w, partner);
+    if (found > 1) {
+        prefetch_heads(w, next[1]);
+        if ((partner = partner_of(w, next[1])) >= 0) prefetch_heads(w, partner);
     }
-    if (best < 0) return;
-    int32_t next = cal->heap[best].body;
-    prefetch_neighbours(w, next);
-    const body_event *e = &w->event[next];
-    if (e->kind == EVENT_PAIR) {
-        PREFETCH(&w->counter[e->partner]);
-        prefetch_records(w, e->partner);
-        prefetch_neighbours(w, e->partner);
+    if (found > 0) {
+        prefetch_neighbours(w, next[0]);
+        if ((partner = partner_of(w, next[0])) >= 0) {
+            PREFETCH(&w->counter[partner]);
+            prefetch_neighbours(w, partner);
+        }
     }
 }
 
@@ -270,7 +303,7 @@ carom_status carom_world_run(carom_world *w, double t_end, int64_t max_events)
         if (i < 0 || w->event[i].kind == EVENT_NONE) break;
         double t = calendar_first_time(&w->cal);
         if (t > t_end) break;
-        if (w->count >= PREFETCH_FROM_BODIES) prefetch_upcoming(w);
+        if (w->count >= PREFETCH_FROM_BODIES) prefetch_upcoming(w, i);
         int counted;
         if ((st = process_next(w, i, t, &counted)) != CAROM_OK) return st;
         processed += counted;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memory.h"
 #include "motion.h"
 #include "schedule.h"
 
@@ -129,32 +130,26 @@ static int check_def(const carom_world_def *def, char *why, size_t size)
 
 /* ---- lifecycle ----------------------------------------------------------- */
 
+/* Grows array to count elements, or returns -1 (the array is then unchanged). */
+#define GROW_OR_FAIL(array, count)                                                                 \
+    do {                                                                                           \
+        void *grown_ = memory_grow((array), (size_t)(count) * sizeof *(array));                    \
+        if (!grown_) return -1;                                                                    \
+        (array) = grown_;                                                                          \
+    } while (0)
+
 int world_reserve_bodies(carom_world *w, int32_t needed)
 {
     if (needed <= w->capacity) return 0;
     int32_t capacity = w->capacity > 0 ? w->capacity : 16;
     while (capacity < needed) capacity = capacity > INT32_MAX / 2 ? INT32_MAX : 2 * capacity;
-    body_hot *hot = realloc(w->hot, (size_t)capacity * sizeof *hot);
-    if (!hot) return -1;
-    w->hot = hot;
-    double *mass = realloc(w->mass, (size_t)capacity * sizeof *mass);
-    if (!mass) return -1;
-    w->mass = mass;
-    uint32_t *counter = realloc(w->counter, (size_t)capacity * sizeof *counter);
-    if (!counter) return -1;
-    w->counter = counter;
-    uint32_t *instant = realloc(w->instant, (size_t)capacity * sizeof *instant);
-    if (!instant) return -1;
-    w->instant = instant;
-    body_event *event = realloc(w->event, (size_t)capacity * sizeof *event);
-    if (!event) return -1;
-    w->event = event;
-    int32_t *id_of = realloc(w->id_of, (size_t)capacity * sizeof *id_of);
-    if (!id_of) return -1;
-    w->id_of = id_of;
-    int32_t *slot_of = realloc(w->slot_of, (size_t)capacity * sizeof *slot_of);
-    if (!slot_of) return -1;
-    w->slot_of = slot_of;
+    GROW_OR_FAIL(w->hot, capacity);
+    GROW_OR_FAIL(w->mass, capacity);
+    GROW_OR_FAIL(w->counter, capacity);
+    GROW_OR_FAIL(w->instant, capacity);
+    GROW_OR_FAIL(w->event, capacity);
+    GROW_OR_FAIL(w->id_of, capacity);
+    GROW_OR_FAIL(w->slot_of, capacity);
     if (cells_reserve(&w->grid, capacity) != 0 || calendar_reserve(&w->cal, capacity) != 0)
         return -1;
     w->capacity = capacity;
