@@ -1,0 +1,122 @@
+/* test_memory.c — unit tests of the large-array allocator (src/memory.c).
+ *
+ * memory_grow must behave as realloc: the contents survive every growth,
+ * small and large. On Linux with transparent huge pages, a large block must
+ * also carry the huge-page advice ("hg" in its mapping's VmFlags in
+ * /proc/self/smaps), and the whole block must lie in one mapping: advice on
+ * only part of it splits the mapping, and then realloc can no longer grow it
+ * by remapping and copies it (both copies resident at once), which this test
+ * catches through the mapping's bounds.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "memory.h"
+
+static uint32_t pattern_at(size_t k) { return (uint32_t)(k * 2654435761u) ^ 0x5bd1e995u; }
+
+static void fill(uint32_t *block, size_t from, size_t to)
+{
+    for (size_t k = from; k < to; k++) block[k] = pattern_at(k);
+}
+
+static size_t first_mismatch(const uint32_t *block, size_t count)
+{
+    for (size_t k = 0; k < count; k++)
+        if (block[k] != pattern_at(k)) return k;
+    return count;
+}
+
+static void test_contents_survive_growth(void)
+{
+    const size_t steps[] = {1, 100, 5000, 1 << 20, 3 << 20, 12 << 20, 20 << 20};
+    uint32_t *block = NULL;
+    size_t filled = 0;
+    for (size_t s = 0; s < sizeof steps / sizeof steps[0]; s++) {
+        uint32_t *grown = memory_grow(block, steps[s] * sizeof *block);
+        CHECK(grown != NULL);
+        if (!grown) break;
+        block = grown;
+        CHECK_EQ_INT((long long)first_mismatch(block, filled), (long long)filled);
+        fill(block, filled, steps[s]);
+        filled = steps[s];
+    }
+    free(block);
+}
+
+#if defined(__linux__)
+/* The mapping of /proc/self/smaps that contains address: its bounds and
+ * whether its VmFlags include hg. Returns 0 if none was found. */
+static int mapping_of(const void *address, uintptr_t *lo, uintptr_t *hi, int *huge)
+{
+    FILE *smaps = fopen("/proc/self/smaps", "r");
+    if (!smaps) return 0;
+    char line[512];
+    int found = 0, inside = 0;
+    uintptr_t a = (uintptr_t)address;
+    while (!found && fgets(line, sizeof line, smaps)) {
+        unsigned long long start, end;
+        if (sscanf(line, "%llx-%llx ", &start, &end) == 2) {
+            inside = a >= start && a < end;
+            if (inside) *lo = (uintptr_t)start, *hi = (uintptr_t)end;
+        } else if (inside && strncmp(line, "VmFlags:", 8) == 0) {
+            *huge = strstr(line, " hg") != NULL;
+            found = 1;
+        }
+    }
+    fclose(smaps);
+    return found;
+}
+
+static int huge_pages_available(void)
+{
+    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    if (!f) return 0;
+    char line[128] = "";
+    int available = fgets(line, sizeof line, f) != NULL && strstr(line, "[never]") == NULL;
+    fclose(f);
+    return available;
+}
+
+static void expect_one_advised_mapping(const uint32_t *block, size_t bytes, const char *when)
+{
+    uintptr_t lo = 0, hi = 0;
+    int huge = 0;
+    CHECK_MSG(mapping_of(block, &lo, &hi, &huge), "%s: no mapping holds the block", when);
+    CHECK_MSG(lo <= (uintptr_t)block && (uintptr_t)block + bytes <= hi,
+              "%s: the block [%p, +%zu) runs out of its mapping [%#llx, %#llx)", when, (const void *)block,
+              bytes, (unsigned long long)lo, (unsigned long long)hi);
+    if (huge_pages_available()) CHECK_MSG(huge, "%s: the block's mapping lacks the huge-page advice", when);
+}
+
+static void test_large_blocks_are_advised_whole(void)
+{
+    size_t count = 16 << 20; /* 64 MiB */
+    uint32_t *block = memory_grow(NULL, count * sizeof *block);
+    CHECK(block != NULL);
+    if (!block) return;
+    fill(block, 0, count);
+    expect_one_advised_mapping(block, count * sizeof *block, "first allocation");
+    uint32_t *grown = memory_grow(block, 2 * count * sizeof *block);
+    CHECK(grown != NULL);
+    if (!grown) {
+        free(block);
+        return;
+    }
+    CHECK_EQ_INT((long long)first_mismatch(grown, count), (long long)count);
+    expect_one_advised_mapping(grown, 2 * count * sizeof *grown, "after growing");
+    free(grown);
+}
+#endif
+
+int main(void)
+{
+    RUN(test_contents_survive_growth);
+#if defined(__linux__)
+    RUN(test_large_blocks_are_advised_whole);
+#endif
+    return CHECK_SUMMARY();
+}
