@@ -57,7 +57,12 @@ typedef enum carom_boundary {
 typedef enum carom_event_kind {
     CAROM_EVENT_PAIR = 0, /* two bodies collide */
     CAROM_EVENT_WALL = 1, /* a body bounces off a wall */
-    CAROM_EVENT_CELL = 2  /* a body crosses into a neighbouring cell (internal bookkeeping) */
+    CAROM_EVENT_CELL = 2, /* a body crosses into a neighbouring cell (internal bookkeeping) */
+    /* A body comes to rest on a floor (the wall gravity pushes it against): the
+     * closed-form end of its Zeno series of inelastic bounces. From then on it
+     * touches the floor with no normal velocity or acceleration and slides
+     * along it until a collision lifts it. j is the wall. */
+    CAROM_EVENT_REST = 3
 } carom_event_kind;
 
 /* Walls are numbered 2 * axis + side: 0 = x-, 1 = x+, 2 = y-, 3 = y+, 4 = z-, 5 = z+. */
@@ -73,9 +78,9 @@ typedef enum carom_wall {
 /* One processed collision, as handed to the event callback. */
 typedef struct carom_event {
     double time;           /* simulated time of the collision */
-    carom_event_kind kind; /* CAROM_EVENT_PAIR or CAROM_EVENT_WALL */
+    carom_event_kind kind; /* CAROM_EVENT_PAIR, CAROM_EVENT_WALL or CAROM_EVENT_REST */
     int32_t i;             /* the body (for a pair: the lower index) */
-    int32_t j;             /* pair: the higher body index; wall: a carom_wall */
+    int32_t j;             /* pair: the higher body index; wall, rest: a carom_wall */
     double impulse;        /* magnitude of the impulse exchanged (M L / T) */
 } carom_event;
 
@@ -96,6 +101,16 @@ typedef struct carom_world_def {
      * inelastic collapse (infinitely many collisions in finite time) for
      * granular matter resting under gravity. */
     double elastic_below_speed;
+    /* The TC model against inelastic collapse (Luding & McNamara 1998), T: a
+     * pair collision is elastic if either body had a pair collision less than
+     * this long before, and so is a wall bounce of a body that had one. It
+     * keeps dense, cold granular matter from collapsing (infinitely many
+     * collisions in finite time) and changes a dilute gas by nothing
+     * measurable when small against the time between collisions. Used only
+     * when a restitution is below 1. 0 (the default): chosen at the first run
+     * as 0.01 d / v, with d the largest diameter and v^2 = <v^2> + |g| d
+     * (carom_world_definition then reports it); < 0: off. */
+    double collapse_time;
     /* A body having this many events at one instant, with the clock not
      * advancing, means the configuration is jammed (seed 002, 2.1.2): the
      * run stops with CAROM_JAMMED instead of spinning forever. */
@@ -113,7 +128,8 @@ typedef struct carom_world_def {
 } carom_world_def;
 
 /* Defaults: 3D, a 10 x 10 x 10 periodic box, no gravity, elastic (e = 1),
- * elastic_below_speed 0, max_collisions_per_instant 1000, no callback. */
+ * elastic_below_speed 0, collapse_time 0 (automatic), max_collisions_per_instant
+ * 1000, no callback. */
 carom_world_def carom_default_world_def(void);
 
 typedef struct carom_body_def {
@@ -144,10 +160,11 @@ typedef struct carom_stats {
     double potential_energy;  /* -sum of m g . x now (0 without gravity) */
     double temperature;       /* 2 KE / (dim N): kT per degree of freedom now */
     carom_vec momentum;       /* sum of m v now */
-    int64_t events;           /* all processed events: pair + wall + cell */
+    int64_t events;           /* all processed events: pair + wall + cell + rest */
     int64_t pair_events;
     int64_t wall_events;
     int64_t cell_events;      /* cell crossings, or neighbour-list renewals */
+    int64_t rest_events;      /* bodies coming to rest on a floor (CAROM_EVENT_REST) */
     int64_t stale_events;     /* predictions found outdated and redone (not counted in events) */
     /* Averages over the measuring window, from the last carom_world_reset_stats
      * (or creation) to now: */
@@ -193,6 +210,14 @@ double carom_world_time(const carom_world *world);
  * max_events > 0; max_events < 0 means no cap. Returns CAROM_JAMMED (world
  * still usable, clock at the jam) when a jam is detected. */
 carom_status carom_world_run(carom_world *world, double t_end, int64_t max_events);
+
+/* The time of the earliest event scheduled (pair, wall, cell or rest), or
+ * INFINITY when none can ever happen (everything at rest, or nothing left to
+ * hit): a run with an event cap and no end time then stops at once. It is a
+ * lower bound: a scheduled pair may turn out stale when it comes due. NaN
+ * if called from the event callback, or if the world cannot be prepared
+ * (out of memory; carom_world_message says why). */
+double carom_world_next_event_time(carom_world *world);
 
 /* Reads a body's state at the current time. Does not change the world. */
 carom_status carom_world_get_body(const carom_world *world, int32_t id, carom_body_state *state);

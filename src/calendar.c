@@ -248,6 +248,7 @@ static void advance(calendar *cal)
 
 int32_t calendar_first(calendar *cal)
 {
+    if (cal->count == 0) return NO_BODY;
     if (cal->mode == CALENDAR_COLLECTING || cal->near_count > cal->near_limit) rebuild(cal);
     while (cal->near_count == 0) {
         if (cal->count == 0) return NO_BODY;

@@ -60,11 +60,12 @@ static void add_instant_sums(const carom_world *w, carom_stats *s, double *open_
         int32_t i = w->slot_of[id];
         const body_hot *b = &w->hot[i];
         double x[3], v[3], m = w->mass[i];
-        motion_state_at(b, w->gravity, w->has_gravity, w->clock, x, v);
+        const double *g = motion_gravity(w, i);
+        motion_state_at(b, g, w->has_gravity, w->clock, x, v);
         ke += 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
         pe -= m * (w->gravity[0] * x[0] + w->gravity[1] * x[1] + w->gravity[2] * x[2]);
         for (int a = 0; a < 3; a++) p[a] += m * v[a];
-        measure_flight(&open, b, m, w->gravity, w->has_gravity, w->clock);
+        measure_flight(&open, b, m, g, w->has_gravity, w->clock);
     }
     s->kinetic_energy = ke;
     s->potential_energy = pe;
@@ -102,7 +103,8 @@ carom_stats carom_world_stats(const carom_world *w)
     s.wall_events = m->wall_events;
     s.cell_events = m->cell_events;
     s.stale_events = m->stale_events;
-    s.events = m->pair_events + m->wall_events + m->cell_events;
+    s.rest_events = m->rest_events;
+    s.events = m->pair_events + m->wall_events + m->cell_events + m->rest_events;
     s.window = w->clock - m->window_start;
     double kinetic_integral = m->kinetic_integral + open_integral;
     if (s.window > 0.0 && n > 0) {

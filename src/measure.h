@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 typedef struct measure {
-    int64_t pair_events, wall_events, cell_events, stale_events;
+    int64_t pair_events, wall_events, cell_events, stale_events, rest_events;
     double window_start;     /* time the measuring window opened */
     int64_t window_pairs;    /* pair collisions in the window */
     double virial;           /* sum of r_ij . dp_i over the window's pair collisions */

@@ -28,4 +28,12 @@ static inline void motion_advance(body_hot *b, const double g[3], int has_gravit
     b->t = t;
 }
 
+/* The acceleration of body i (slot): the world's gravity, less its normal
+ * part on the floors the body rests on. */
+static inline const double *motion_gravity(const carom_world *w, int32_t i)
+{
+    if (!w->rest.state) return w->gravity;
+    return w->rest.gravity_of[w->rest.state[w->id_of[i]] & 7];
+}
+
 #endif

@@ -46,4 +46,10 @@ static inline double predict_pair_before(const double dr[3], const double dv[3],
     return c / (-b + sqrt(disc));
 }
 
+/* Earliest s in [0, horizon) at which two spheres whose relative motion is
+ * dr + dv s + da s^2 / 2 (different constant accelerations) come into
+ * contact at distance sigma; INFINITY if none. Touching and closing: 0. */
+double predict_pair_accelerated(const double dr[3], const double dv[3], const double da[3], double sigma,
+                                double horizon);
+
 #endif

@@ -22,24 +22,28 @@
 #include "motion.h"
 #include "order.h"
 #include "schedule.h"
+#include "settle.h"
 #include "world.h"
 
 /* Brings body i to time t, closing its flight in the kinetic-energy integral. */
 static void advance(carom_world *w, int32_t i, double t)
 {
-    measure_flight(&w->meas, &w->hot[i], w->mass[i], w->gravity, w->has_gravity, t);
-    motion_advance(&w->hot[i], w->gravity, w->has_gravity, t);
+    const double *g = motion_gravity(w, i);
+    measure_flight(&w->meas, &w->hot[i], w->mass[i], g, w->has_gravity, t);
+    motion_advance(&w->hot[i], g, w->has_gravity, t);
 }
 
 /* Counts an event of body i at time t; fails if i is jammed: stuck in events
- * that do not let the clock advance. */
+ * that do not let the clock advance, or only let it creep (each within 2^-40
+ * of the clock of the one before: what a collapsing cluster does). */
 static carom_status note_instant(carom_world *w, int32_t i, double t)
 {
-    if (w->hot[i].t == t) {
+    if (t - w->hot[i].t <= 0x1p-40 * fabs(t)) {
         if (++w->instant[i] >= (uint32_t)w->def.max_collisions_per_instant)
             return world_fail(w, CAROM_JAMMED,
-                              "body %d had %u events at t = %.17g without time advancing: "
-                              "the configuration is jammed",
+                              "body %d had %u events in a row at t = %.17g without the clock advancing "
+                              "(by more than 2^-40 of it each): the configuration is jammed or collapsing; "
+                              "world.collapse_time (the TC model) or world.elastic_below_speed cures collapse",
                               (int)w->id_of[i], w->instant[i], t);
     } else {
         w->instant[i] = 0;
@@ -77,10 +81,12 @@ static carom_status process_pair(carom_world *w, int32_t owner, double t)
     advance(w, j, t);
     double dr[3], virial;
     contact_separation(w, i, j, dr);
-    double impulse = collide_pair(w->hot[i].v, w->hot[j].v, w->mass[i], w->mass[j], dr,
-                                  w->def.restitution, w->def.elastic_below_speed, &virial);
+    double e = settle_pair_restitution(w, i, j, t);
+    double impulse = collide_pair(w->hot[i].v, w->hot[j].v, w->mass[i], w->mass[j], dr, e,
+                                  w->def.elastic_below_speed, &virial);
     w->counter[i]++;
     w->counter[j]++;
+    settle_after_pair(w, i, j, t);
     w->meas.pair_events++;
     w->meas.window_pairs++;
     w->meas.virial += virial;
@@ -97,9 +103,10 @@ static carom_status process_wall(carom_world *w, int32_t i, double t)
     if (st != CAROM_OK) return st;
     advance(w, i, t);
     double outward = wall % 2 ? 1.0 : -1.0;
-    double impulse = collide_wall(&w->hot[i].v[wall / 2], outward, w->mass[i],
-                                  w->def.wall_restitution, w->def.elastic_below_speed);
+    double e = settle_wall_restitution(w, i, t, w->hot[i].v[wall / 2] * outward);
+    double impulse = collide_wall(&w->hot[i].v[wall / 2], outward, w->mass[i], e, 0.0);
     w->counter[i]++;
+    settle_after_wall(w, i, wall, t, e);
     w->meas.wall_events++;
     w->meas.wall_impulse += impulse;
     schedule_body(w, i);
@@ -122,6 +129,21 @@ static carom_status process_cell(carom_world *w, int32_t i, double t)
     if (wrap) w->hot[i].x[face / 2] += wrap * w->side[face / 2];
     w->meas.cell_events++;
     schedule_body(w, i);
+    return CAROM_OK;
+}
+
+/* The end of a Zeno series of bounces: the body comes to rest on its floor. */
+static carom_status process_rest(carom_world *w, int32_t i, double t)
+{
+    int wall = w->event[i].partner;
+    carom_status st = note_instant(w, i, t);
+    if (st != CAROM_OK) return st;
+    advance(w, i, t);
+    settle_rest(w, i, wall / 2);
+    w->counter[i]++;
+    w->meas.rest_events++;
+    schedule_body(w, i);
+    report(w, CAROM_EVENT_REST, i, wall, 0.0);
     return CAROM_OK;
 }
 
@@ -173,6 +195,7 @@ static carom_status process_next(carom_world *w, int32_t i, double t, int *count
     case EVENT_PAIR: return process_pair(w, i, t);
     case EVENT_WALL: return process_wall(w, i, t);
     case EVENT_SHELL: return process_shell(w, i, t);
+    case EVENT_REST: return process_rest(w, i, t);
     default: return process_cell(w, i, t);
     }
 }
@@ -291,6 +314,16 @@ PREFETCH_HELPER void prefetch_upcoming(const carom_world *w, int32_t now)
     }
 }
 
+double carom_world_next_event_time(carom_world *w)
+{
+    if (!w || w->in_callback) return NAN;
+    if (w->needs_rebuild && schedule_rebuild(w) != CAROM_OK) return NAN;
+    int32_t i = calendar_first(&w->cal);
+    if (i < 0 || w->event[i].kind == EVENT_NONE) return INFINITY;
+    double t = calendar_first_time(&w->cal);
+    return t < INFINITY ? t : INFINITY;
+}
+
 carom_status carom_world_run(carom_world *w, double t_end, int64_t max_events)
 {
     if (!w) return CAROM_INVALID_ARGUMENT;
@@ -302,7 +335,7 @@ carom_status carom_world_run(carom_world *w, double t_end, int64_t max_events)
         int32_t i = calendar_first(&w->cal);
         if (i < 0 || w->event[i].kind == EVENT_NONE) break;
         double t = calendar_first_time(&w->cal);
-        if (t > t_end) break;
+        if (!(t <= t_end && t < INFINITY)) break; /* only finite times are events */
         if (w->count >= PREFETCH_FROM_BODIES) prefetch_upcoming(w, i);
         int counted;
         if ((st = process_next(w, i, t, &counted)) != CAROM_OK) return st;

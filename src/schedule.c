@@ -12,6 +12,7 @@
 
 #include "motion.h"
 #include "predict.h"
+#include "settle.h"
 
 /* The pair's contact time if it comes before horizon (absolute), else INFINITY
  * or a time >= horizon. Both sides of a pair get the same bits: positions are
@@ -23,35 +24,69 @@ static inline double pair_time_before(const carom_world *w, int32_t i, int32_t j
 {
     const body_hot *a = &w->hot[i], *b = &w->hot[j];
     double t_ref = a->t > b->t ? a->t : b->t;
-    double xa[3], va[3], xb[3], vb[3], dr[3], dv[3];
-    motion_state_at(a, w->gravity, w->has_gravity, t_ref, xa, va);
-    motion_state_at(b, w->gravity, w->has_gravity, t_ref, xb, vb);
+    double xa[3], va[3], xb[3], vb[3], dr[3], dv[3], da[3];
+    const double *ga = motion_gravity(w, i), *gb = motion_gravity(w, j);
+    motion_state_at(a, ga, w->has_gravity, t_ref, xa, va);
+    motion_state_at(b, gb, w->has_gravity, t_ref, xb, vb);
     for (int k = 0; k < 3; k++) {
         dr[k] = (xb[k] - xa[k]) + shift[k];
         dv[k] = vb[k] - va[k];
+        da[k] = gb[k] - ga[k];
     }
+    if (ga != gb) /* one rests on a floor the other does not: a quartic */
+        return t_ref + predict_pair_accelerated(dr, dv, da, a->radius + b->radius, horizon - t_ref);
     return t_ref + predict_pair_before(dr, dv, a->radius + b->radius, horizon - t_ref);
 }
 
+/* The earliest event found so far. reach is its time plus a few units in the
+ * last place: the horizon handed to the early rejection, so that a pair whose
+ * time rounds to exactly best.time is never rejected and a tie is always
+ * decided by the total order (offer_pair), whatever order the candidates
+ * come in. just is the body whose last collision was with this one and no
+ * other (see collapse_just_collided): they cannot meet again until one of
+ * them is disturbed, so no event between them is taken. */
 typedef struct candidate {
-    double time;
+    double time, reach;
     body_event event;
+    int32_t just;
 } candidate;
 
+static inline void set_best(candidate *best, double time, body_event event)
+{
+    best->time = time;
+    best->reach = time + fabs(time) * 0x1p-50;
+    best->event = event;
+}
+
+/* Only finite times are events: a pair at rest, or a wall never reached, is none. */
 static void consider(candidate *best, double time, uint8_t kind, int32_t partner,
                      uint32_t partner_counter)
 {
     if (!(time < best->time)) return;
-    best->time = time;
-    best->event = (body_event){partner, partner_counter, kind};
+    set_best(best, time, (body_event){partner, partner_counter, kind});
 }
 
-/* Files pair (i, j) in best if it is earlier, or as early and best is not a pair. */
-static inline void offer_pair(const carom_world *w, candidate *best, double t, int32_t j)
+/* Do bodies i and j (j seen through shift) touch, to round-off, now? */
+static int still_touching(const carom_world *w, int32_t i, int32_t j, const double shift[3])
+{
+    double xi[3], vi[3], xj[3], vj[3], d2 = 0.0, sigma = w->hot[i].radius + w->hot[j].radius;
+    motion_state_at(&w->hot[i], motion_gravity(w, i), w->has_gravity, w->clock, xi, vi);
+    motion_state_at(&w->hot[j], motion_gravity(w, j), w->has_gravity, w->clock, xj, vj);
+    for (int a = 0; a < 3; a++) d2 += (xj[a] + shift[a] - xi[a]) * (xj[a] + shift[a] - xi[a]);
+    return d2 <= sigma * sigma * (1.0 + 1e-9);
+}
+
+/* Files pair (i, j) in best if it is earlier, or as early and best is not a
+ * pair or a pair with a higher id: the total order (time, kind, id). */
+static inline void offer_pair(const carom_world *w, candidate *best, double t, int32_t i, int32_t j,
+                              const double shift[3])
 {
     if (t < best->time ||
-        (t == best->time && (best->event.kind != EVENT_PAIR || w->id_of[j] < w->id_of[best->event.partner])))
-        best->time = t, best->event = (body_event){j, w->counter[j], EVENT_PAIR};
+        (t == best->time && t < INFINITY &&
+         (best->event.kind != EVENT_PAIR || w->id_of[j] < w->id_of[best->event.partner]))) {
+        if (j == best->just && still_touching(w, i, j, shift)) return;
+        set_best(best, t, (body_event){j, w->counter[j], EVENT_PAIR});
+    }
 }
 
 /* Without a field, the same arithmetic as pair_time_before with the
@@ -85,7 +120,8 @@ static void consider_listed_pairs(const carom_world *w, int32_t i, candidate *be
     const body_hot *a = &w->hot[i];
     for (int k = 0, n = nb->count[i]; k < n; k++) {
         int32_t j = neighbours_slot(row[k]);
-        offer_pair(w, best, free_pair_time_before(a, &w->hot[j], neighbours_shift(&w->grid, row[k]), best->time), j);
+        const double *shift = neighbours_shift(&w->grid, row[k]);
+        offer_pair(w, best, free_pair_time_before(a, &w->hot[j], shift, best->reach), i, j, shift);
     }
 }
 
@@ -98,7 +134,7 @@ static void consider_cell_pairs_under_gravity(const carom_world *w, int32_t i, c
     for (int k = 0; k < pattern->count; k++) {
         const double *shift = w->grid.image_shift[pattern->image[k]];
         for (int32_t j = head[pattern->offset[k]]; j >= 0; j = next[j])
-            if (j != i) offer_pair(w, best, pair_time_before(w, i, j, shift, best->time), j);
+            if (j != i) offer_pair(w, best, pair_time_before(w, i, j, shift, best->reach), i, j, shift);
     }
 }
 
@@ -112,8 +148,8 @@ static void consider_cell_pairs(const carom_world *w, int32_t i, candidate *best
     for (int k = 0; k < pattern->count; k++) {
         const double *shift = w->grid.image_shift[pattern->image[k]];
         for (int32_t j = head[pattern->offset[k]]; j >= 0; j = next[j]) {
-            double t = free_pair_time_before(a, &w->hot[j], shift, best->time);
-            if (j != i) offer_pair(w, best, t, j);
+            double t = free_pair_time_before(a, &w->hot[j], shift, best->reach);
+            if (j != i) offer_pair(w, best, t, i, j, shift);
         }
     }
 }
@@ -125,16 +161,24 @@ static void consider_pairs(const carom_world *w, int32_t i, candidate *best)
     else consider_cell_pairs(w, i, best);
 }
 
+/* The walls; on a floor where the body's Zeno series is finishing, its end
+ * (the hops left are negligible, see settle.c); none on a floor it rests on. */
 static void consider_walls(const carom_world *w, int32_t i, candidate *best)
 {
     const body_hot *b = &w->hot[i];
+    const double *g = motion_gravity(w, i);
+    int state = w->rest.state ? w->rest.state[w->id_of[i]] : 0;
     for (int a = 0; a < w->dim; a++) {
         if (w->periodic[a]) continue;
         double reach = w->half[a] - b->radius;
-        double up = predict_crossing(b->x[a] - reach, b->v[a], w->gravity[a]);
-        double down = predict_crossing(-reach - b->x[a], -b->v[a], -w->gravity[a]);
-        consider(best, b->t + up, EVENT_WALL, 2 * a + 1, 0);
-        consider(best, b->t + down, EVENT_WALL, 2 * a, 0);
+        int floor = w->rest.floor_side[a] > 0 ? 2 * a + 1 : 2 * a;
+        int settled = w->rest.floor_side[a] && ((state >> a) & (SETTLE_RESTING | SETTLE_FINISHING));
+        if (settled && ((state >> a) & SETTLE_FINISHING))
+            consider(best, w->rest.zeno[6 * w->id_of[i] + a], EVENT_REST, floor, 0);
+        if (!(settled && floor == 2 * a + 1))
+            consider(best, b->t + predict_crossing(b->x[a] - reach, b->v[a], g[a]), EVENT_WALL, 2 * a + 1, 0);
+        if (!(settled && floor == 2 * a))
+            consider(best, b->t + predict_crossing(-reach - b->x[a], -b->v[a], -g[a]), EVENT_WALL, 2 * a, 0);
     }
 }
 
@@ -147,13 +191,13 @@ static void consider_cell_exit(const carom_world *w, int32_t i, candidate *best)
         return;
     }
     int face;
-    double s = cells_exit_time(&w->grid, w->grid.cell[i], b->x, b->v, w->gravity, &face);
+    double s = cells_exit_time(&w->grid, w->grid.cell[i], b->x, b->v, motion_gravity(w, i), &face);
     consider(best, b->t + s, EVENT_CELL, face, 0);
 }
 
 void schedule_body(carom_world *w, int32_t i)
 {
-    candidate best = {INFINITY, {-1, 0, EVENT_NONE}};
+    candidate best = {INFINITY, INFINITY, {-1, 0, EVENT_NONE}, settle_just_partner(w, i)};
     /* Walls and the cell exit first: their time is the horizon beyond which no
      * pair needs its square root. A pair still wins a tie with them. */
     consider_walls(w, i, &best);
@@ -171,7 +215,7 @@ int schedule_regrid(carom_world *w, double min_width, int64_t max_cells)
         return -1;
     for (int32_t i = 0; i < w->count; i++) {
         double x[3], v[3];
-        motion_state_at(&w->hot[i], w->gravity, w->has_gravity, w->clock, x, v);
+        motion_state_at(&w->hot[i], motion_gravity(w, i), w->has_gravity, w->clock, x, v);
         cells_insert(&w->grid, i, cells_locate(&w->grid, x));
     }
     return 0;
@@ -181,9 +225,11 @@ carom_status schedule_rebuild(carom_world *w)
 {
     for (int32_t id = 0; id < w->count; id++) { /* in id order: the same sums whatever the layout */
         int32_t i = w->slot_of[id];
-        measure_flight(&w->meas, &w->hot[i], w->mass[i], w->gravity, w->has_gravity, w->clock);
-        motion_advance(&w->hot[i], w->gravity, w->has_gravity, w->clock);
+        measure_flight(&w->meas, &w->hot[i], w->mass[i], motion_gravity(w, i), w->has_gravity, w->clock);
+        motion_advance(&w->hot[i], motion_gravity(w, i), w->has_gravity, w->clock);
     }
+    settle_detect(w);
+    settle_resolve_collapse_time(w);
     int64_t max_cells = 4 * (int64_t)w->count;
     double width = neighbours_choose(w);
     if (schedule_regrid(w, width, max_cells) != 0 || calendar_reserve(&w->cal, w->capacity) != 0 ||

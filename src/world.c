@@ -19,6 +19,7 @@
 #include "memory.h"
 #include "motion.h"
 #include "schedule.h"
+#include "settle.h"
 
 static const char axis_name[3] = {'x', 'y', 'z'};
 
@@ -119,6 +120,9 @@ static int check_def(const carom_world_def *def, char *why, size_t size)
     if (def->max_collisions_per_instant < 1)
         return fail_def(why, size, "world_def.max_collisions_per_instant = %d: expected at least 1",
                         (int)def->max_collisions_per_instant);
+    if (!isfinite(def->collapse_time))
+        return fail_def(why, size, "world_def.collapse_time = %g: expected a finite time (0: automatic, < 0: off)",
+                        def->collapse_time);
     if (isnan(def->neighbour_shell))
         return fail_def(why, size, "world_def.neighbour_shell = %g: expected a number (0: automatic)",
                         def->neighbour_shell);
@@ -150,7 +154,8 @@ int world_reserve_bodies(carom_world *w, int32_t needed)
     GROW_OR_FAIL(w->event, capacity);
     GROW_OR_FAIL(w->id_of, capacity);
     GROW_OR_FAIL(w->slot_of, capacity);
-    if (cells_reserve(&w->grid, capacity) != 0 || calendar_reserve(&w->cal, capacity) != 0)
+    if (cells_reserve(&w->grid, capacity) != 0 || calendar_reserve(&w->cal, capacity) != 0 ||
+        settle_reserve(w, capacity) != 0)
         return -1;
     w->capacity = capacity;
     return 0;
@@ -166,9 +171,8 @@ carom_status carom_world_create(const carom_world_def *def, carom_world **world,
     }
     if (check_def(def, why, why_size)) return CAROM_INVALID_ARGUMENT;
     carom_world *w = calloc(1, sizeof *w);
-    if (!w || world_reserve_bodies(w, def->capacity_hint) != 0) {
-        carom_world_destroy(w);
-        fail_def(why, why_size, "out of memory creating a world for %d bodies", (int)def->capacity_hint);
+    if (!w) {
+        fail_def(why, why_size, "out of memory creating a world");
         return CAROM_OUT_OF_MEMORY;
     }
     w->def = *def;
@@ -182,6 +186,12 @@ carom_status carom_world_create(const carom_world_def *def, carom_world **world,
         w->periodic[a] = active && def->boundary[a] == CAROM_PERIODIC;
         w->gravity[a] = active ? g[a] : 0.0;
         if (w->gravity[a] != 0.0) w->has_gravity = 1;
+    }
+    settle_configure(w);
+    if (world_reserve_bodies(w, def->capacity_hint) != 0) {
+        carom_world_destroy(w);
+        fail_def(why, why_size, "out of memory creating a world for %d bodies", (int)def->capacity_hint);
+        return CAROM_OUT_OF_MEMORY;
     }
     measure_open_window(&w->meas, 0.0);
     if (why && why_size > 0) why[0] = '\0';
@@ -202,6 +212,7 @@ void carom_world_destroy(carom_world *w)
     cells_free(&w->grid);
     neighbours_free(&w->nb);
     calendar_free(&w->cal);
+    settle_free(w);
     free(w);
 }
 
@@ -295,7 +306,7 @@ static carom_status check_no_overlap(carom_world *w, int32_t id, const double x[
     for (int k = 0; k < count; k++) {
         for (int32_t j = w->grid.head[stencil[k].cell]; j >= 0; j = w->grid.next[j]) {
             double xj[3], vj[3], d2 = 0.0, sigma = r + w->hot[j].radius;
-            motion_state_at(&w->hot[j], w->gravity, w->has_gravity, w->clock, xj, vj);
+            motion_state_at(&w->hot[j], motion_gravity(w, j), w->has_gravity, w->clock, xj, vj);
             for (int a = 0; a < 3; a++) {
                 double d = xj[a] + stencil[k].shift[a] - x[a];
                 d2 += d * d;
@@ -328,6 +339,7 @@ static void store_body(carom_world *w, int32_t id, const double x[3], const caro
     w->counter[id] = 0;
     w->instant[id] = 0;
     w->event[id] = (body_event){-1, 0, EVENT_NONE};
+    settle_new_body(w, id);
 }
 
 carom_status carom_world_add_body(carom_world *w, const carom_body_def *b, int32_t *id_out)
@@ -374,7 +386,7 @@ carom_status carom_world_get_body(const carom_world *w, int32_t id, carom_body_s
     if (st != CAROM_OK) return st;
     int32_t s = w->slot_of[id];
     double x[3], v[3];
-    motion_state_at(&w->hot[s], w->gravity, w->has_gravity, w->clock, x, v);
+    motion_state_at(&w->hot[s], motion_gravity(w, s), w->has_gravity, w->clock, x, v);
     for (int a = 0; a < 3; a++) {
         if (!w->periodic[a]) continue;
         if (x[a] >= w->half[a]) x[a] -= w->side[a];
@@ -401,10 +413,13 @@ carom_status carom_world_set_body_velocity(carom_world *w, int32_t id, carom_vec
         if ((st = check_number(w, id, "velocity", axis_name[a], v[a])) != CAROM_OK) return st;
     int32_t s = w->slot_of[id];
     body_hot *h = &w->hot[s];
-    measure_flight(&w->meas, h, w->mass[s], w->gravity, w->has_gravity, w->clock);
-    motion_advance(h, w->gravity, w->has_gravity, w->clock);
+    measure_flight(&w->meas, h, w->mass[s], motion_gravity(w, s), w->has_gravity, w->clock);
+    motion_advance(h, motion_gravity(w, s), w->has_gravity, w->clock);
     for (int a = 0; a < w->dim; a++) h->v[a] = v[a];
     w->counter[s]++; /* predictions made with the old velocity are now stale */
+    settle_after_kick(w, s);
+    if (w->rest.last_partner) w->rest.last_partner[id] = -1;
+    settle_detect_body(w, s);
     if (!w->needs_rebuild) schedule_body(w, s);
     return CAROM_OK;
 }

@@ -9,6 +9,7 @@
 #include "cells.h"
 #include "measure.h"
 #include "neighbours.h"
+#include "settle.h"
 
 /* The hot record of a body: what every prediction reads, one cache line.
  * Position and velocity are those at the body's own time stamp t (lazy
@@ -22,9 +23,9 @@ typedef struct body_hot {
 _Static_assert(sizeof(body_hot) == 64, "the hot body record is one cache line");
 
 /* The one event each body has scheduled (its time is in the calendar). */
-enum { EVENT_NONE = 0, EVENT_PAIR = 1, EVENT_WALL = 2, EVENT_CELL = 3, EVENT_SHELL = 4 };
+enum { EVENT_NONE = 0, EVENT_PAIR = 1, EVENT_WALL = 2, EVENT_CELL = 3, EVENT_SHELL = 4, EVENT_REST = 5 };
 typedef struct body_event {
-    int32_t partner;          /* pair: the other body; wall: carom_wall; cell: face */
+    int32_t partner;          /* pair: the other body; wall, rest: carom_wall; cell: face */
     uint32_t partner_counter; /* pair: the partner's collision counter when predicted */
     uint8_t kind;             /* EVENT_* */
 } body_event;
@@ -55,6 +56,7 @@ struct carom_world {
 
     cells grid;       /* bodies by position, or by anchor when neighbour lists are on */
     neighbours nb;
+    settle rest;      /* resting contacts, Zeno series, the TC model (settle.c) */
     calendar cal;
     int32_t grid_bodies; /* bodies the grid was last sized for while adding */
     int needs_rebuild;  /* bodies were added: re-grid and predict everything */

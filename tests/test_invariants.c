@@ -90,6 +90,7 @@ static carom_world *create_world(const lattice_spec *s, carom_event_callback on_
     def.gravity = (carom_vec){s->gravity[0], s->gravity[1], s->gravity[2]};
     def.restitution = s->e;
     def.wall_restitution = 1.0;
+    def.collapse_time = -1.0; /* the pure collision law: energy bookkeeping checks it exactly */
     def.capacity_hint = (int32_t)body_count(s);
     def.on_event = on_event;
     def.user = user;

@@ -1,0 +1,248 @@
+/* settle.c — inelastic bodies coming to rest.
+ *
+ * Resting contact on walls. A body under gravity that bounces on the wall
+ * gravity pushes it against (its floor) with wall restitution e < 1 makes
+ * infinitely many bounces in finite time: after a bounce at t with speed u
+ * away from the floor, the hops last 2u/g, 2eu/g, 2e^2u/g, ..., and sum to
+ * 2u / (g (1 - e)). The series' end is computed in closed form at its first
+ * bounce; once the hops left are negligible (the rest of the series shorter
+ * than 1e-10 of it, or than 2^-36 of the clock) the body's next event is a
+ * rest event at that exact end, where it is put on the floor with no normal
+ * velocity and no normal acceleration: it slides along the floor under the
+ * rest of gravity, and leaves only when a collision lifts it (or pushes it
+ * into the floor, which is then an ordinary bounce). A body that stops on the
+ * floor (e = 0), or starts touching it at rest, rests at once. (McNamara &
+ * Young, Phys. Rev. E 50, R28 (1994) for the Zeno series of a bouncing ball;
+ * the treatment of resting bodies as bodies with the normal acceleration
+ * removed follows the constraint view of Lubachevsky's "sliding" particles.)
+ *
+ * The TC model against inelastic collapse (Luding & McNamara, "How to handle
+ * the inelastic collapse of a dissipative hard-sphere gas with the TC model",
+ * Granular Matter 1, 113 (1998)): a pair collision is elastic if either body
+ * had a pair collision less than t_c before; so is a wall bounce of a body
+ * whose last pair collision is that recent. Dissipation then stops where
+ * collisions come faster than 1/t_c, so the collision rate stays finite in
+ * dense, cold regions. A body bouncing alone on a floor is never affected,
+ * so its series still ends in closed form. t_c = world_def.collapse_time; 0
+ * picks 0.01 d / v at the first run, with d the largest diameter and
+ * v^2 = <v^2> + |g| d.
+ *
+ * Last partners. After an impulse two bodies do not approach (exactly), but
+ * round-off can leave them closing at 1e-16 of their speed, which with
+ * restitution 0 would make them collide again and again at one instant. So a
+ * pair whose last collision was with each other, that still touch and are
+ * accelerated alike, is not offered an event until one of them is disturbed.
+ */
+#include "settle.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "collide.h"
+#include "memory.h"
+#include "motion.h"
+#include "world.h"
+
+static int wall_axis_side(int wall) { return wall % 2 ? 1 : -1; }
+
+void settle_configure(carom_world *w)
+{
+    settle *s = &w->rest;
+    s->floors = 0;
+    for (int a = 0; a < 3; a++) {
+        double g = w->gravity[a];
+        s->floor_side[a] = (a < w->dim && !w->periodic[a] && g != 0.0) ? (g > 0.0 ? 1 : -1) : 0;
+        if (s->floor_side[a]) s->floors = 1;
+    }
+    for (int mask = 0; mask < 8; mask++)
+        for (int a = 0; a < 3; a++) s->gravity_of[mask][a] = (mask >> a) & 1 ? 0.0 : w->gravity[a];
+    s->collapse = w->def.restitution < 1.0 || w->def.wall_restitution < 1.0;
+}
+
+#define GROW_OR_FAIL(array, count)                                                                 \
+    do {                                                                                           \
+        void *grown_ = memory_grow((array), (size_t)(count) * sizeof *(array));                    \
+        if (!grown_) return -1;                                                                    \
+        (array) = grown_;                                                                          \
+    } while (0)
+
+int settle_reserve(carom_world *w, int32_t capacity)
+{
+    settle *s = &w->rest;
+    if (s->floors) {
+        GROW_OR_FAIL(s->state, capacity);
+        GROW_OR_FAIL(s->zeno, 6 * (size_t)capacity);
+    }
+    if (s->collapse) {
+        GROW_OR_FAIL(s->last_pair_time, capacity);
+        GROW_OR_FAIL(s->last_partner, capacity);
+    }
+    return 0;
+}
+
+void settle_free(carom_world *w)
+{
+    free(w->rest.state);
+    free(w->rest.zeno);
+    free(w->rest.last_pair_time);
+    free(w->rest.last_partner);
+}
+
+static void clear_series(settle *s, int32_t id, int axis)
+{
+    s->zeno[6 * id + axis] = INFINITY;
+    s->zeno[6 * id + 3 + axis] = 0.0;
+    s->state[id] &= (uint8_t)~(SETTLE_FINISHING << axis);
+}
+
+void settle_new_body(carom_world *w, int32_t id)
+{
+    settle *s = &w->rest;
+    if (s->state) {
+        s->state[id] = 0;
+        for (int a = 0; a < 3; a++) clear_series(s, id, a);
+    }
+    if (s->last_partner) {
+        s->last_pair_time[id] = -INFINITY;
+        s->last_partner[id] = -1;
+    }
+}
+
+/* ---- the TC model ---------------------------------------------------------- */
+
+static int recently_paired(const carom_world *w, int32_t slot, double t)
+{
+    return t - w->rest.last_pair_time[w->id_of[slot]] < w->def.collapse_time;
+}
+
+double settle_pair_restitution(const carom_world *w, int32_t i, int32_t j, double t)
+{
+    if (!w->rest.collapse || !(w->def.collapse_time > 0.0)) return w->def.restitution;
+    return recently_paired(w, i, t) || recently_paired(w, j, t) ? 1.0 : w->def.restitution;
+}
+
+double settle_wall_restitution(const carom_world *w, int32_t i, double t, double speed)
+{
+    double e = collide_restitution(w->def.wall_restitution, w->def.elastic_below_speed, speed);
+    if (!w->rest.collapse || !(w->def.collapse_time > 0.0)) return e;
+    return recently_paired(w, i, t) ? 1.0 : e;
+}
+
+void settle_resolve_collapse_time(carom_world *w)
+{
+    if (!w->rest.collapse || w->def.collapse_time != 0.0 || w->count == 0) return;
+    double d = 2.0 * w->max_radius, vv = 0.0, g = 0.0;
+    for (int32_t id = 0; id < w->count; id++) { /* in id order: the same sum whatever the layout */
+        const double *v = w->hot[w->slot_of[id]].v;
+        vv += v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    }
+    for (int a = 0; a < 3; a++) g += w->gravity[a] * w->gravity[a];
+    double v_ref = sqrt(vv / w->count + sqrt(g) * d);
+    if (v_ref > 0.0 && isfinite(v_ref)) w->def.collapse_time = 0.01 * d / v_ref;
+}
+
+/* ---- last partners --------------------------------------------------------- */
+
+int32_t settle_just_partner(const carom_world *w, int32_t i)
+{
+    const settle *s = &w->rest;
+    if (!s->last_partner) return -1;
+    int32_t id = w->id_of[i], p = s->last_partner[id];
+    if (p < 0 || s->last_partner[p] != id) return -1;
+    if (s->state && (s->state[id] & 7) != (s->state[p] & 7)) return -1;
+    return w->slot_of[p];
+}
+
+/* ---- resting on floors ------------------------------------------------------- */
+
+/* Puts body i (slot) at rest on the floor of axis a, exactly touching it. */
+void settle_rest(carom_world *w, int32_t i, int axis)
+{
+    settle *s = &w->rest;
+    int32_t id = w->id_of[i];
+    body_hot *h = &w->hot[i];
+    h->x[axis] = s->floor_side[axis] * (w->half[axis] - h->radius);
+    h->v[axis] = 0.0;
+    clear_series(s, id, axis);
+    s->state[id] |= (uint8_t)(SETTLE_RESTING << axis);
+    if (s->last_partner) s->last_partner[id] = -1;
+}
+
+/* After body i's velocity changed at its time stamp: a resting body whose
+ * normal velocity is no longer zero leaves its floor (lifted, or pushed into
+ * it, which the next prediction finds as a bounce at once); a series of
+ * bounces is broken. */
+void settle_after_kick(carom_world *w, int32_t i)
+{
+    settle *s = &w->rest;
+    if (!s->state) return;
+    int32_t id = w->id_of[i];
+    for (int a = 0; a < 3; a++) {
+        if (!s->floor_side[a]) continue;
+        clear_series(s, id, a);
+        if ((s->state[id] >> a) & SETTLE_RESTING && w->hot[i].v[a] != 0.0)
+            s->state[id] &= (uint8_t)~(SETTLE_RESTING << a);
+    }
+}
+
+void settle_after_pair(carom_world *w, int32_t i, int32_t j, double t)
+{
+    settle *s = &w->rest;
+    if (s->last_partner) {
+        int32_t a = w->id_of[i], b = w->id_of[j];
+        s->last_pair_time[a] = s->last_pair_time[b] = t;
+        s->last_partner[a] = b;
+        s->last_partner[b] = a;
+    }
+    settle_after_kick(w, i);
+    settle_after_kick(w, j);
+}
+
+/* After body i (slot) bounced at t off wall with restitution e: on its floor,
+ * a series of bounces starts or goes on; when what is left of it is
+ * negligible, its end becomes the body's rest event. */
+void settle_after_wall(carom_world *w, int32_t i, int wall, double t, double e)
+{
+    settle *s = &w->rest;
+    int32_t id = w->id_of[i];
+    if (s->last_partner) s->last_partner[id] = -1;
+    int axis = wall / 2;
+    if (!s->state || s->floor_side[axis] != wall_axis_side(wall)) return;
+    double u = fabs(w->hot[i].v[axis]), g = fabs(w->gravity[axis]);
+    if (u == 0.0) {
+        settle_rest(w, i, axis);
+        return;
+    }
+    double *end = &s->zeno[6 * id + axis], *tolerance = &s->zeno[6 * id + 3 + axis];
+    if (!(e < 1.0)) {
+        clear_series(s, id, axis);
+        return;
+    }
+    if (!isfinite(*end)) {
+        *end = t + 2.0 * u / (g * (1.0 - e));
+        *tolerance = fmax(1e-10 * (*end - t), 0x1p-36 * fabs(t));
+        if (!isfinite(*end)) {
+            clear_series(s, id, axis);
+            return;
+        }
+    }
+    if (*end - t <= *tolerance) s->state[id] |= (uint8_t)(SETTLE_FINISHING << axis);
+}
+
+/* A body (slot i, at the clock) touching a floor with no normal velocity rests on it. */
+void settle_detect_body(carom_world *w, int32_t i)
+{
+    settle *s = &w->rest;
+    if (!s->state) return;
+    body_hot *h = &w->hot[i];
+    for (int a = 0; a < 3; a++) {
+        if (!s->floor_side[a] || h->v[a] != 0.0) continue;
+        double reach = w->half[a] - h->radius;
+        if (fabs(h->x[a] - s->floor_side[a] * reach) <= 1e-12 * w->half[a]) settle_rest(w, i, a);
+    }
+}
+
+void settle_detect(carom_world *w)
+{
+    for (int32_t i = 0; i < w->count; i++) settle_detect_body(w, i);
+}

@@ -1,0 +1,46 @@
+/* settle.h — inelastic bodies coming to rest: resting contact on walls, the
+ * closed-form end of a Zeno series of bounces, and the TC model against
+ * inelastic collapse (see settle.c). */
+#ifndef CAROM_SETTLE_H
+#define CAROM_SETTLE_H
+
+#include <stdint.h>
+
+#include "carom.h"
+
+/* Bits of a body's settle state. */
+enum {
+    SETTLE_RESTING = 1,   /* << axis: resting on that axis's floor (the wall gravity pushes it to) */
+    SETTLE_FINISHING = 8  /* << axis: its Zeno series on that floor ends at zeno_end */
+};
+
+typedef struct settle {
+    int floor_side[3]; /* per axis: +1 (gravity pushes to the + wall), -1, or 0 (no floor) */
+    int floors;        /* some axis has a floor: bodies can rest */
+    int collapse;      /* collisions can be inelastic: the TC model and last partners are kept */
+    double gravity_of[8][3]; /* the world's gravity without the axes of each resting mask */
+    /* By body id (never permuted with the memory layout): */
+    uint8_t *state;          /* SETTLE_* bits; NULL without floors */
+    double *zeno;            /* 6 per body: end and tolerance of the series on each axis */
+    double *last_pair_time;  /* time of the last pair collision (-inf: none); NULL when elastic */
+    int32_t *last_partner;   /* id of the last pair partner, -1 after a wall or none */
+} settle;
+
+int settle_reserve(carom_world *w, int32_t capacity); /* 0, or -1 if out of memory */
+void settle_configure(carom_world *w);
+void settle_free(carom_world *w);
+void settle_new_body(carom_world *w, int32_t id);
+/* The restitution of a pair collision (slots i, j) or a wall bounce at t. */
+double settle_pair_restitution(const carom_world *w, int32_t i, int32_t j, double t);
+double settle_wall_restitution(const carom_world *w, int32_t i, double t, double speed);
+void settle_resolve_collapse_time(carom_world *w);
+/* The slot body i may not be offered an event with (see settle.c), or -1. */
+int32_t settle_just_partner(const carom_world *w, int32_t i);
+void settle_rest(carom_world *w, int32_t i, int axis);
+void settle_after_kick(carom_world *w, int32_t i);
+void settle_after_pair(carom_world *w, int32_t i, int32_t j, double t);
+void settle_after_wall(carom_world *w, int32_t i, int wall, double t, double e);
+void settle_detect_body(carom_world *w, int32_t i);
+void settle_detect(carom_world *w);
+
+#endif
