@@ -35,14 +35,15 @@ static void advance(carom_world *w, int32_t i, double t)
 
 /* Counts an event of body i at time t; fails if i is jammed: stuck in events
  * that do not let the clock advance, or only let it creep (each within 2^-40
- * of the clock of the one before: what a collapsing cluster does). */
+ * of the clock, or of the world's time scale d / v, after the one before:
+ * what a collapsing cluster does). */
 static carom_status note_instant(carom_world *w, int32_t i, double t)
 {
-    if (t - w->hot[i].t <= 0x1p-40 * fabs(t)) {
+    if (t - w->hot[i].t <= 0x1p-40 * fmax(fabs(t), w->rest.time_scale)) {
         if (++w->instant[i] >= (uint32_t)w->def.max_collisions_per_instant)
             return world_fail(w, CAROM_JAMMED,
                               "body %d had %u events in a row at t = %.17g without the clock advancing "
-                              "(by more than 2^-40 of it each): the configuration is jammed or collapsing; "
+                              "(by more than 2^-40 of it, or of the time scale, each): the configuration is jammed or collapsing; "
                               "world.collapse_time (the TC model) or world.elastic_below_speed cures collapse",
                               (int)w->id_of[i], w->instant[i], t);
     } else {

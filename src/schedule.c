@@ -229,7 +229,7 @@ carom_status schedule_rebuild(carom_world *w)
         motion_advance(&w->hot[i], motion_gravity(w, i), w->has_gravity, w->clock);
     }
     settle_detect(w);
-    settle_resolve_collapse_time(w);
+    settle_resolve_scales(w);
     int64_t max_cells = 4 * (int64_t)w->count;
     double width = neighbours_choose(w);
     if (schedule_regrid(w, width, max_cells) != 0 || calendar_reserve(&w->cal, w->capacity) != 0 ||

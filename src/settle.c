@@ -6,7 +6,8 @@
  * away from the floor, the hops last 2u/g, 2eu/g, 2e^2u/g, ..., and sum to
  * 2u / (g (1 - e)). The series' end is computed in closed form at its first
  * bounce; once the hops left are negligible (the rest of the series shorter
- * than 1e-10 of it, or than 2^-36 of the clock) the body's next event is a
+ * than 1e-10 of it, or than 2^-36 of the clock or of the world's time scale
+ * d / v, see settle_resolve_scales) the body's next event is a
  * rest event at that exact end, where it is put on the floor with no normal
  * velocity and no normal acceleration: it slides along the floor under the
  * rest of gravity, and leaves only when a collision lifts it (or pushes it
@@ -128,9 +129,9 @@ double settle_wall_restitution(const carom_world *w, int32_t i, double t, double
     return recently_paired(w, i, t) ? 1.0 : e;
 }
 
-void settle_resolve_collapse_time(carom_world *w)
+void settle_resolve_scales(carom_world *w)
 {
-    if (!w->rest.collapse || w->def.collapse_time != 0.0 || w->count == 0) return;
+    if (w->rest.time_scale > 0.0 || w->count == 0) return;
     double d = 2.0 * w->max_radius, vv = 0.0, g = 0.0;
     for (int32_t id = 0; id < w->count; id++) { /* in id order: the same sum whatever the layout */
         const double *v = w->hot[w->slot_of[id]].v;
@@ -138,7 +139,9 @@ void settle_resolve_collapse_time(carom_world *w)
     }
     for (int a = 0; a < 3; a++) g += w->gravity[a] * w->gravity[a];
     double v_ref = sqrt(vv / w->count + sqrt(g) * d);
-    if (v_ref > 0.0 && isfinite(v_ref)) w->def.collapse_time = 0.01 * d / v_ref;
+    if (!(v_ref > 0.0 && isfinite(v_ref) && isfinite(d / v_ref))) return; /* nothing moves yet */
+    w->rest.time_scale = d / v_ref;
+    if (w->rest.collapse && w->def.collapse_time == 0.0) w->def.collapse_time = 0.01 * w->rest.time_scale;
 }
 
 /* ---- last partners --------------------------------------------------------- */
@@ -220,7 +223,9 @@ void settle_after_wall(carom_world *w, int32_t i, int wall, double t, double e)
     }
     if (!isfinite(*end)) {
         *end = t + 2.0 * u / (g * (1.0 - e));
-        *tolerance = fmax(1e-10 * (*end - t), 0x1p-36 * fabs(t));
+        /* hops shorter than this are left to the closed form: well above the
+         * jam guard's 2^-40 of the clock and of the time scale */
+        *tolerance = fmax(1e-10 * (*end - t), 0x1p-36 * fmax(fabs(t), s->time_scale));
         if (!isfinite(*end)) {
             clear_series(s, id, axis);
             return;

@@ -18,6 +18,9 @@ typedef struct settle {
     int floor_side[3]; /* per axis: +1 (gravity pushes to the + wall), -1, or 0 (no floor) */
     int floors;        /* some axis has a floor: bodies can rest */
     int collapse;      /* collisions can be inelastic: the TC model and last partners are kept */
+    /* d / v at the first run (d the largest diameter, v^2 = <v^2> + |g| d), or
+     * 0 before: the scale of "negligible" for the jam guard's creeping clock. */
+    double time_scale;
     double gravity_of[8][3]; /* the world's gravity without the axes of each resting mask */
     /* By body id (never permuted with the memory layout): */
     uint8_t *state;          /* SETTLE_* bits; NULL without floors */
@@ -33,7 +36,8 @@ void settle_new_body(carom_world *w, int32_t id);
 /* The restitution of a pair collision (slots i, j) or a wall bounce at t. */
 double settle_pair_restitution(const carom_world *w, int32_t i, int32_t j, double t);
 double settle_wall_restitution(const carom_world *w, int32_t i, double t, double speed);
-void settle_resolve_collapse_time(carom_world *w);
+/* At a rebuild: the time scale and, if automatic, the TC model's time. */
+void settle_resolve_scales(carom_world *w);
 /* The slot body i may not be offered an event with (see settle.c), or -1. */
 int32_t settle_just_partner(const carom_world *w, int32_t i);
 void settle_rest(carom_world *w, int32_t i, int axis);
