@@ -23,6 +23,15 @@
 
 static const char axis_name[3] = {'x', 'y', 'z'};
 
+/* The supported range of lengths, speeds and accelerations (their units are
+ * the caller's): predictions square products of two of them, so beyond
+ * 1e75 they overflow, and below 1e-75 their squares lose every digit. */
+#define SCALE_MAX 1e75
+#define SCALE_MIN 1e-75
+#define SCALE_TEXT "1e-75 to 1e75"
+
+static int in_scale(double value) { return value == 0.0 || (fabs(value) >= SCALE_MIN && fabs(value) <= SCALE_MAX); }
+
 carom_status world_fail(carom_world *w, carom_status status, const char *format, ...)
 {
     va_list args;
@@ -101,15 +110,15 @@ static int check_def(const carom_world_def *def, char *why, size_t size)
     const double box[3] = {def->box.x, def->box.y, def->box.z};
     const double g[3] = {def->gravity.x, def->gravity.y, def->gravity.z};
     for (int a = 0; a < def->dim; a++) {
-        if (!(isfinite(box[a]) && box[a] > 0.0))
-            return fail_def(why, size, "world_def.box.%c = %g: expected a finite side length > 0",
-                            axis_name[a], box[a]);
+        if (!(isfinite(box[a]) && box[a] > 0.0 && in_scale(box[a])))
+            return fail_def(why, size, "world_def.box.%c = %g: expected a side length > 0 in the supported range "
+                            SCALE_TEXT, axis_name[a], box[a]);
         if (def->boundary[a] != CAROM_WALLS && def->boundary[a] != CAROM_PERIODIC)
             return fail_def(why, size, "world_def.boundary[%d] = %d: expected CAROM_WALLS or CAROM_PERIODIC",
                             a, (int)def->boundary[a]);
-        if (!isfinite(g[a]))
-            return fail_def(why, size, "world_def.gravity.%c = %g: expected a finite number",
-                            axis_name[a], g[a]);
+        if (!(isfinite(g[a]) && in_scale(g[a])))
+            return fail_def(why, size, "world_def.gravity.%c = %g: expected 0 or a magnitude in the supported "
+                            "range " SCALE_TEXT, axis_name[a], g[a]);
     }
     if (check_coefficient("restitution", def->restitution, why, size) ||
         check_coefficient("wall_restitution", def->wall_restitution, why, size))
@@ -229,12 +238,14 @@ double carom_world_time(const carom_world *w) { return w ? w->clock : 0.0; }
 static carom_status check_number(carom_world *w, int32_t id, const char *what, char axis,
                                  double value)
 {
-    if (isfinite(value)) return CAROM_OK;
+    if (isfinite(value) && in_scale(value)) return CAROM_OK;
     if (axis)
-        return world_fail(w, CAROM_INVALID_ARGUMENT, "body %d: %s.%c = %g: expected a finite number",
+        return world_fail(w, CAROM_INVALID_ARGUMENT,
+                          "body %d: %s.%c = %g: expected 0 or a magnitude in the supported range " SCALE_TEXT,
                           (int)id, what, axis, value);
-    return world_fail(w, CAROM_INVALID_ARGUMENT, "body %d: %s = %g: expected a finite number",
-                      (int)id, what, value);
+    return world_fail(w, CAROM_INVALID_ARGUMENT,
+                      "body %d: %s = %g: expected 0 or a magnitude in the supported range " SCALE_TEXT, (int)id,
+                      what, value);
 }
 
 static carom_status check_body_numbers(carom_world *w, int32_t id, const carom_body_def *b)
@@ -246,12 +257,14 @@ static carom_status check_body_numbers(carom_world *w, int32_t id, const carom_b
         if ((st = check_number(w, id, "position", axis_name[a], x[a])) != CAROM_OK) return st;
         if ((st = check_number(w, id, "velocity", axis_name[a], v[a])) != CAROM_OK) return st;
     }
-    if (!(isfinite(b->radius) && b->radius > 0.0))
-        return world_fail(w, CAROM_INVALID_ARGUMENT, "body %d: radius = %g: expected a finite number > 0",
-                          (int)id, b->radius);
-    if (!(isfinite(b->mass) && b->mass > 0.0))
-        return world_fail(w, CAROM_INVALID_ARGUMENT, "body %d: mass = %g: expected a finite number > 0",
-                          (int)id, b->mass);
+    if (!(isfinite(b->radius) && b->radius > 0.0 && in_scale(b->radius)))
+        return world_fail(w, CAROM_INVALID_ARGUMENT,
+                          "body %d: radius = %g: expected a number > 0 in the supported range " SCALE_TEXT, (int)id,
+                          b->radius);
+    if (!(isfinite(b->mass) && b->mass >= 1e-100 && b->mass <= 1e100))
+        return world_fail(w, CAROM_INVALID_ARGUMENT,
+                          "body %d: mass = %g: expected a number in the supported range 1e-100 to 1e100", (int)id,
+                          b->mass);
     return CAROM_OK;
 }
 
@@ -322,6 +335,38 @@ static carom_status check_no_overlap(carom_world *w, int32_t id, const double x[
     return CAROM_OK;
 }
 
+/* Is the grid fit for overlap checks of a body of this radius (its cells at
+ * least one largest diameter wide)? */
+static int grid_fits(const carom_world *w, double radius)
+{
+    if (w->grid.total == 0) return 0;
+    double widest = radius > w->max_radius ? radius : w->max_radius;
+    for (int a = 0; a < w->dim; a++)
+        if (w->grid.width[a] < 2.0 * widest) return 0;
+    return 1;
+}
+
+/* The overlap check against every body, through the nearest periodic image:
+ * for a body wider than the grid was made for, before the grid is changed,
+ * so that a refused body leaves the world exactly as it was. */
+static carom_status check_no_overlap_any(carom_world *w, int32_t id, const double x[3], double r)
+{
+    for (int32_t j = 0; j < w->count; j++) {
+        double xj[3], vj[3], d2 = 0.0, sigma = r + w->hot[j].radius;
+        motion_state_at(&w->hot[j], motion_gravity(w, j), w->has_gravity, w->clock, xj, vj);
+        for (int a = 0; a < 3; a++) {
+            double d = xj[a] - x[a];
+            if (w->periodic[a]) d -= w->side[a] * nearbyint(d / w->side[a]);
+            d2 += d * d;
+        }
+        if (d2 < sigma * sigma)
+            return world_fail(w, CAROM_OVERLAP,
+                              "body %d at (%g, %g, %g) overlaps body %d: distance %.17g < sum of radii %.17g",
+                              (int)id, x[0], x[1], x[2], (int)w->id_of[j], sqrt(d2), sigma);
+    }
+    return CAROM_OK;
+}
+
 /* A new body takes the next free slot; its id is the number of bodies before it. */
 static void store_body(carom_world *w, int32_t id, const double x[3], const carom_body_def *b)
 {
@@ -358,9 +403,11 @@ carom_status carom_world_add_body(carom_world *w, const carom_body_def *b, int32
     double x[3] = {b->position.x, b->position.y, w->dim == 3 ? b->position.z : 0.0};
     for (int a = 0; a < w->dim; a++)
         if (w->periodic[a] && x[a] >= w->half[a]) x[a] -= w->side[a];
+    /* every check before anything changes: a refused body leaves the world as it was */
+    st = grid_fits(w, b->radius) ? check_no_overlap(w, id, x, b->radius) : check_no_overlap_any(w, id, x, b->radius);
+    if (st != CAROM_OK) return st;
     if (world_reserve_bodies(w, id + 1) != 0 || fit_grid_for(w, b->radius) != 0)
         return world_fail(w, CAROM_OUT_OF_MEMORY, "body %d: out of memory", (int)id);
-    if ((st = check_no_overlap(w, id, x, b->radius)) != CAROM_OK) return st;
     store_body(w, id, x, b);
     cells_insert(&w->grid, id, cells_locate(&w->grid, x));
     if (b->radius > w->max_radius) w->max_radius = b->radius;
