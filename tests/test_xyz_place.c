@@ -104,7 +104,7 @@ static void check_round_trip(int dim, const carom_boundary boundary[3], const do
     if (!out) return;
     int periodic[3] = {boundary[0] == CAROM_PERIODIC, boundary[1] == CAROM_PERIODIC,
                        boundary[2] == CAROM_PERIODIC};
-    CHECK_EQ_INT(xyz_write_frame(out, w, dim, box, periodic), 0);
+    CHECK_EQ_INT(xyz_write_frame(out, w, dim, box, periodic, NULL), 0);
     CHECK(fclose(out) == 0);
     xyz_frame f;
     char error[1024] = "";
@@ -146,14 +146,15 @@ static void test_round_trip_2d(void)
 }
 
 /* The text of a world's frame, as written. */
-static char *frame_text(const carom_world *w, int dim, const double box[3], const int periodic[3])
+static char *frame_text(const carom_world *w, int dim, const double box[3], const int periodic[3],
+                        const char *species)
 {
     char path[512];
     temp_path(path, sizeof path);
     FILE *f = fopen(path, "w+");
     CHECK(f != NULL);
     if (!f) return NULL;
-    CHECK_EQ_INT(xyz_write_frame(f, w, dim, box, periodic), 0);
+    CHECK_EQ_INT(xyz_write_frame(f, w, dim, box, periodic, species), 0);
     long size = ftell(f);
     char *text = calloc((size_t)size + 1, 1);
     rewind(f);
@@ -181,12 +182,13 @@ static void test_header_written(void)
     const int periodic2[3] = {1, 0, 1};
     carom_world *w =
         one_body_world(2, box2, (carom_vec){0.5, -1.25, 4.0}, (carom_vec){1.0, 2.0, 3.0});
-    char *text = w ? frame_text(w, 2, box2, periodic2) : NULL;
+    char *text = w ? frame_text(w, 2, box2, periodic2, NULL) : NULL;
     CHECK(text != NULL);
     if (text) {
-        const char *expected = "1\nLattice=\"12.5 0.0 0.0 0.0 7 0.0 0.0 0.0 1\" "
-                               "Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1 Time=0 "
-                               "pbc=\"T F F\"\nB 0.5 -1.25 0 1 2 0 0.25 3\n";
+        const char *expected =
+            "1\nLattice=\"12.5 0.0 0.0 0.0 7 0.0 0.0 0.0 1\" Origin=\"-6.25 -3.5 -0.5\" "
+            "Properties=species:S:1:pos:R:3:velo:R:3:mass:R:1:radius:R:1:momenta:R:3:masses:R:1 "
+            "Time=0 pbc=\"T F F\"\nX 0.5 -1.25 0 1 2 0 3 0.25 3 6 0 3\n";
         CHECK_MSG(strcmp(text, expected) == 0, "written:\n%s", text);
     }
     free(text);
@@ -195,13 +197,14 @@ static void test_header_written(void)
     const double box3[3] = {6.0, 7.0, 8.0};
     const int periodic3[3] = {1, 1, 0};
     w = one_body_world(3, box3, (carom_vec){0.1, 0.2, 0.3}, (carom_vec){-1.0, 0.0, 0.5});
-    text = w ? frame_text(w, 3, box3, periodic3) : NULL;
+    text = w ? frame_text(w, 3, box3, periodic3, "Ar 1 He 5") : NULL;
     CHECK(text != NULL);
     if (text) {
-        const char *expected = "1\nLattice=\"6 0.0 0.0 0.0 7 0.0 0.0 0.0 8\" "
-                               "Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1 Time=0 "
-                               "pbc=\"T T F\"\nB 0.10000000000000001 0.20000000000000001 "
-                               "0.29999999999999999 -1 0 0.5 0.25 3\n";
+        const char *expected =
+            "1\nLattice=\"6 0.0 0.0 0.0 7 0.0 0.0 0.0 8\" Origin=\"-3 -3.5 -4\" "
+            "Properties=species:S:1:pos:R:3:velo:R:3:mass:R:1:radius:R:1:momenta:R:3:masses:R:1 "
+            "Time=0 pbc=\"T T F\"\nAr 0.10000000000000001 0.20000000000000001 "
+            "0.29999999999999999 -1 0 0.5 3 0.25 -3 0 1.5 3\n";
         CHECK_MSG(strcmp(text, expected) == 0, "written:\n%s", text);
     }
     free(text);
@@ -217,9 +220,9 @@ static void test_write_error(void)
     temp_path(path, sizeof path);
     FILE *read_only = fopen(path, "r"); /* writing to it fails */
     CHECK(read_only != NULL);
-    if (read_only && w) CHECK_EQ_INT(xyz_write_frame(read_only, w, 3, box, periodic), -1);
+    if (read_only && w) CHECK_EQ_INT(xyz_write_frame(read_only, w, 3, box, periodic, NULL), -1);
     if (read_only) fclose(read_only);
-    CHECK_EQ_INT(xyz_write_frame(stdout, NULL, 3, box, periodic), -1);
+    CHECK_EQ_INT(xyz_write_frame(stdout, NULL, 3, box, periodic, NULL), -1);
     remove(path);
     carom_world_destroy(w);
 }
@@ -247,6 +250,8 @@ static void test_reordered_properties(void)
     if (read_fixture("reordered.xyz", 9.0, 9.0, &f) != 0) return;
     CHECK_EQ_INT(f.count, 3);
     CHECK(f.has_lattice && f.lattice[0] == 8.0 && f.lattice[1] == 9.0 && f.lattice[2] == 10.0);
+    CHECK(f.has_origin && f.origin[0] == -4.0 && f.origin[1] == -4.5 && f.origin[2] == -5.0);
+    CHECK(f.lattice_line == 2 && f.lattice_col == 79);
     CHECK(f.time == 2.5);
     if (f.count == 3) {
         check_vec(f.bodies[0].position, 1, 2, 3);
@@ -267,12 +272,13 @@ static void test_extra_columns(void)
     xyz_frame f;
     if (read_fixture("extra_columns.xyz", 9.0, 9.0, &f) != 0) return;
     CHECK_EQ_INT(f.count, 2);
-    CHECK(f.has_lattice && f.time == 0.0);
+    CHECK(f.has_lattice && !f.has_origin && f.time == 0.0);
     if (f.count == 2) {
-        check_vec(f.bodies[0].position, 1, 2, 3);
+        /* No Origin: the cell is [0, 10]^3 (ASE's convention), centred on 0 when read. */
+        check_vec(f.bodies[0].position, 1 - 5, 2 - 5, 3 - 5);
         check_vec(f.bodies[0].velocity, 0.5, 0.6, 0.7);
         CHECK(f.bodies[0].radius == 0.3 && f.bodies[0].mass == 2.5);
-        check_vec(f.bodies[1].position, -1, -2, -3);
+        check_vec(f.bodies[1].position, -1 - 5, -2 - 5, -3 - 5);
         check_vec(f.bodies[1].velocity, -0.5, -0.6, -0.7);
         CHECK(f.bodies[1].radius == 0.4 && f.bodies[1].mass == 3.5);
     }
@@ -322,8 +328,10 @@ static void test_broken_files(void)
         {"blank_body_line.xyz", "4:1", "a body line with 0 columns (expected 4"},
         {"word_value.xyz", "3:5", "'x2' is not a number (expected a finite number for pos)"},
         {"nan_value.xyz", "3:7", "'nan' is not finite"},
-        {"inf_velocity.xyz", "3:11", "'-inf' is not finite (expected a finite number for velo)"},
-        {"no_pos.xyz", "2:12", "Properties has no pos column (expected pos:R:3)"},
+        {"inf_velocity.xyz", "3:11",
+         "'-inf' is not finite (expected a finite number for velocity)"},
+        {"no_pos.xyz", "2:24", "column 'position' is not one carom reads but looks like 'positions'"},
+        {"no_pos_column.xyz", "2:12", "Properties has no pos column (expected pos:R:3)"},
         {"lattice_short.xyz", "2:10", "Lattice has 6 numbers (expected 9"},
         {"lattice_skew.xyz", "2:13", "Lattice is not diagonal"},
         {"lattice_word.xyz", "2:19", "'ten' in Lattice is not a finite number"},
