@@ -1211,6 +1211,15 @@ static void test_file_frames_and_lattice(void)
     build_fails(&s, "8:12", "which has 2 frames (expected -2 to 1: 0 the first, -1 the last)");
     g.frame = -3;
     build_fails(&s, "8:12", "bodies[0].frame -3 is past the end");
+    /* A body that does not fit is named by its line in the frame read. */
+    remove(path);
+    g = temp_file_group(path, sizeof path,
+                        "1\nProperties=species:S:1:pos:R:3\nX 0 0 0\n"
+                        "2\nProperties=species:S:1:pos:R:3\nX 0 0 0\nX 0.5 0 0\n",
+                        7);
+    g.frame = 1;
+    s = make_scenario(3, 10.0, CAROM_PERIODIC, &g, 1);
+    build_fails(&s, "7:5", "line 7: body 1");
     remove(path);
 }
 

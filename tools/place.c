@@ -622,8 +622,9 @@ static int add_file_group(builder *b, int index)
         carom_body_def body = {state->position, state->velocity, state->radius, state->mass};
         carom_status st = carom_world_add_body(b->world, &body, NULL);
         if (st != CAROM_OK)
-            return fail(b, g->mark, "%s, line %d: %s (expected %s)", g->file, (int)k + 3,
-                        carom_world_message(b->world), expected_for(st));
+            return fail(b, g->mark, "%s, line %lld: %s (expected %s)", g->file,
+                        (long long)(f->first_body_line + k), carom_world_message(b->world),
+                        expected_for(st));
         b->volume_added += ball_volume(b->s->dim, state->radius);
     }
     return 0;

@@ -669,6 +669,7 @@ static void centre_on_cell(xyz_frame *frame)
 static int read_bodies(reader *r, const layout *lay, double radius, double mass, xyz_frame *frame)
 {
     int32_t capacity = 0;
+    frame->first_body_line = r->number + 1;
     for (int32_t i = 0; i < frame->count; i++) {
         int got = read_line(r);
         if (got < 0) return -1;

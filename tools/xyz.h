@@ -31,6 +31,7 @@ typedef struct xyz_frame {
     double origin[3];         /* Origin= (or cell_origin=): the cell's corner; 0 if absent */
     int has_origin;
     double time;              /* Time= (0 if absent) */
+    int64_t first_body_line;  /* the line of the frame's first body, for messages */
     int64_t frames_in_file;   /* set when a frame past the end was asked for */
 } xyz_frame;
 
