@@ -1,8 +1,13 @@
 /* test_xyz_place.c — extended XYZ frames and the placement of a scenario's
  * bodies. XYZ: a written frame reads back bit for bit (2D and 3D) with the
- * exact header strings; fixtures with reordered and extra columns and with
- * missing ones (defaults) read right; a catalogue of broken files each fails
- * at its exact line and column. Placement: random placement never overlaps
+ * exact header strings (Origin, species, momenta and masses); fixtures with
+ * reordered and extra columns and with missing ones (defaults) read right;
+ * every column name other tools write for velocity, momentum, mass and
+ * positions is read, look-alikes and duplicates are refused; a chosen frame
+ * (k, -k) is read; positions are centred on the file's cell; a catalogue of
+ * broken files each fails at its exact line and column. A file's Lattice is
+ * checked against the box or becomes it; species follow the groups' names;
+ * a group at temperature T gives the world's temperature T. Placement: random placement never overlaps
  * and stays in the box; lattices of awkward counts in cubic and long boxes,
  * walled and periodic, have the exact count, no overlap, and are spread over
  * the whole box; the packing fraction sizes the box; temperature and speed
