@@ -551,7 +551,9 @@ static void test_names_and_frames(void)
                  26, "bodies[0].frame = 1.5 is not a whole number (expected a whole number: 0 the "
                      "first frame, 1 the second, -1 the last)");
     expect_error("frame word", "world: {}\nbodies:\n  - {file: a.xyz, frame: last}\n", 3, 26,
-                 "bodies[0].frame = last is not a number");
+                 "bodies[0].frame = last is not a number (expected a whole number: 0 the first");
+    expect_error("frame huge", "world: {}\nbodies:\n  - {file: a.xyz, frame: -1e20}\n", 3, 26,
+                 "bodies[0].frame = -1e20 is out of range");
     expect_error("frame of generated bodies", "world: {}\nbodies:\n  - {count: 3, frame: 2}\n",
                  3, 16, "bodies[0].frame applies to bodies read from a file");
 }

@@ -626,11 +626,13 @@ static int read_frame(const section *group, scenario_group *g)
     char what[48];
     full_name(group, "frame", what, sizeof what);
     const char *expect = "a whole number: 0 the first frame, 1 the second, -1 the last";
+    const char *text = plain_text(group->r, value, what, expect);
+    if (!text) return -1;
     double v = 0.0;
-    if (number_value(group->r, value, what, ANY_NUMBER, &v)) return -1;
-    if (v != floor(v) || fabs(v) > 1e15)
-        return fail_number(group->r, value, what, v != floor(v) ? NOT_WHOLE : OUT_OF_RANGE,
-                           expect);
+    parse_result result = parse_double(text, &v);
+    if (result == PARSED && v != floor(v)) result = NOT_WHOLE;
+    if (result == PARSED && fabs(v) > 1e15) result = OUT_OF_RANGE;
+    if (result != PARSED) return fail_number(group->r, value, what, result, expect);
     g->frame = (int64_t)v;
     return 0;
 }
