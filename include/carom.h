@@ -158,7 +158,7 @@ typedef struct carom_stats {
     double volume;            /* box volume (L^dim; an area in 2D) */
     double kinetic_energy;    /* sum of m v^2 / 2 now */
     double potential_energy;  /* -sum of m g . x now (0 without gravity) */
-    double temperature;       /* 2 KE / (dim N): kT per degree of freedom now */
+    double temperature;       /* kT per free degree of freedom now: see below */
     carom_vec momentum;       /* sum of m v now */
     int64_t events;           /* all processed events: pair + wall + cell + rest */
     int64_t pair_events;
@@ -169,19 +169,27 @@ typedef struct carom_stats {
     /* Averages over the measuring window, from the last carom_world_reset_stats
      * (or creation) to now: */
     double window;            /* length of the window (T) */
-    double mean_temperature;  /* time average of 2 KE / (dim N) */
+    double mean_temperature;  /* time average of temperature */
     double collision_rate;    /* 2 x pair collisions / (N window): collisions per body per T */
     double pressure;          /* collision virial, see below */
     double compressibility;   /* P V / (N k T_mean) */
     double wall_pressure;     /* momentum given to the walls per unit wall area and time (0 if none) */
 } carom_stats;
-/* Pressure from the collision virial (Alder & Wainwright 1960; Allen &
+/* Temperature: kT = 2 (KE - KE_cm) / (dim N - c), where c counts the axes on
+ * which nothing can change the total momentum (periodic, no gravity) and
+ * KE_cm = sum over those axes of P_a^2 / (2 M) is the centre of mass's
+ * kinetic energy along them. A fully periodic box without gravity has
+ * dim (N - 1) degrees of freedom, as LAMMPS counts; a box with walls on every
+ * axis has dim N. (A velocity set by carom_world_set_body_velocity changes P:
+ * the window's mean then uses P at the time of reading.) 0 when no degree of
+ * freedom is left (one body in a periodic box).
+ * Pressure from the collision virial (Alder & Wainwright 1960; Allen &
  * Tildesley, "Computer Simulation of Liquids", sec. 2.4 and 3.7):
- *     P V = N k T_mean + (1 / (dim * window)) * sum over pair collisions of r_ij . dp_i
- * where r_ij = r_i - r_j at contact and dp_i is the impulse on body i. With
- * kT_mean = 2 <KE> / (dim N) this is P = (2 integral(KE dt) + W) / (dim V window)
- * and compressibility Z = 1 + W / (2 integral(KE dt)). It is the bulk pressure
- * of a homogeneous system; with gravity it is only a volume average. */
+ *     P V = N k T_mean + W / (dim * window),   W = sum over pair collisions of r_ij . dp_i
+ * where r_ij = r_i - r_j at contact and dp_i is the impulse on body i, and
+ * compressibility Z = P V / (N k T_mean) = 1 + W / (dim N k T_mean window).
+ * It is the bulk pressure of a homogeneous system; with gravity it is only a
+ * volume average. */
 
 typedef struct carom_world carom_world;
 

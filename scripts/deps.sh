@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages carom needs that are missing (run as root on
 # Debian 12; a new machine has gcc, make and cmake). The core library needs
-# nothing beyond a C11 compiler and libm.
+# nothing beyond a C11 compiler and libm; python3-ase is for test_ase, which
+# checks that ASE reads carom's trajectories.
 set -euo pipefail
-needed=(gcc make cmake libyaml-dev)
+needed=(gcc make cmake libyaml-dev python3-ase)
 missing=()
 for pkg in "${needed[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

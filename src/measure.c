@@ -1,15 +1,28 @@
 /* measure.c — observables of the hard-body system.
  *
+ * Temperature counts the degrees of freedom the dynamics leaves free. On an
+ * axis that is periodic and has no gravity, no wall or field can change the
+ * total momentum, so the centre of mass moves uniformly and takes no part in
+ * the thermal motion: such an axis removes one degree of freedom and its
+ * centre-of-mass kinetic energy P_a^2 / 2M is not thermal. So
+ *     kT = 2 (KE - sum over conserved axes of P_a^2 / 2M) / (dim N - c),
+ * c the number of conserved axes: dim (N - 1) in a fully periodic box, as
+ * LAMMPS counts (compute temp), dim N with walls. This is also the
+ * temperature of the relative motion that collisions sample: with sum v = 0,
+ * <|v_i - v_j|^2> = 2 dim kT / m exactly for equal masses.
+ *
  * Pressure comes from the collision virial (Alder & Wainwright, J. Chem.
  * Phys. 33, 1439 (1960); Allen & Tildesley, "Computer Simulation of Liquids",
  * 2nd ed., sec. 3.7.3):
  *     P V = N k T_mean + W / (dim * window),   W = sum over collisions of r_ij . dp_i,
- * with k T_mean = 2 <KE> / (dim N) the time-averaged temperature. The time
- * average of KE is exact: between collisions a body's kinetic energy is
+ * with T_mean the time average of the temperature above, and
+ * Z = P V / (N k T_mean) = 1 + W / (dim N k T_mean window). The time average
+ * of KE is exact: between collisions a body's kinetic energy is
  * m |v + g s|^2 / 2, whose integral over a flight of length u is
  *     m/2 (|v|^2 u + (v.g) u^2 + |g|^2 u^3 / 3),
- * added whenever a body is brought forward. So
- *     P = (2 int(KE dt) + W) / (dim V window),   Z = P V / (N k T_mean) = 1 + W / (2 int(KE dt)).
+ * added whenever a body is brought forward. The centre-of-mass energy on
+ * conserved axes is constant, so its time integral is that energy times the
+ * window.
  */
 #include "measure.h"
 
@@ -51,9 +64,10 @@ void measure_flight(measure *m, const body_hot *b, double mass, const double g[3
 }
 
 /* Instantaneous sums over all bodies at the world's clock. */
-static void add_instant_sums(const carom_world *w, carom_stats *s, double *open_integral)
+static void add_instant_sums(const carom_world *w, carom_stats *s, double *open_integral,
+                             double *total_mass)
 {
-    double ke = 0.0, pe = 0.0, p[3] = {0.0, 0.0, 0.0};
+    double ke = 0.0, pe = 0.0, p[3] = {0.0, 0.0, 0.0}, mass = 0.0;
     measure open = w->meas;
     open.kinetic_integral = 0.0;
     for (int32_t id = 0; id < w->count; id++) { /* in id order: the same sums whatever the layout */
@@ -65,12 +79,32 @@ static void add_instant_sums(const carom_world *w, carom_stats *s, double *open_
         ke += 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
         pe -= m * (w->gravity[0] * x[0] + w->gravity[1] * x[1] + w->gravity[2] * x[2]);
         for (int a = 0; a < 3; a++) p[a] += m * v[a];
+        mass += m;
         measure_flight(&open, b, m, g, w->has_gravity, w->clock);
     }
     s->kinetic_energy = ke;
     s->potential_energy = pe;
     s->momentum = (carom_vec){p[0], p[1], p[2]};
     *open_integral = open.kinetic_integral;
+    *total_mass = mass;
+}
+
+/* The number of axes whose total momentum nothing can change: periodic, no gravity. */
+static int conserved_axes(const carom_world *w)
+{
+    int c = 0;
+    for (int a = 0; a < w->dim; a++) c += w->periodic[a] && w->gravity[a] == 0.0;
+    return c;
+}
+
+/* The kinetic energy of the centre of mass along the conserved axes. */
+static double drift_energy(const carom_world *w, const carom_stats *s, double total_mass)
+{
+    if (!(total_mass > 0.0)) return 0.0;
+    double p[3] = {s->momentum.x, s->momentum.y, s->momentum.z}, pp = 0.0;
+    for (int a = 0; a < w->dim; a++)
+        if (w->periodic[a] && w->gravity[a] == 0.0) pp += p[a] * p[a];
+    return pp / (2.0 * total_mass);
 }
 
 static double wall_area(const carom_world *w)
@@ -92,13 +126,15 @@ carom_stats carom_world_stats(const carom_world *w)
     memset(&s, 0, sizeof s);
     if (!w) return s;
     const measure *m = &w->meas;
-    double open_integral, n = (double)w->count, d = (double)w->dim;
+    double open_integral, total_mass, n = (double)w->count;
+    double freedom = (double)w->dim * n - conserved_axes(w);
     s.dim = w->dim;
     s.bodies = w->count;
     s.time = w->clock;
     s.volume = w->side[0] * w->side[1] * (w->dim == 3 ? w->side[2] : 1.0);
-    add_instant_sums(w, &s, &open_integral);
-    s.temperature = n > 0 ? 2.0 * s.kinetic_energy / (d * n) : 0.0;
+    add_instant_sums(w, &s, &open_integral, &total_mass);
+    double drift = drift_energy(w, &s, total_mass);
+    s.temperature = freedom > 0 ? 2.0 * (s.kinetic_energy - drift) / freedom : 0.0;
     s.pair_events = m->pair_events;
     s.wall_events = m->wall_events;
     s.cell_events = m->cell_events;
@@ -106,12 +142,14 @@ carom_stats carom_world_stats(const carom_world *w)
     s.rest_events = m->rest_events;
     s.events = m->pair_events + m->wall_events + m->cell_events + m->rest_events;
     s.window = w->clock - m->window_start;
-    double kinetic_integral = m->kinetic_integral + open_integral;
+    double thermal_integral = m->kinetic_integral + open_integral - drift * s.window;
     if (s.window > 0.0 && n > 0) {
-        s.mean_temperature = 2.0 * kinetic_integral / (d * n * s.window);
+        double d = (double)w->dim;
+        s.mean_temperature = freedom > 0 ? 2.0 * thermal_integral / (freedom * s.window) : 0.0;
         s.collision_rate = 2.0 * (double)m->window_pairs / (n * s.window);
-        s.pressure = (2.0 * kinetic_integral + m->virial) / (d * s.volume * s.window);
-        s.compressibility = kinetic_integral > 0.0 ? 1.0 + m->virial / (2.0 * kinetic_integral) : 0.0;
+        double kinetic_part = d * n * s.mean_temperature * s.window; /* dim N kT_mean window */
+        s.pressure = (kinetic_part + m->virial) / (d * s.volume * s.window);
+        s.compressibility = kinetic_part > 0.0 ? 1.0 + m->virial / kinetic_part : 0.0;
         double area = wall_area(w);
         s.wall_pressure = area > 0.0 ? m->wall_impulse / (area * s.window) : 0.0;
     }

@@ -80,7 +80,7 @@ run_example() { # name elastic until
   why=$(check_stats "$stats" "$2") || { fail "example $name" "$why"; return; }
   local traj
   traj=$(ls "$dir"/*.xyz | head -1)
-  [ "$(grep -c 'Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1' "$traj")" -ge 2 ] ||
+  [ "$(grep -c 'Properties=species:S:1:pos:R:3:velo:R:3:mass:R:1:radius:R:1:momenta:R:3:masses:R:1' "$traj")" -ge 2 ] ||
     { fail "example $name" "trajectory has fewer than 2 frames"; return; }
   ls "$dir" | grep -q 'XXXXXX\|\.[A-Za-z0-9]\{6\}$' && { fail "example $name" "temporary files left: $(ls "$dir")"; return; }
   pass "example $name"

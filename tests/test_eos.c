@@ -23,8 +23,10 @@
  *   6.363, so Henderson is about 0.15% high at 0.40 and 0.5% at 0.50).
  *   Allowed 0.1% at 0.40 and 0.2% at 0.50.
  * Finite size: in microcanonical MD Z carries O(1/N) corrections (Kolafa et al.
- *   2004 correct for them), and kT counts N rather than N - 1 free bodies;
- *   for N >= 2000 both are of order 1e-3 or less: allowed 0.1%.
+ *   2004 correct for them); for N >= 2000 they are of order 1e-3 or less:
+ *   allowed 0.1%. kT counts dim (N - 1) degrees of freedom in the periodic
+ *   box (total momentum is conserved), the temperature of the relative
+ *   motion the collisions sample.
  *
  * Two further checks per state point:
  *  - the collision rate against Enskog's, omega = 4 n sigma^2 g(sigma)
@@ -132,7 +134,8 @@ static carom_vec lattice_site(const state_point *p, int32_t k, double side)
     return (carom_vec){x, y, z};
 }
 
-/* Gaussian velocities, zero net momentum, kinetic energy exactly dim N / 2 (kT = 1). */
+/* Gaussian velocities, zero net momentum, kinetic energy exactly dim (N - 1) / 2
+ * (kT = 1 over the dim (N - 1) degrees of freedom left by the fixed momentum). */
 static carom_vec *thermal_velocities(int dim, int32_t n, carom_rng *rng)
 {
     carom_vec *v = malloc((size_t)n * sizeof *v);
@@ -147,7 +150,7 @@ static carom_vec *thermal_velocities(int dim, int32_t n, carom_rng *rng)
         v[b].x -= p[0] / n, v[b].y -= p[1] / n, v[b].z -= p[2] / n;
         twice_ke += v[b].x * v[b].x + v[b].y * v[b].y + v[b].z * v[b].z;
     }
-    double scale = sqrt(dim * (double)n / twice_ke);
+    double scale = sqrt(dim * (double)(n - 1) / twice_ke);
     for (int32_t b = 0; b < n; b++) v[b].x *= scale, v[b].y *= scale, v[b].z *= scale;
     return v;
 }
@@ -305,8 +308,41 @@ static void test_hard_disks_050(void)
     check_state_point(&p);
 }
 
+/* The degrees of freedom, by construction: two bodies of masses 1 and 3 with
+ * velocities (1, 2, 0) and (0, -1, 1) in 3D. Total momentum (1, -1, 3), mass
+ * 4, KE = (1 + 4) / 2 + 3 (1 + 1) / 2 = 5.5. Periodic on every axis: kT =
+ * 2 (5.5 - 11/8) / (6 - 3) = 2.75. Walls on every axis: kT = 2 * 5.5 / 6.
+ * Periodic x and y with gravity along z: kT = 2 (5.5 - 2/8) / (6 - 2). */
+static double two_body_temperature(carom_boundary boundary, double gravity_z)
+{
+    carom_world_def def = carom_default_world_def();
+    def.box = (carom_vec){10, 10, 10};
+    for (int a = 0; a < 3; a++) def.boundary[a] = boundary;
+    def.gravity = (carom_vec){0, 0, gravity_z};
+    carom_world *w = NULL;
+    CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_OK);
+    if (!w) return NAN;
+    carom_body_def a = carom_default_body_def(), b = carom_default_body_def();
+    a.position = (carom_vec){-2, 0, 0}, a.velocity = (carom_vec){1, 2, 0}, a.mass = 1.0;
+    b.position = (carom_vec){2, 0, 0}, b.velocity = (carom_vec){0, -1, 1}, b.mass = 3.0;
+    CHECK(carom_world_add_body(w, &a, NULL) == CAROM_OK);
+    CHECK(carom_world_add_body(w, &b, NULL) == CAROM_OK);
+    carom_stats st = carom_world_stats(w);
+    CHECK_NEAR(st.kinetic_energy, 5.5, 1e-15);
+    carom_world_destroy(w);
+    return st.temperature;
+}
+
+static void test_degrees_of_freedom(void)
+{
+    CHECK_NEAR(two_body_temperature(CAROM_PERIODIC, 0.0), 2.0 * (5.5 - 11.0 / 8.0) / 3.0, 1e-15);
+    CHECK_NEAR(two_body_temperature(CAROM_WALLS, 0.0), 2.0 * 5.5 / 6.0, 1e-15);
+    CHECK_NEAR(two_body_temperature(CAROM_PERIODIC, -1.0), 2.0 * (5.5 - 2.0 / 8.0) / 4.0, 1e-15);
+}
+
 int main(void)
 {
+    RUN(test_degrees_of_freedom);
     RUN(test_hard_spheres_030);
     RUN(test_hard_spheres_040);
     RUN(test_hard_disks_040);

@@ -399,9 +399,21 @@ static void test_not_finite(void)
 static void test_whole_number_errors(void)
 {
     expect_error("count 1.5", "world: {}\nbodies:\n  - count: 1.5\n", 3, 12,
-                 "bodies[0].count = 1.5 is not a whole number (expected a whole number >= 1)");
+                 "bodies[0].count = 1.5 is not a whole number (expected a whole number from 1 to "
+                 "2147483647, the most bodies carom supports)");
     expect_error("count 0", "world: {}\nbodies:\n  - count: 0\n", 3, 12,
-                 "bodies[0].count = 0 is out of range (expected a whole number >= 1)");
+                 "bodies[0].count = 0 is out of range (expected a whole number from 1");
+    /* Too many bodies: one group, or a sum over groups past int32 (each group is fine alone). */
+    expect_error("count 1e12", "world: {}\nbodies:\n  - count: 1e12\n", 3, 12,
+                 "bodies[0].count = 1e12 is out of range (expected a whole number from 1 to "
+                 "2147483647, the most bodies carom supports)");
+    expect_error("count 2^31", "world: {}\nbodies:\n  - count: 2147483648\n", 3, 12,
+                 "bodies[0].count = 2147483648 is out of range");
+    expect_error("count sum", "world: {}\nbodies:\n  - count: 2000000000\n  - {file: a.xyz}\n"
+                 "  - count:  200000000\n",
+                 5, 13,
+                 "bodies[2].count = 200000000 brings the bodies to 2200000000, more than carom "
+                 "supports (expected at most 2147483647 bodies in all groups)");
     expect_error("count -3", "world: {}\nbodies:\n  - count: -3\n", 3, 12,
                  "bodies[0].count = -3 is out of range");
     expect_error("count > int64", "world: {}\nbodies:\n  - count: 9223372036854775808\n", 3, 12,
@@ -513,6 +525,39 @@ static void test_small_error_buffer(void)
     scenario_free(&s);
 }
 
+/* name: is the species written; frame: picks a frame of a file (0 default, -1 the last). */
+static void test_names_and_frames(void)
+{
+    scenario s;
+    if (expect_ok("named", "world: {}\nbodies:\n  - {count: 3, name: Ar}\n"
+                           "  - {file: a.xyz, frame: -1, name: He-3}\n  - {file: b.xyz}\n",
+                  &s)) {
+        CHECK(same_text(s.groups[0].name, "Ar") && same_text(s.groups[1].name, "He-3"));
+        CHECK(s.groups[2].name == NULL);
+        CHECK(s.groups[0].frame == 0 && s.groups[1].frame == -1 && s.groups[2].frame == 0);
+        CHECK(s.groups[1].frame_mark.line == 4 && s.groups[1].frame_mark.col == 26);
+        scenario_free(&s);
+    }
+    if (expect_ok("frame 7", "world: {}\nbodies:\n  - {file: a.xyz, frame: 7}\n", &s)) {
+        CHECK(s.groups[0].frame == 7);
+        scenario_free(&s);
+    }
+    expect_error("name with a blank", "world: {}\nbodies:\n  - {count: 3, name: 'big one'}\n", 3,
+                 22, "bodies[0].name 'big one' is not a species name (expected 1 to 32 letters");
+    expect_error("name too long", "world: {}\nbodies:\n  - {count: 3, name: "
+                 "abcdefghijabcdefghijabcdefghijabc}\n",
+                 3, 22, "is not a species name");
+    expect_error("frame not whole", "world: {}\nbodies:\n  - {file: a.xyz, frame: 1.5}\n", 3,
+                 26, "bodies[0].frame = 1.5 is not a whole number (expected a whole number: 0 the "
+                     "first frame, 1 the second, -1 the last)");
+    expect_error("frame word", "world: {}\nbodies:\n  - {file: a.xyz, frame: last}\n", 3, 26,
+                 "bodies[0].frame = last is not a number (expected a whole number: 0 the first");
+    expect_error("frame huge", "world: {}\nbodies:\n  - {file: a.xyz, frame: -1e20}\n", 3, 26,
+                 "bodies[0].frame = -1e20 is out of range");
+    expect_error("frame of generated bodies", "world: {}\nbodies:\n  - {count: 3, frame: 2}\n",
+                 3, 16, "bodies[0].frame applies to bodies read from a file");
+}
+
 int main(void)
 {
     RUN(test_full_scenario);
@@ -538,5 +583,6 @@ int main(void)
     RUN(test_file_errors);
     RUN(test_missing_file);
     RUN(test_small_error_buffer);
+    RUN(test_names_and_frames);
     return CHECK_SUMMARY();
 }

@@ -1,8 +1,13 @@
 /* test_xyz_place.c — extended XYZ frames and the placement of a scenario's
  * bodies. XYZ: a written frame reads back bit for bit (2D and 3D) with the
- * exact header strings; fixtures with reordered and extra columns and with
- * missing ones (defaults) read right; a catalogue of broken files each fails
- * at its exact line and column. Placement: random placement never overlaps
+ * exact header strings (Origin, species, momenta and masses); fixtures with
+ * reordered and extra columns and with missing ones (defaults) read right;
+ * every column name other tools write for velocity, momentum, mass and
+ * positions is read, look-alikes and duplicates are refused; a chosen frame
+ * (k, -k) is read; positions are centred on the file's cell; a catalogue of
+ * broken files each fails at its exact line and column. A file's Lattice is
+ * checked against the box or becomes it; species follow the groups' names;
+ * a group at temperature T gives the world's temperature T. Placement: random placement never overlaps
  * and stays in the box; lattices of awkward counts in cubic and long boxes,
  * walled and periodic, have the exact count, no overlap, and are spread over
  * the whole box; the packing fraction sizes the box; temperature and speed
@@ -104,7 +109,7 @@ static void check_round_trip(int dim, const carom_boundary boundary[3], const do
     if (!out) return;
     int periodic[3] = {boundary[0] == CAROM_PERIODIC, boundary[1] == CAROM_PERIODIC,
                        boundary[2] == CAROM_PERIODIC};
-    CHECK_EQ_INT(xyz_write_frame(out, w, dim, box, periodic), 0);
+    CHECK_EQ_INT(xyz_write_frame(out, w, dim, box, periodic, NULL), 0);
     CHECK(fclose(out) == 0);
     xyz_frame f;
     char error[1024] = "";
@@ -146,14 +151,15 @@ static void test_round_trip_2d(void)
 }
 
 /* The text of a world's frame, as written. */
-static char *frame_text(const carom_world *w, int dim, const double box[3], const int periodic[3])
+static char *frame_text(const carom_world *w, int dim, const double box[3], const int periodic[3],
+                        const char *species)
 {
     char path[512];
     temp_path(path, sizeof path);
     FILE *f = fopen(path, "w+");
     CHECK(f != NULL);
     if (!f) return NULL;
-    CHECK_EQ_INT(xyz_write_frame(f, w, dim, box, periodic), 0);
+    CHECK_EQ_INT(xyz_write_frame(f, w, dim, box, periodic, species), 0);
     long size = ftell(f);
     char *text = calloc((size_t)size + 1, 1);
     rewind(f);
@@ -181,12 +187,13 @@ static void test_header_written(void)
     const int periodic2[3] = {1, 0, 1};
     carom_world *w =
         one_body_world(2, box2, (carom_vec){0.5, -1.25, 4.0}, (carom_vec){1.0, 2.0, 3.0});
-    char *text = w ? frame_text(w, 2, box2, periodic2) : NULL;
+    char *text = w ? frame_text(w, 2, box2, periodic2, NULL) : NULL;
     CHECK(text != NULL);
     if (text) {
-        const char *expected = "1\nLattice=\"12.5 0.0 0.0 0.0 7 0.0 0.0 0.0 1\" "
-                               "Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1 Time=0 "
-                               "pbc=\"T F F\"\nB 0.5 -1.25 0 1 2 0 0.25 3\n";
+        const char *expected =
+            "1\nLattice=\"12.5 0.0 0.0 0.0 7 0.0 0.0 0.0 1\" Origin=\"-6.25 -3.5 -0.5\" "
+            "Properties=species:S:1:pos:R:3:velo:R:3:mass:R:1:radius:R:1:momenta:R:3:masses:R:1 "
+            "Time=0 pbc=\"T F F\"\nX 0.5 -1.25 0 1 2 0 3 0.25 3 6 0 3\n";
         CHECK_MSG(strcmp(text, expected) == 0, "written:\n%s", text);
     }
     free(text);
@@ -195,13 +202,14 @@ static void test_header_written(void)
     const double box3[3] = {6.0, 7.0, 8.0};
     const int periodic3[3] = {1, 1, 0};
     w = one_body_world(3, box3, (carom_vec){0.1, 0.2, 0.3}, (carom_vec){-1.0, 0.0, 0.5});
-    text = w ? frame_text(w, 3, box3, periodic3) : NULL;
+    text = w ? frame_text(w, 3, box3, periodic3, "Ar 1 He 5") : NULL;
     CHECK(text != NULL);
     if (text) {
-        const char *expected = "1\nLattice=\"6 0.0 0.0 0.0 7 0.0 0.0 0.0 8\" "
-                               "Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1 Time=0 "
-                               "pbc=\"T T F\"\nB 0.10000000000000001 0.20000000000000001 "
-                               "0.29999999999999999 -1 0 0.5 0.25 3\n";
+        const char *expected =
+            "1\nLattice=\"6 0.0 0.0 0.0 7 0.0 0.0 0.0 8\" Origin=\"-3 -3.5 -4\" "
+            "Properties=species:S:1:pos:R:3:velo:R:3:mass:R:1:radius:R:1:momenta:R:3:masses:R:1 "
+            "Time=0 pbc=\"T T F\"\nAr 0.10000000000000001 0.20000000000000001 "
+            "0.29999999999999999 -1 0 0.5 3 0.25 -3 0 1.5 3\n";
         CHECK_MSG(strcmp(text, expected) == 0, "written:\n%s", text);
     }
     free(text);
@@ -217,9 +225,9 @@ static void test_write_error(void)
     temp_path(path, sizeof path);
     FILE *read_only = fopen(path, "r"); /* writing to it fails */
     CHECK(read_only != NULL);
-    if (read_only && w) CHECK_EQ_INT(xyz_write_frame(read_only, w, 3, box, periodic), -1);
+    if (read_only && w) CHECK_EQ_INT(xyz_write_frame(read_only, w, 3, box, periodic, NULL), -1);
     if (read_only) fclose(read_only);
-    CHECK_EQ_INT(xyz_write_frame(stdout, NULL, 3, box, periodic), -1);
+    CHECK_EQ_INT(xyz_write_frame(stdout, NULL, 3, box, periodic, NULL), -1);
     remove(path);
     carom_world_destroy(w);
 }
@@ -247,6 +255,8 @@ static void test_reordered_properties(void)
     if (read_fixture("reordered.xyz", 9.0, 9.0, &f) != 0) return;
     CHECK_EQ_INT(f.count, 3);
     CHECK(f.has_lattice && f.lattice[0] == 8.0 && f.lattice[1] == 9.0 && f.lattice[2] == 10.0);
+    CHECK(f.has_origin && f.origin[0] == -4.0 && f.origin[1] == -4.5 && f.origin[2] == -5.0);
+    CHECK(f.lattice_line == 2 && f.lattice_col == 79);
     CHECK(f.time == 2.5);
     if (f.count == 3) {
         check_vec(f.bodies[0].position, 1, 2, 3);
@@ -267,12 +277,13 @@ static void test_extra_columns(void)
     xyz_frame f;
     if (read_fixture("extra_columns.xyz", 9.0, 9.0, &f) != 0) return;
     CHECK_EQ_INT(f.count, 2);
-    CHECK(f.has_lattice && f.time == 0.0);
+    CHECK(f.has_lattice && !f.has_origin && f.time == 0.0);
     if (f.count == 2) {
-        check_vec(f.bodies[0].position, 1, 2, 3);
+        /* No Origin: the cell is [0, 10]^3 (ASE's convention), centred on 0 when read. */
+        check_vec(f.bodies[0].position, 1 - 5, 2 - 5, 3 - 5);
         check_vec(f.bodies[0].velocity, 0.5, 0.6, 0.7);
         CHECK(f.bodies[0].radius == 0.3 && f.bodies[0].mass == 2.5);
-        check_vec(f.bodies[1].position, -1, -2, -3);
+        check_vec(f.bodies[1].position, -1 - 5, -2 - 5, -3 - 5);
         check_vec(f.bodies[1].velocity, -0.5, -0.6, -0.7);
         CHECK(f.bodies[1].radius == 0.4 && f.bodies[1].mass == 3.5);
     }
@@ -322,8 +333,10 @@ static void test_broken_files(void)
         {"blank_body_line.xyz", "4:1", "a body line with 0 columns (expected 4"},
         {"word_value.xyz", "3:5", "'x2' is not a number (expected a finite number for pos)"},
         {"nan_value.xyz", "3:7", "'nan' is not finite"},
-        {"inf_velocity.xyz", "3:11", "'-inf' is not finite (expected a finite number for velo)"},
-        {"no_pos.xyz", "2:12", "Properties has no pos column (expected pos:R:3)"},
+        {"inf_velocity.xyz", "3:11",
+         "'-inf' is not finite (expected a finite number for velocity)"},
+        {"no_pos.xyz", "2:24", "column 'position' is not one carom reads but looks like 'positions'"},
+        {"no_pos_column.xyz", "2:12", "Properties has no pos column (expected pos:R:3)"},
         {"lattice_short.xyz", "2:10", "Lattice has 6 numbers (expected 9"},
         {"lattice_skew.xyz", "2:13", "Lattice is not diagonal"},
         {"lattice_word.xyz", "2:19", "'ten' in Lattice is not a finite number"},
@@ -361,6 +374,211 @@ static void test_broken_files(void)
     memset(tiny, 'x', sizeof tiny);
     CHECK_EQ_INT(xyz_read_file(path, 0.5, 1.0, &f, tiny, 4), -1);
     CHECK(tiny[3] == '\0' && tiny[4] == 'x');
+}
+
+/* ---- XYZ: other tools' columns, look-alikes, frames, the cell ------------------------ */
+
+/* Writes text to a new temporary file; path receives its name. */
+static void write_temp(char *path, size_t size, const char *text)
+{
+    temp_path(path, size);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (!f) return;
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Reads frame index of text; 0 with *f filled, or the reader's status with error. */
+static int read_text(const char *text, int64_t index, xyz_frame *f, char *path, size_t path_size,
+                     char *error, size_t error_size)
+{
+    write_temp(path, path_size, text);
+    int st = xyz_read_frame(path, index, 0.5, 1.0, f, error, error_size);
+    remove(path);
+    return st;
+}
+
+/* One body line "X 1 2 3 <columns>" under Properties=species:S:1:pos:R:3:<props>. */
+static int read_one(const char *props, const char *columns, xyz_frame *f, char *error,
+                    size_t error_size)
+{
+    char text[1024], path[512];
+    snprintf(text, sizeof text, "1\nProperties=species:S:1:pos:R:3:%s\nX 1 2 3 %s\n", props,
+             columns);
+    return read_text(text, 0, f, path, sizeof path, error, error_size);
+}
+
+static void test_velocity_and_mass_names(void)
+{
+    const char *velocity_names[] = {"velo", "vel", "velocities", "velocity", "VEL", "Velo"};
+    for (size_t k = 0; k < sizeof velocity_names / sizeof velocity_names[0]; k++) {
+        char props[64], error[1024] = "";
+        snprintf(props, sizeof props, "%s:R:3:mass:R:1", velocity_names[k]);
+        xyz_frame f;
+        int st = read_one(props, "0.5 -0.25 4 2", &f, error, sizeof error);
+        CHECK_MSG(st == 0, "%s: %s", velocity_names[k], error);
+        if (st != 0) continue;
+        check_vec(f.bodies[0].velocity, 0.5, -0.25, 4);
+        CHECK(f.bodies[0].mass == 2.0);
+        xyz_frame_free(&f);
+    }
+    /* ASE's columns: momenta (m v) and masses. */
+    xyz_frame f;
+    char error[1024] = "";
+    if (read_one("momenta:R:3:masses:R:1", "1 -3 0.5 4", &f, error, sizeof error) == 0) {
+        check_vec(f.bodies[0].velocity, 0.25, -0.75, 0.125);
+        CHECK(f.bodies[0].mass == 4.0);
+        xyz_frame_free(&f);
+    } else {
+        CHECK_MSG(0, "momenta, masses: %s", error);
+    }
+    /* momenta without a mass column: the default mass (1.0 here). */
+    if (read_one("momenta:R:3", "1 -3 0.5", &f, error, sizeof error) == 0) {
+        check_vec(f.bodies[0].velocity, 1, -3, 0.5);
+        xyz_frame_free(&f);
+    }
+    /* A velocity column wins over momenta; mass and masses agree (carom writes all four). */
+    if (read_one("velo:R:3:mass:R:1:radius:R:1:momenta:R:3:masses:R:1", "1 2 3 2 0.3 9 9 9 2", &f,
+                 error, sizeof error) == 0) {
+        check_vec(f.bodies[0].velocity, 1, 2, 3);
+        CHECK(f.bodies[0].mass == 2.0 && f.bodies[0].radius == 0.3);
+        xyz_frame_free(&f);
+    } else {
+        CHECK_MSG(0, "all columns: %s", error);
+    }
+    /* positions is ASE's own name for pos. */
+    char text[] = "1\nProperties=species:S:1:positions:R:3\nX 1 2 3\n", path[512];
+    if (read_text(text, 0, &f, path, sizeof path, error, sizeof error) == 0) {
+        check_vec(f.bodies[0].position, 1, 2, 3);
+        xyz_frame_free(&f);
+    } else {
+        CHECK_MSG(0, "positions: %s", error);
+    }
+}
+
+typedef struct column_case {
+    const char *props, *columns, *where, *phrase;
+} column_case;
+
+static void test_refused_columns(void)
+{
+    static const column_case cases[] = {
+        {"veloc:R:3", "0 0 0", "2:32", "column 'veloc' is not one carom reads but looks like 'velo'"},
+        {"radiuss:R:1", "1", "2:32", "column 'radiuss' is not one carom reads but looks like 'radius'"},
+        {"masss:R:1", "1", "2:32", "looks like 'mass'"},
+        {"velocitie:R:3", "0 0 0", "2:32", "looks like 'velocities'"},
+        {"momentum:R:3", "0 0 0", "2:32", "looks like 'momenta'"},
+        {"vel:R:3:velo:R:3", "0 0 0 0 0 0", "2:40", "vel and velo both give the same quantity"},
+        {"mass:R:1:mass:R:1", "1 1", "2:41", "mass appears twice"},
+        {"vel:R:2", "0 0", "2:32", "vel:R:2 has the wrong type or size (expected vel:R:3)"},
+        {"mass:R:1:masses:R:1", "1 2", "3:11", "masses 2 differs from mass 1 on this line"},
+        {"momenta:R:3:masses:R:1", "1 1 1 0", "3:15", "masses 0 is not positive"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char text[512], path[512], error[1024] = "";
+        snprintf(text, sizeof text, "1\nProperties=species:S:1:pos:R:3:%s\nX 1 2 3 %s\n",
+                 cases[k].props, cases[k].columns);
+        write_temp(path, sizeof path, text);
+        xyz_frame f;
+        int st = xyz_read_frame(path, 0, 0.5, 1.0, &f, error, sizeof error);
+        CHECK_MSG(st == -1, "%s was read", cases[k].props);
+        CHECK_MSG(error_is(error, path, cases[k].where, cases[k].phrase), "%s: expected %s: %s, got %s",
+                  cases[k].props, cases[k].where, cases[k].phrase, error);
+        remove(path);
+    }
+    /* Names unlike any carom reads are skipped, as other tools write them. */
+    const char *others[] = {"Z:I:1", "forces:R:3", "tags:I:1", "id:I:1", "charge:R:1", "velo_mag:R:1"};
+    for (size_t k = 0; k < sizeof others / sizeof others[0]; k++) {
+        char props[64], columns[64], error[1024] = "";
+        snprintf(props, sizeof props, "%s:mass:R:1", others[k]);
+        snprintf(columns, sizeof columns, "%s 2", strstr(others[k], ":3") ? "7 7 7" : "7");
+        xyz_frame f;
+        int st = read_one(props, columns, &f, error, sizeof error);
+        CHECK_MSG(st == 0, "%s: %s", others[k], error);
+        if (st == 0) CHECK(f.bodies[0].mass == 2.0);
+        if (st == 0) xyz_frame_free(&f);
+    }
+}
+
+/* Three frames of one body each, body x = 10 k + 1 in frame k. */
+static const char three_frames[] =
+    "1\nProperties=species:S:1:pos:R:3 Time=0\nX 1 0 0\n"
+    "1\nProperties=species:S:1:pos:R:3 Time=1\nX 11 0 0\n"
+    "\n" /* a blank line between frames is not a count */
+    "1\nProperties=species:S:1:pos:R:3 Time=2\nX 21 0 0\n\n\n";
+
+static void test_frame_selection(void)
+{
+    const int64_t index[] = {0, 1, 2, -1, -2, -3};
+    const double x[] = {1, 11, 21, 21, 11, 1};
+    /* The blank line between frames 1 and 2 is refused where it stands. */
+    char path[512], error[1024] = "";
+    xyz_frame f;
+    CHECK_EQ_INT(read_text(three_frames, 2, &f, path, sizeof path, error, sizeof error), -1);
+    CHECK_MSG(error_is(error, path, "7:1", "missing the number of bodies"), "%s", error);
+    char text[sizeof three_frames];
+    snprintf(text, sizeof text, "%s", three_frames);
+    char *blank = strstr(text, "\n\n1\n");
+    memmove(blank, blank + 1, strlen(blank + 1) + 1); /* without it; the trailing blanks stay */
+    for (size_t k = 0; k < sizeof index / sizeof index[0]; k++) {
+        int st = read_text(text, index[k], &f, path, sizeof path, error, sizeof error);
+        CHECK_MSG(st == 0, "frame %lld: %s", (long long)index[k], error);
+        if (st != 0) continue;
+        CHECK_MSG(f.count == 1 && f.bodies[0].position.x == x[k] && f.time == (x[k] - 1) / 10,
+                  "frame %lld: x %g", (long long)index[k], f.bodies[0].position.x);
+        xyz_frame_free(&f);
+    }
+    const int64_t past[] = {3, 100, -4};
+    for (size_t k = 0; k < sizeof past / sizeof past[0]; k++) {
+        CHECK_EQ_INT(read_text(text, past[k], &f, path, sizeof path, error, sizeof error), -2);
+        CHECK(f.frames_in_file == 3 && f.bodies == NULL && f.count == 0);
+        CHECK_MSG(strstr(error, "the file has 3 frames (expected -3 to 2)") != NULL, "%s", error);
+    }
+    /* A frame that is cut short, skipped on the way to a later one. */
+    CHECK_EQ_INT(read_text("2\nheader\nX 0 0 0\n", 1, &f, path, sizeof path, error, sizeof error),
+                 -1);
+    CHECK_MSG(error_is(error, path, "4:1", "the file ends inside a frame of 2 bodies"), "%s", error);
+    CHECK_EQ_INT(read_text("", -1, &f, path, sizeof path, error, sizeof error), -1);
+    CHECK_MSG(error_is(error, path, "1:1", "the file is empty"), "%s", error);
+}
+
+static void test_cell_origin(void)
+{
+    char path[512], error[1024] = "";
+    xyz_frame f;
+    /* No Origin: the cell starts at 0 (ASE), so its centre (5, 10, 15) moves to 0. */
+    const char *plain = "1\nLattice=\"10 0 0 0 20 0 0 0 30\" Properties=species:S:1:pos:R:3\nX 1 2 3\n";
+    if (read_text(plain, 0, &f, path, sizeof path, error, sizeof error) == 0) {
+        check_vec(f.bodies[0].position, -4, -8, -12);
+        xyz_frame_free(&f);
+    } else {
+        CHECK_MSG(0, "%s", error);
+    }
+    /* Origin= (OVITO) and cell_origin= give the corner. */
+    const char *shifted = "1\nLattice=\"10 0 0 0 20 0 0 0 30\" Origin=\"1 2 3\" "
+                          "Properties=species:S:1:pos:R:3\nX 1 2 3\n";
+    if (read_text(shifted, 0, &f, path, sizeof path, error, sizeof error) == 0) {
+        check_vec(f.bodies[0].position, -5, -10, -15);
+        xyz_frame_free(&f);
+    }
+    const char *centred = "1\nLattice=\"10 0 0 0 20 0 0 0 30\" cell_origin=\"-5 -10 -15\" "
+                          "Properties=species:S:1:pos:R:3\nX 0.1 -0.2 0.30000000000000004\n";
+    if (read_text(centred, 0, &f, path, sizeof path, error, sizeof error) == 0) {
+        CHECK(f.has_origin);
+        CHECK(same_vec_bits(f.bodies[0].position, (carom_vec){0.1, -0.2, 0.30000000000000004}));
+        xyz_frame_free(&f);
+    }
+    /* No Lattice: positions as written, whatever Origin says. */
+    const char *loose = "1\nOrigin=\"1 2 3\" Properties=species:S:1:pos:R:3\nX 1 2 3\n";
+    if (read_text(loose, 0, &f, path, sizeof path, error, sizeof error) == 0) {
+        check_vec(f.bodies[0].position, 1, 2, 3);
+        xyz_frame_free(&f);
+    }
+    const char *bad = "1\nLattice=\"10 0 0 0 20 0 0 0 30\" Origin=\"1 2\" Properties=species:S:1:pos:R:3\nX 1 2 3\n";
+    CHECK_EQ_INT(read_text(bad, 0, &f, path, sizeof path, error, sizeof error), -1);
+    CHECK_MSG(error_is(error, path, "2:40", "Origin has 2 numbers (expected 3 finite numbers"), "%s",
+              error);
 }
 
 /* ---- placement: scenarios by hand ------------------------------------------------ */
@@ -947,6 +1165,128 @@ static void test_callback_and_world_errors(void)
     build_fails(&s, "7:5", "periodic side");
 }
 
+/* ---- placement: frames, Lattice, species, temperature ------------------------------- */
+
+static scenario_group temp_file_group(char *path, size_t size, const char *text, int line)
+{
+    scenario_group g = make_group(-1, 0.5, PLACE_RANDOM, line);
+    write_temp(path, size, text);
+    g.file = path;
+    g.file_resolved = path;
+    g.frame_mark = (scenario_mark){line + 1, 12};
+    return g;
+}
+
+static void test_file_frames_and_lattice(void)
+{
+    char path[512], error[1024] = "";
+    /* Two frames in a 10-box, carom's way (Origin at -5): the last is used. */
+    const char *text = "1\nLattice=\"10 0 0 0 10 0 0 0 10\" Origin=\"-5 -5 -5\" "
+                       "Properties=species:S:1:pos:R:3\nX 1 0 0\n"
+                       "1\nLattice=\"10 0 0 0 10 0 0 0 10\" Origin=\"-5 -5 -5\" "
+                       "Properties=species:S:1:pos:R:3\nX 2 0 0\n";
+    scenario_group g = temp_file_group(path, sizeof path, text, 7);
+    g.frame = -1;
+    scenario s = make_scenario(3, 10.0, CAROM_PERIODIC, &g, 1);
+    carom_world *w = build(&s, NULL, error, sizeof error);
+    CHECK_MSG(w != NULL, "%s", error);
+    if (w) CHECK(body(w, 0).position.x == 2.0);
+    carom_world_destroy(w);
+    /* No box in the scenario: the Lattice becomes it. */
+    s.has_box = 0;
+    double box[3] = {0, 0, 0};
+    w = build(&s, box, error, sizeof error);
+    CHECK_MSG(w != NULL && box[0] == 10.0 && box[2] == 10.0, "%s", error);
+    carom_world_destroy(w);
+    /* A box that is not the Lattice: refused at the Lattice of the frame read. */
+    s = make_scenario(3, 12.0, CAROM_PERIODIC, &g, 1);
+    w = build(&s, NULL, error, sizeof error);
+    CHECK(w == NULL);
+    CHECK_MSG(error_is(error, path, "5:10", "Lattice side x = 10 is not the world's box side 12"),
+              "%s", error);
+    /* In 2D only x and y are compared (carom writes Lz = 1). */
+    s = make_scenario(2, 10.0, CAROM_PERIODIC, &g, 1);
+    w = build(&s, NULL, error, sizeof error);
+    CHECK_MSG(w != NULL, "%s", error);
+    carom_world_destroy(w);
+    /* A frame past the end: said at the scenario's frame: key. */
+    g.frame = 2;
+    s = make_scenario(3, 10.0, CAROM_PERIODIC, &g, 1);
+    build_fails(&s, "8:12", "bodies[0].frame 2 is past the end of");
+    build_fails(&s, "8:12", "which has 2 frames (expected -2 to 1: 0 the first, -1 the last)");
+    g.frame = -3;
+    build_fails(&s, "8:12", "bodies[0].frame -3 is past the end");
+    /* A body that does not fit is named by its line in the frame read. */
+    remove(path);
+    g = temp_file_group(path, sizeof path,
+                        "1\nProperties=species:S:1:pos:R:3\nX 0 0 0\n"
+                        "2\nProperties=species:S:1:pos:R:3\nX 0 0 0\nX 0.5 0 0\n",
+                        7);
+    g.frame = 1;
+    s = make_scenario(3, 10.0, CAROM_PERIODIC, &g, 1);
+    build_fails(&s, "7:5", "line 7: body 1");
+    remove(path);
+}
+
+static void test_species_text(void)
+{
+    char path[512], error[1024] = "";
+    scenario_group g[3] = {make_group(4, 0.3, PLACE_LATTICE, 7),
+                           temp_file_group(path, sizeof path,
+                                           "2\nProperties=species:S:1:pos:R:3\nY 3 3 3\nY -3 3 3\n",
+                                           10),
+                           make_group(3, 0.3, PLACE_RANDOM, 13)};
+    g[0].name = "Ar";
+    g[1].name = "He";
+    scenario s = make_scenario(3, 10.0, CAROM_PERIODIC, g, 3);
+    carom_world *w = NULL;
+    char *species = NULL;
+    CHECK_MSG(place_build_world_named(&s, NULL, NULL, (double[3]){0}, &w, &species, error,
+                                      sizeof error) == 0,
+              "%s", error);
+    CHECK_MSG(species && strcmp(species, "Ar 4 He 2 X 3") == 0, "species '%s'",
+              species ? species : "(null)");
+    /* And the frame written with it names every body. */
+    const int periodic[3] = {1, 1, 1};
+    char *text = w && species ? frame_text(w, 3, (double[3]){10, 10, 10}, periodic, species) : NULL;
+    if (text) {
+        const char *lines[9] = {0};
+        int n = 0;
+        for (const char *p = strchr(strchr(text, '\n') + 1, '\n'); p && p[1] && n < 9;
+             p = strchr(p + 1, '\n'))
+            lines[n++] = p + 1;
+        CHECK_EQ_INT(n, 9);
+        for (int k = 0; k < n; k++)
+            CHECK_MSG(strncmp(lines[k], k < 4 ? "Ar " : k < 6 ? "He " : "X ", k < 6 ? 3 : 2) == 0,
+                      "line %d: %.20s", k, lines[k]);
+    }
+    free(text);
+    free(species);
+    carom_world_destroy(w);
+    remove(path);
+}
+
+/* A group at temperature T reads back as T from the world's own statistics,
+ * checked against 2 KE / (dim N - c) computed here from the bodies. */
+static void test_temperature_is_the_worlds(void)
+{
+    for (int dim = 2; dim <= 3; dim++)
+        for (int walls = 0; walls <= 1; walls++) {
+            scenario_group g = make_group(200, 0.3, PLACE_LATTICE, 7);
+            g.velocity_value = 1.5;
+            g.mass = 2.0;
+            scenario s = make_scenario(dim, dim == 3 ? 12.0 : 30.0,
+                                       walls ? CAROM_WALLS : CAROM_PERIODIC, &g, 1);
+            carom_world *w = build_ok(&s, NULL);
+            if (!w) continue;
+            group_motion m = motion_of(w, dim, 0, 200);
+            double freedom = walls ? dim * 200.0 : dim * 199.0;
+            CHECK_NEAR(m.temperature * dim * 200.0 / freedom, 1.5, 1e-12 * 1.5);
+            CHECK_NEAR(carom_world_stats(w).temperature, 1.5, 1e-12 * 1.5);
+            carom_world_destroy(w);
+        }
+}
+
 int main(void)
 {
     RUN(test_round_trip_3d);
@@ -957,6 +1297,10 @@ int main(void)
     RUN(test_extra_columns);
     RUN(test_missing_columns_default);
     RUN(test_broken_files);
+    RUN(test_velocity_and_mass_names);
+    RUN(test_refused_columns);
+    RUN(test_frame_selection);
+    RUN(test_cell_origin);
     RUN(test_random_placement);
     RUN(test_random_around_earlier_groups);
     RUN(test_random_too_dense_fails_fast);
@@ -974,5 +1318,8 @@ int main(void)
     RUN(test_seed_decides);
     RUN(test_world_def);
     RUN(test_callback_and_world_errors);
+    RUN(test_file_frames_and_lattice);
+    RUN(test_species_text);
+    RUN(test_temperature_is_the_worlds);
     return CHECK_SUMMARY();
 }

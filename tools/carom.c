@@ -234,7 +234,7 @@ typedef struct run_state {
 
 static int write_frame(run_state *r)
 {
-    if (xyz_write_frame(r->trajectory.stream, r->world, r->dim, r->box, r->periodic) != 0) {
+    if (xyz_write_frame(r->trajectory.stream, r->world, r->dim, r->box, r->periodic, r->s.species) != 0) {
         snprintf(r->message, sizeof r->message, "%s: cannot write (%s)", r->s.trajectory, strerror(errno));
         return -1;
     }
@@ -317,11 +317,14 @@ static int build_from_scenario(run_state *r, const options *o)
     scenario sc;
     if (scenario_load(o->scenario, &sc, r->message, sizeof r->message) != 0) return -1;
     if (o->has_seed) sc.seed = o->seed;
-    int st = place_build_world(&sc, log_event, &r->log, r->box, &r->world, r->message, sizeof r->message);
-    if (st == 0 && session_from_scenario(&r->s, &sc) != 0) {
+    char *species = NULL;
+    int st = place_build_world_named(&sc, log_event, &r->log, r->box, &r->world, &species, r->message,
+                                     sizeof r->message);
+    if (st == 0 && (session_from_scenario(&r->s, &sc) != 0 || session_set_text(&r->s.species, species) != 0)) {
         snprintf(r->message, sizeof r->message, "out of memory");
         st = -1;
     }
+    free(species);
     if (st == 0) {
         carom_stats initial = carom_world_stats(r->world);
         r->s.kinetic_energy_initial = initial.kinetic_energy;

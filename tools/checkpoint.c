@@ -12,7 +12,7 @@
 #include "outfile.h"
 
 static const char checkpoint_magic[8] = {'C', 'A', 'R', 'O', 'M', 'C', 'K', 'P'};
-enum { CHECKPOINT_VERSION = 1 };
+enum { CHECKPOINT_VERSION = 2 }; /* 2: the session's species text */
 static const uint32_t no_text = 0xffffffffu;
 
 static void write_text(FILE *out, const char *text)
@@ -27,7 +27,8 @@ static void write_session(FILE *out, const session *s)
     uint32_t version = CHECKPOINT_VERSION;
     fwrite(checkpoint_magic, 1, sizeof checkpoint_magic, out);
     fwrite(&version, sizeof version, 1, out);
-    const char *texts[] = {s->scenario_path, s->trajectory, s->events_log, s->stats, s->checkpoint};
+    const char *texts[] = {s->scenario_path, s->trajectory, s->events_log, s->stats, s->checkpoint,
+                           s->species};
     for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++) write_text(out, texts[k]);
     double numbers[] = {s->until, s->every, s->checkpoint_every, s->next_frame, s->next_checkpoint,
                         s->kinetic_energy_initial, s->potential_energy_initial};
@@ -109,7 +110,8 @@ static int read_session(reader *r, session *s)
         return fail(r, "not a carom checkpoint");
     if (read_exactly(r, &version, sizeof version) != 0 || version != CHECKPOINT_VERSION)
         return fail(r, "checkpoint of another carom version");
-    char **texts[] = {&s->scenario_path, &s->trajectory, &s->events_log, &s->stats, &s->checkpoint};
+    char **texts[] = {&s->scenario_path, &s->trajectory, &s->events_log, &s->stats, &s->checkpoint,
+                      &s->species};
     for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++)
         if (read_text(r, texts[k]) != 0) return -1;
     double numbers[7];

@@ -32,7 +32,12 @@
  *
  * Velocities: temperature T draws each component from the Maxwell-Boltzmann
  * distribution (normal with variance kT/m), subtracts the group's mean
- * velocity and rescales so that 2 KE / (dim n) is exactly T. speed S gives
+ * velocity and rescales so that the group's kinetic energy is T/2 per
+ * degree of freedom, counted as the world's temperature counts them
+ * (measure.c): each of the world's N bodies carries (dim N - c) / N of them,
+ * c the axes that conserve momentum (periodic, no gravity). So a world of
+ * one group at temperature T reports exactly T: 2 KE / (dim (N - 1)) in a
+ * periodic box, 2 KE / (dim N) with walls. speed S gives
  * every body speed S in a uniformly random direction (2D: a uniform angle;
  * 3D: a normalised vector of three normals) with antithetic pairs: body
  * 2k+1 moves opposite to body 2k. With an odd count n >= 3 the last three
@@ -71,6 +76,8 @@ typedef struct builder {
     carom_world *world;
     carom_rng rng;
     double volume_added; /* of the bodies in the world so far */
+    double freedom_share; /* degrees of freedom per body over dim (see Velocities) */
+    int32_t *placed;      /* per group: bodies added */
     char *error;
     size_t error_size;
 } builder;
@@ -292,8 +299,8 @@ static void subtract_mean(carom_vec *v, int32_t n)
         v[i] = (carom_vec){v[i].x - mean.x, v[i].y - mean.y, v[i].z - mean.z};
 }
 
-static void draw_temperature(carom_rng *rng, int dim, double temperature, double mass, carom_vec *v,
-                             int32_t n)
+static void draw_temperature(carom_rng *rng, int dim, double temperature, double mass,
+                             double freedom_share, carom_vec *v, int32_t n)
 {
     double sd = sqrt(temperature / mass);
     for (int32_t i = 0; i < n; i++) {
@@ -306,8 +313,8 @@ static void draw_temperature(carom_rng *rng, int dim, double temperature, double
     if (n < 2 || temperature == 0.0) return;
     double sum2 = 0.0;
     for (int32_t i = 0; i < n; i++) sum2 += v[i].x * v[i].x + v[i].y * v[i].y + v[i].z * v[i].z;
-    double kinetic_temperature = mass * sum2 / (dim * (double)n);
-    if (!(kinetic_temperature > 0.0)) return;
+    double kinetic_temperature = mass * sum2 / (dim * (double)n * freedom_share);
+    if (!(kinetic_temperature > 0.0 && isfinite(kinetic_temperature))) return;
     double k = sqrt(temperature / kinetic_temperature);
     for (int32_t i = 0; i < n; i++) v[i] = scaled(v[i], k);
 }
@@ -322,7 +329,7 @@ static int draw_velocities(builder *b, const scenario_group *g, carom_vec *v, in
     if (g->velocity == VELOCITY_SPEED)
         draw_speeds(&b->rng, b->s->dim, value, v, n);
     else
-        draw_temperature(&b->rng, b->s->dim, value, g->mass, v, n);
+        draw_temperature(&b->rng, b->s->dim, value, g->mass, b->freedom_share, v, n);
     return 0;
 }
 
@@ -615,8 +622,9 @@ static int add_file_group(builder *b, int index)
         carom_body_def body = {state->position, state->velocity, state->radius, state->mass};
         carom_status st = carom_world_add_body(b->world, &body, NULL);
         if (st != CAROM_OK)
-            return fail(b, g->mark, "%s, line %d: %s (expected %s)", g->file, (int)k + 3,
-                        carom_world_message(b->world), expected_for(st));
+            return fail(b, g->mark, "%s, line %lld: %s (expected %s)", g->file,
+                        (long long)(f->first_body_line + k), carom_world_message(b->world),
+                        expected_for(st));
         b->volume_added += ball_volume(b->s->dim, state->radius);
     }
     return 0;
@@ -665,11 +673,56 @@ static int read_files(builder *b)
                         "scenario's folder)",
                         group->file, strerror(errno));
         fclose(probe);
-        if (xyz_read_file(path, group->radius, group->mass, &b->frames[g], b->error,
-                          b->error_size) != 0)
-            return -1;
+        int st = xyz_read_frame(path, group->frame, group->radius, group->mass, &b->frames[g],
+                                b->error, b->error_size);
+        if (st == -2) {
+            long long frames = (long long)b->frames[g].frames_in_file;
+            return fail(b, group->frame_mark,
+                        "bodies[%d].frame %lld is past the end of %s, which has %lld frame%s "
+                        "(expected %lld to %lld: 0 the first, -1 the last)",
+                        g, (long long)group->frame, group->file, frames, frames == 1 ? "" : "s",
+                        -frames, frames - 1);
+        }
+        if (st != 0) return -1;
     }
     return 0;
+}
+
+/* A file's Lattice must be the world's box (it is adopted when the scenario
+ * sets none): sides along the world's axes agree to a relative 1e-9. */
+static int check_lattices(const builder *b)
+{
+    const scenario *s = b->s;
+    for (int g = 0; g < s->group_count; g++) {
+        const xyz_frame *f = &b->frames[g];
+        if (!s->groups[g].file || !f->has_lattice) continue;
+        for (int a = 0; a < s->dim; a++) {
+            if (fabs(f->lattice[a] - b->box[a]) <= 1e-9 * b->box[a]) continue;
+            const char *path = s->groups[g].file_resolved ? s->groups[g].file_resolved
+                                                          : s->groups[g].file;
+            snprintf(b->error, b->error_size,
+                     "%s:%d:%d: Lattice side %c = %.17g is not the world's box side %.17g "
+                     "(expected the same box: the Lattice is used only when the scenario gives "
+                     "neither world.box nor packing_fraction)",
+                     path, f->lattice_line, f->lattice_col, "xyz"[a], f->lattice[a], b->box[a]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Degrees of freedom per body over dim, as the world's temperature counts them. */
+static double freedom_share(const builder *b)
+{
+    const scenario *s = b->s;
+    double n = 0.0;
+    for (int g = 0; g < s->group_count; g++)
+        n += s->groups[g].file ? (double)b->frames[g].count
+                               : (double)(s->groups[g].count > 0 ? s->groups[g].count : 0);
+    int conserved = 0;
+    for (int a = 0; a < s->dim; a++)
+        conserved += s->boundary[a] == CAROM_PERIODIC && s->gravity[a] == 0.0;
+    return n > 0.0 ? (s->dim * n - conserved) / (s->dim * n) : 1.0;
 }
 
 static int create_world(builder *b, carom_event_callback on_event, void *user)
@@ -692,32 +745,71 @@ static int build(builder *b, carom_event_callback on_event, void *user)
     const scenario *s = b->s;
     if (s->dim != 2 && s->dim != 3)
         return fail(b, s->dim_mark, "dim %d is not valid (expected 2 or 3)", s->dim);
-    if (read_files(b) != 0 || resolve_box(b) != 0 || create_world(b, on_event, user) != 0)
+    if (read_files(b) != 0 || resolve_box(b) != 0 || check_lattices(b) != 0 ||
+        create_world(b, on_event, user) != 0)
         return -1;
     b->rng = carom_rng_seed(s->seed);
+    b->freedom_share = freedom_share(b);
     for (int g = 0; g < s->group_count; g++) {
+        int32_t before = carom_world_body_count(b->world);
         int st = s->groups[g].file ? add_file_group(b, g) : add_generated_group(b, &s->groups[g]);
         if (st != 0) return -1;
+        b->placed[g] = carom_world_body_count(b->world) - before;
     }
     return 0;
+}
+
+/* "NAME COUNT NAME COUNT ...": the species of the bodies in index order. */
+static char *species_text(const builder *b)
+{
+    const scenario *s = b->s;
+    size_t size = 1;
+    for (int g = 0; g < s->group_count; g++) size += XYZ_SPECIES_MAX + 16;
+    char *text = malloc(size), *at = text;
+    if (!text) return NULL;
+    text[0] = '\0';
+    for (int g = 0; g < s->group_count; g++) {
+        const char *name = s->groups[g].name && xyz_species_valid(s->groups[g].name)
+                               ? s->groups[g].name
+                               : XYZ_DEFAULT_SPECIES;
+        int n = snprintf(at, size - (size_t)(at - text), "%s%s %ld", g ? " " : "", name,
+                         (long)b->placed[g]);
+        if (n > 0) at += n;
+    }
+    return text;
 }
 
 int place_build_world(const scenario *s, carom_event_callback on_event, void *user, double box[3],
                       carom_world **world, char *error, size_t error_size)
 {
+    return place_build_world_named(s, on_event, user, box, world, NULL, error, error_size);
+}
+
+int place_build_world_named(const scenario *s, carom_event_callback on_event, void *user,
+                            double box[3], carom_world **world, char **species, char *error,
+                            size_t error_size)
+{
     if (error && error_size > 0) error[0] = '\0';
     if (world) *world = NULL;
+    if (species) *species = NULL;
     if (!s || !world) return -1;
     builder b;
     memset(&b, 0, sizeof b);
     b.s = s;
     b.error = error;
     b.error_size = error_size;
-    b.frames = calloc(s->group_count > 0 ? (size_t)s->group_count : 1, sizeof *b.frames);
-    if (!b.frames) return fail(&b, s->bodies_mark, "out of memory for %d groups", s->group_count);
-    int st = build(&b, on_event, user);
-    for (int g = 0; g < s->group_count; g++) xyz_frame_free(&b.frames[g]);
+    size_t groups = s->group_count > 0 ? (size_t)s->group_count : 1;
+    b.frames = calloc(groups, sizeof *b.frames);
+    b.placed = calloc(groups, sizeof *b.placed);
+    int st = b.frames && b.placed ? 0 : fail(&b, s->bodies_mark, "out of memory for %d groups",
+                                             s->group_count);
+    if (st == 0) st = build(&b, on_event, user);
+    if (st == 0 && species && !(*species = species_text(&b)))
+        st = fail(&b, s->bodies_mark, "out of memory for the species of %d groups",
+                  s->group_count);
+    for (int g = 0; b.frames && g < s->group_count; g++) xyz_frame_free(&b.frames[g]);
     free(b.frames);
+    free(b.placed);
     if (st != 0) {
         carom_world_destroy(b.world);
         return -1;

@@ -15,6 +15,7 @@
 #include <yaml.h>
 
 #include "scenario.h"
+#include "xyz.h"
 
 #define LENGTH(array) ((int)(sizeof(array) / sizeof((array)[0])))
 
@@ -422,6 +423,22 @@ static int get_count(const section *sec, const char *key, int64_t *out)
     return 0;
 }
 
+/* A group's count: 1 to SCENARIO_MAX_BODIES. */
+static int get_body_count(const section *sec, int64_t *out)
+{
+    const yaml_node_t *value = find_value(sec, "count");
+    if (!value) return 0;
+    char what[64], expect[96];
+    snprintf(expect, sizeof expect, "a whole number from 1 to %d, the most bodies carom supports",
+             SCENARIO_MAX_BODIES);
+    uint64_t count = 0;
+    if (whole_value(sec->r, value, full_name(sec, "count", what, sizeof what), 1,
+                    SCENARIO_MAX_BODIES, expect, &count))
+        return -1;
+    *out = (int64_t)count;
+    return 0;
+}
+
 static int get_text(const section *sec, const char *key, char **out)
 {
     const yaml_node_t *value = find_value(sec, key);
@@ -544,7 +561,7 @@ static int read_world(reader *r, const yaml_node_t *node, scenario *s)
 static scenario_group default_group(scenario_mark mark)
 {
     scenario_group g = {0};
-    g.mark = g.count_mark = g.packing_mark = g.file_mark = g.radius_mark = mark;
+    g.mark = g.count_mark = g.packing_mark = g.file_mark = g.radius_mark = g.frame_mark = mark;
     g.count = -1;
     g.radius = 0.5;
     g.mass = 1.0;
@@ -601,6 +618,44 @@ static int check_file_group(const section *group)
     return 0;
 }
 
+/* frame picks a frame of a file: a whole number, negative from the end. */
+static int read_frame(const section *group, scenario_group *g)
+{
+    const yaml_node_t *value = find_value(group, "frame");
+    if (!value) return 0;
+    char what[48];
+    full_name(group, "frame", what, sizeof what);
+    const char *expect = "a whole number: 0 the first frame, 1 the second, -1 the last";
+    const char *text = plain_text(group->r, value, what, expect);
+    if (!text) return -1;
+    double v = 0.0;
+    parse_result result = parse_double(text, &v);
+    if (result == PARSED && v != floor(v)) result = NOT_WHOLE;
+    if (result == PARSED && fabs(v) > 1e15) result = OUT_OF_RANGE;
+    if (result != PARSED) return fail_number(group->r, value, what, result, expect);
+    g->frame = (int64_t)v;
+    return 0;
+}
+
+/* name is the species written for the group's bodies. */
+static int read_name(const section *group, scenario_group *g)
+{
+    const yaml_node_t *value = find_value(group, "name");
+    if (!value) return 0;
+    char what[48];
+    full_name(group, "name", what, sizeof what);
+    if (text_value(group->r, value, what, &g->name)) return -1;
+    if (!xyz_species_valid(g->name)) {
+        char text[48];
+        shown(g->name, text, sizeof text);
+        return fail_at(group->r, mark_of(value),
+                       "%s '%s' is not a species name (expected 1 to %d letters, digits, _, -, + "
+                       "or .; a chemical symbol such as Ar if ASE is to read the trajectory)",
+                       what, text, XYZ_SPECIES_MAX);
+    }
+    return 0;
+}
+
 /* A group makes bodies from count, or reads them from file. */
 static int check_group_source(const section *group, const scenario_group *g)
 {
@@ -610,6 +665,11 @@ static int check_group_source(const section *group, const scenario_group *g)
         return fail_at(r, g->mark, "%s has both count and file (expected one of them: %s)",
                        group->name, either);
     if (g->file) return check_file_group(group);
+    const yaml_node_t *frame = find_key(group, "frame");
+    if (frame)
+        return fail_at(r, mark_of(frame),
+                       "%s.frame applies to bodies read from a file (expected it only with file)",
+                       group->name);
     if (g->count >= 0) return 0;
     if (find_key(group, "packing_fraction"))
         return fail_at(r, g->mark,
@@ -621,22 +681,41 @@ static int check_group_source(const section *group, const scenario_group *g)
 
 static int read_group(reader *r, const yaml_node_t *node, const char *name, scenario_group *g)
 {
-    const char *const keys[] = {"count", "file",     "radius",          "mass",
-                                "place", "velocity", "packing_fraction"};
+    const char *const keys[] = {"count", "file",     "radius",           "mass", "place",
+                                "velocity", "packing_fraction", "name", "frame"};
     section group;
     if (open_section(r, node, name, keys, LENGTH(keys), &group)) return -1;
     get_mark(&group, "count", &g->count_mark);
     get_mark(&group, "file", &g->file_mark);
     get_mark(&group, "radius", &g->radius_mark);
     get_mark(&group, "packing_fraction", &g->packing_mark);
-    if (get_count(&group, "count", &g->count) || get_text(&group, "file", &g->file) ||
+    get_mark(&group, "frame", &g->frame_mark);
+    if (get_body_count(&group, &g->count) || get_text(&group, "file", &g->file) ||
         get_number(&group, "radius", POSITIVE, &g->radius) ||
         get_number(&group, "mass", POSITIVE, &g->mass) ||
         get_number(&group, "packing_fraction", OPEN_UNIT, &g->packing_fraction) ||
-        read_place(&group, g) || read_velocity(&group, g))
+        read_place(&group, g) || read_velocity(&group, g) || read_frame(&group, g) ||
+        read_name(&group, g))
         return -1;
     if (check_group_source(&group, g)) return -1;
     if (g->file && !(g->file_resolved = resolve_path(r->path, g->file))) return out_of_memory(r);
+    return 0;
+}
+
+/* The generated groups together stay within SCENARIO_MAX_BODIES. */
+static int check_total_count(const reader *r, const scenario *s)
+{
+    int64_t total = 0;
+    for (int k = 0; k < s->group_count; k++) {
+        const scenario_group *g = &s->groups[k];
+        if (g->count <= 0) continue;
+        total += g->count; /* each <= SCENARIO_MAX_BODIES: no overflow for any group count */
+        if (total > SCENARIO_MAX_BODIES)
+            return fail_at(r, g->count_mark,
+                           "bodies[%d].count = %lld brings the bodies to %lld, more than carom "
+                           "supports (expected at most %d bodies in all groups)",
+                           k, (long long)g->count, (long long)total, SCENARIO_MAX_BODIES);
+    }
     return 0;
 }
 
@@ -663,7 +742,7 @@ static int read_bodies(reader *r, const yaml_node_t *node, scenario *s)
         if (read_group(r, yaml_document_get_node(&r->doc, items[k]), name, &s->groups[k]))
             return -1;
     }
-    return 0;
+    return check_total_count(r, s);
 }
 
 /* ---- run and output -------------------------------------------------------- */
@@ -819,6 +898,7 @@ void scenario_free(scenario *s)
     for (int k = 0; k < s->group_count && s->groups; k++) {
         free(s->groups[k].file);
         free(s->groups[k].file_resolved);
+        free(s->groups[k].name);
     }
     free(s->groups);
     char *texts[] = {s->path, s->trajectory, s->events_log, s->stats, s->checkpoint};

@@ -9,6 +9,9 @@
 
 #include "carom.h"
 
+/* The most bodies a scenario may ask for (bodies are numbered by int32_t). */
+#define SCENARIO_MAX_BODIES 2147483647
+
 /* Where a value stands in the scenario file (1-based), for messages. */
 typedef struct scenario_mark {
     int line, col;
@@ -22,13 +25,15 @@ typedef struct scenario_group {
     scenario_mark mark;      /* the start of the group (its first key, or its "{") */
     char *file;              /* `file:` extended XYZ path as written (NULL: generated) */
     char *file_resolved;     /* the same, relative to the scenario's directory */
-    int64_t count;           /* `count:` (-1 if absent) */
+    int64_t count;           /* `count:` 1 to SCENARIO_MAX_BODIES in all groups (-1 if absent) */
     double radius, mass;     /* `radius:` (default 0.5), `mass:` (default 1.0) */
     scenario_place place;    /* `place:` random (default) | lattice */
     scenario_velocity velocity;  /* `velocity: {temperature: T}` (default, T = 1) or `{speed: S}` */
     double velocity_value;
     double packing_fraction; /* `packing_fraction:` (0 if absent) */
-    scenario_mark count_mark, packing_mark, file_mark, radius_mark;
+    char *name;              /* `name:` the species written for these bodies (NULL: default) */
+    int64_t frame;           /* `frame:` which frame of `file:` (0 first, -1 last; default 0) */
+    scenario_mark count_mark, packing_mark, file_mark, radius_mark, frame_mark;
 } scenario_group;
 
 typedef struct scenario {

@@ -16,6 +16,7 @@ typedef struct session {
     char *events_log;
     char *stats;
     char *checkpoint;
+    char *species;           /* the bodies' species for trajectories: "NAME COUNT ..." (xyz.h) */
     double checkpoint_every; /* 0: a checkpoint only at the end */
     double next_frame;       /* simulated time of the next trajectory frame */
     double next_checkpoint;

@@ -3,19 +3,23 @@
  * quoted with "..."), then N lines of whitespace-separated columns. The
  * header's Properties=name:type:count:... lists the columns (type S string,
  * R real, I integer, L logical; count how many columns the property takes),
- * Lattice="ax ay az bx by bz cx cy cz" gives the cell vectors and Time= the
- * frame's time.
+ * Lattice="ax ay az bx by bz cx cy cz" gives the cell vectors, Origin= the
+ * cell's corner (OVITO's key; ASE keeps it as info and puts its cell at 0)
+ * and Time= the frame's time. Frames follow each other back to back.
  *
- * Writing: Lattice from the box (Lz = 1 in 2D), the fixed columns
- * species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1, Time, and pbc per axis;
- * every number as "%.17g", which reads back to the same bits.
+ * Writing: see xyz.h for the header and columns; every number as "%.17g",
+ * which reads back to the same bits. Names: OVITO maps velo, mass, radius
+ * and species (ovito XYZImporter's column table); ASE 3.22 (ase/io/extxyz.py,
+ * ase/atoms.py) keeps every other column as a per-atom array, and
+ * Atoms.get_masses() returns the array `masses`, get_velocities() the array
+ * `momenta` over the masses. So both pairs are written.
  *
- * Reading: the first frame only. A small tokenizer splits lines at blanks
- * and remembers each token's column; numbers go through strtod and must use
- * the whole token. Properties may come in any order, unknown columns are
- * skipped by their counts, and a header without Properties means the plain
- * XYZ columns species:S:1:pos:R:3. Every error names FILE:LINE:COL of the
- * token at fault (or of the place where one is missing). */
+ * Reading: frames before the one asked for are skipped by their counts (a
+ * negative index counts the frames first). A small tokenizer splits lines at
+ * blanks and remembers each token's column; numbers go through strtod and
+ * must use the whole token. Column names are matched without regard to
+ * case. Every error names FILE:LINE:COL of the token at fault (or of the
+ * place where one is missing). */
 #define _POSIX_C_SOURCE 200809L
 #include "xyz.h"
 
@@ -26,9 +30,59 @@
 #include <string.h>
 #include <sys/types.h>
 
-#define XYZ_PROPERTIES "species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1"
 #define LATTICE_FORM "\"Lx 0 0 0 Ly 0 0 0 Lz\""
 #define MAX_PROPERTY_COLUMNS 1000000
+
+/* ---- species ----------------------------------------------------------------- */
+
+static int is_species_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '-' || c == '+' || c == '.';
+}
+
+int xyz_species_valid(const char *name)
+{
+    if (!name || !name[0] || strlen(name) > XYZ_SPECIES_MAX) return 0;
+    for (const char *c = name; *c; c++)
+        if (!is_species_char(*c)) return 0;
+    return 1;
+}
+
+/* Walks "NAME COUNT NAME COUNT ...": the species of the next body. */
+typedef struct species_cursor {
+    const char *next;  /* the rest of the list */
+    char name[XYZ_SPECIES_MAX + 1];
+    long long left;    /* bodies left with this name */
+} species_cursor;
+
+static void species_advance(species_cursor *c)
+{
+    while (c->left <= 0) {
+        const char *p = c->next;
+        while (p && *p == ' ') p++;
+        size_t n = 0;
+        while (p && is_species_char(p[n])) n++;
+        if (!p || n == 0 || n > XYZ_SPECIES_MAX) {
+            snprintf(c->name, sizeof c->name, "%s", XYZ_DEFAULT_SPECIES);
+            c->left = -1; /* to the end */
+            c->next = NULL;
+            return;
+        }
+        memcpy(c->name, p, n);
+        c->name[n] = '\0';
+        char *end = NULL;
+        c->left = strtoll(p + n, &end, 10);
+        c->next = end;
+    }
+}
+
+static const char *species_take(species_cursor *c)
+{
+    if (c->left == 0) species_advance(c);
+    if (c->left > 0) c->left--;
+    return c->name;
+}
 
 /* ---- writing ------------------------------------------------------------- */
 
@@ -40,28 +94,36 @@ static int write_header(FILE *out, int32_t count, double time, int dim, const do
     double lz = dim == 3 ? box[2] : 1.0;
     int n = fprintf(out,
                     "%d\nLattice=\"%.17g 0.0 0.0 0.0 %.17g 0.0 0.0 0.0 %.17g\" "
-                    "Properties=" XYZ_PROPERTIES " Time=%.17g pbc=\"%c %c %c\"\n",
-                    (int)count, box[0], box[1], lz, time, pbc[0], pbc[1], pbc[2]);
+                    "Origin=\"%.17g %.17g %.17g\" Properties=" XYZ_PROPERTIES
+                    " Time=%.17g pbc=\"%c %c %c\"\n",
+                    (int)count, box[0], box[1], lz, -0.5 * box[0], -0.5 * box[1], -0.5 * lz, time,
+                    pbc[0], pbc[1], pbc[2]);
     return n < 0 ? -1 : 0;
 }
 
-static int write_body(FILE *out, const carom_body_state *b, int dim)
+static int write_body(FILE *out, const char *species, const carom_body_state *b, int dim)
 {
     double z = dim == 3 ? b->position.z : 0.0, vz = dim == 3 ? b->velocity.z : 0.0;
-    int n = fprintf(out, "B %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", b->position.x,
-                    b->position.y, z, b->velocity.x, b->velocity.y, vz, b->radius, b->mass);
+    double m = b->mass;
+    int n = fprintf(out,
+                    "%s %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g "
+                    "%.17g\n",
+                    species, b->position.x, b->position.y, z, b->velocity.x, b->velocity.y, vz, m,
+                    b->radius, m * b->velocity.x, m * b->velocity.y, m * vz, m);
     return n < 0 ? -1 : 0;
 }
 
 int xyz_write_frame(FILE *out, const carom_world *world, int dim, const double box[3],
-                    const int periodic[3])
+                    const int periodic[3], const char *species)
 {
     if (!out || !world || !box || !periodic) return -1;
     int32_t count = carom_world_body_count(world);
     if (write_header(out, count, carom_world_time(world), dim, box, periodic) != 0) return -1;
+    species_cursor cursor = {species, "", 0};
     for (int32_t i = 0; i < count; i++) {
         carom_body_state b;
-        if (carom_world_get_body(world, i, &b) != CAROM_OK || write_body(out, &b, dim) != 0)
+        if (carom_world_get_body(world, i, &b) != CAROM_OK ||
+            write_body(out, species_take(&cursor), &b, dim) != 0)
             return -1;
     }
     return ferror(out) ? -1 : 0;
@@ -75,7 +137,7 @@ typedef struct reader {
     char *line; /* the current line, without its line end */
     size_t capacity;
     size_t length;
-    int number; /* 1-based number of the current line */
+    long long number; /* 1-based number of the current line */
     char *error;
     size_t error_size;
 } reader;
@@ -85,16 +147,16 @@ typedef struct token {
     size_t at, length;
 } token;
 
-static int fail(const reader *r, int line, size_t at, const char *format, ...)
+static int fail(const reader *r, long long line, size_t at, const char *format, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
 /* Writes "FILE:LINE:COL: message" (COL = at + 1) and returns -1. */
-static int fail(const reader *r, int line, size_t at, const char *format, ...)
+static int fail(const reader *r, long long line, size_t at, const char *format, ...)
 {
     if (!r->error || r->error_size == 0) return -1;
-    int n = snprintf(r->error, r->error_size, "%s:%d:%zu: ", r->path, line, at + 1);
+    int n = snprintf(r->error, r->error_size, "%s:%lld:%zu: ", r->path, line, at + 1);
     if (n >= 0 && (size_t)n < r->error_size) {
         va_list args;
         va_start(args, format);
@@ -201,40 +263,116 @@ static int shown(token t) { return t.length > 40 ? 40 : (int)t.length; }
 
 /* ---- reading: the count line ------------------------------------------------ */
 
+static int is_blank_line(const reader *r)
+{
+    for (size_t k = 0; k < r->length; k++)
+        if (!is_blank(r->line[k])) return 0;
+    return 1;
+}
+
+/* Reads the count line of the next frame: 1 with *count set, 0 if the file
+ * ends (blank lines at the very end included), or -1 on an error. */
 static int read_count(reader *r, int32_t *count)
 {
     int got = read_line(r);
     if (got < 0) return -1;
-    if (got == 0)
-        return fail(r, 1, 0, "the file is empty (expected the number of bodies on line 1)");
+    if (got == 0) return 0;
+    long long blank_at = is_blank_line(r) ? r->number : 0;
+    while (got == 1 && is_blank_line(r)) got = read_line(r);
+    if (got < 0) return -1;
+    if (got == 0) return 0;
+    if (blank_at > 0)
+        return fail(r, blank_at, 0,
+                    "missing the number of bodies (expected a whole number on line %lld)",
+                    blank_at);
     size_t at = 0;
-    token t;
-    if (!next_token(r->line, r->length, &at, &t))
-        return fail(r, 1, 0, "missing the number of bodies (expected a whole number on line 1)");
+    token t = {0, 0};
+    next_token(r->line, r->length, &at, &t);
     int64_t n = 0;
     int st = token_whole(r->line, t, INT32_MAX, &n);
     if (st == -1)
-        return fail(r, 1, t.at, "'%.*s' is not a number of bodies (expected a whole number >= 0)",
-                    shown(t), r->line + t.at);
+        return fail(r, r->number, t.at,
+                    "'%.*s' is not a number of bodies (expected a whole number >= 0)", shown(t),
+                    r->line + t.at);
     if (st == -2)
-        return fail(r, 1, t.at, "%.*s bodies are too many (expected at most %d)", shown(t),
-                    r->line + t.at, (int)INT32_MAX);
+        return fail(r, r->number, t.at, "%.*s bodies are too many (expected at most %d)",
+                    shown(t), r->line + t.at, (int)INT32_MAX);
     token extra;
     if (next_token(r->line, r->length, &at, &extra))
-        return fail(r, 1, extra.at,
+        return fail(r, r->number, extra.at,
                     "unexpected '%.*s' after the number of bodies (expected nothing more)",
                     shown(extra), r->line + extra.at);
     *count = (int32_t)n;
-    return 0;
+    return 1;
 }
 
 /* ---- reading: the header line ---------------------------------------------- */
 
+/* The quantities carom reads, each from one column group. */
+typedef enum quantity { Q_POS, Q_VELOCITY, Q_MOMENTA, Q_MASS, Q_MASSES, Q_RADIUS, Q_COUNT } quantity;
+
+static const struct {
+    const char *name;
+    quantity q;
+} known_names[] = {
+    {"pos", Q_POS},           {"positions", Q_POS},     {"velo", Q_VELOCITY},
+    {"vel", Q_VELOCITY},      {"velocities", Q_VELOCITY}, {"velocity", Q_VELOCITY},
+    {"momenta", Q_MOMENTA},   {"mass", Q_MASS},         {"masses", Q_MASSES},
+    {"radius", Q_RADIUS},
+};
+#define KNOWN_NAMES ((int)(sizeof known_names / sizeof known_names[0]))
+#define KNOWN_LIST "pos, positions, velo, vel, velocities, velocity, momenta, mass, masses, radius"
+
+static int quantity_size(quantity q) { return q <= Q_MOMENTA ? 3 : 1; }
+
 /* Where the quantities carom reads sit among a body line's columns. */
 typedef struct layout {
-    int columns;                 /* in all */
-    int pos, velo, radius, mass; /* first column of each, or -1 if absent */
+    int columns;         /* in all */
+    int first[Q_COUNT];  /* first column of each, or -1 if absent */
+    token name[Q_COUNT]; /* its name in the header, for messages */
 } layout;
+
+static void layout_init(layout *lay, int columns)
+{
+    lay->columns = columns;
+    for (int q = 0; q < Q_COUNT; q++) lay->first[q] = -1, lay->name[q] = (token){0, 0};
+}
+
+static char lower(char c) { return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c; }
+
+/* Levenshtein distance between a token and a word, ignoring case; any value
+ * above 2 is reported as 3. */
+static int distance(const char *text, token t, const char *word)
+{
+    size_t n = strlen(word), m = t.length;
+    if (m > n + 2 || n > m + 2 || n > 31) return 3;
+    int row[32], next[32];
+    for (size_t j = 0; j <= n; j++) row[j] = (int)j;
+    for (size_t i = 1; i <= m; i++) {
+        next[0] = (int)i;
+        for (size_t j = 1; j <= n; j++) {
+            int cost = lower(text[t.at + i - 1]) != lower(word[j - 1]);
+            int best = row[j - 1] + cost;
+            if (row[j] + 1 < best) best = row[j] + 1;
+            if (next[j - 1] + 1 < best) best = next[j - 1] + 1;
+            next[j] = best;
+        }
+        memcpy(row, next, sizeof row);
+    }
+    return row[n] > 3 ? 3 : row[n];
+}
+
+/* The known name a token spells (exact: 1; a look-alike: 2), or 0. */
+static int match_name(const char *text, token name, int *which)
+{
+    for (int k = 0; k < KNOWN_NAMES; k++)
+        if (token_is(text, name, known_names[k].name)) return *which = k, 1;
+    for (int k = 0; k < KNOWN_NAMES; k++) {
+        int allowed = strlen(known_names[k].name) >= 6 ? 2 : 1;
+        if (distance(text, name, known_names[k].name) <= allowed) return *which = k, 2;
+    }
+    return 0;
+}
 
 static int parse_lattice(reader *r, size_t start, size_t end, xyz_frame *frame)
 {
@@ -270,19 +408,29 @@ static int parse_lattice(reader *r, size_t start, size_t end, xyz_frame *frame)
                     k);
     for (int a = 0; a < 3; a++) frame->lattice[a] = side[a];
     frame->has_lattice = 1;
+    frame->lattice_line = r->number > INT32_MAX ? INT32_MAX : (int)r->number;
+    frame->lattice_col = (int)start + 1;
     return 0;
 }
 
-/* The column slot and size carom reads for a property name, or NULL. */
-static int *known_property(const char *text, token name, layout *lay, int *size)
+static int parse_origin(reader *r, size_t start, size_t end, xyz_frame *frame)
 {
-    *size = 1;
-    if (token_is(text, name, "radius")) return &lay->radius;
-    if (token_is(text, name, "mass")) return &lay->mass;
-    *size = 3;
-    if (token_is(text, name, "pos")) return &lay->pos;
-    if (token_is(text, name, "velo")) return &lay->velo;
-    return NULL;
+    size_t at = start;
+    token t;
+    int k = 0;
+    while (next_token(r->line, end, &at, &t)) {
+        if (k == 3 || token_number(r->line, t, &frame->origin[k]) != NUMBER_OK)
+            return fail(r, r->number, t.at,
+                        "'%.*s' in Origin is not valid (expected 3 finite numbers: the cell's "
+                        "corner)",
+                        shown(t), r->line + t.at);
+        k++;
+    }
+    if (k < 3)
+        return fail(r, r->number, start,
+                    "Origin has %d numbers (expected 3 finite numbers: the cell's corner)", k);
+    frame->has_origin = 1;
+    return 0;
 }
 
 /* One name:type:count triple of Properties. */
@@ -300,18 +448,31 @@ static int parse_property(reader *r, token name, token type, token count, layout
             r, r->number, count.at,
             "column count '%.*s' of %.*s is not valid (expected a whole number from 1 to %d)",
             shown(count), text + count.at, shown(name), text + name.at, MAX_PROPERTY_COLUMNS);
-    int size = 0;
-    int *slot = known_property(text, name, lay, &size);
-    if (slot) {
+    int which = 0, match = match_name(text, name, &which);
+    if (match == 2)
+        return fail(r, r->number, name.at,
+                    "column '%.*s' is not one carom reads but looks like '%s' (expected one of: "
+                    KNOWN_LIST ", or a name unlike them for a column to skip)",
+                    shown(name), text + name.at, known_names[which].name);
+    if (match == 1) {
+        quantity q = known_names[which].q;
+        int size = quantity_size(q);
         if (kind != 'R' || n != size)
             return fail(r, r->number, name.at,
                         "%.*s:%c:%d has the wrong type or size (expected %.*s:R:%d)", shown(name),
                         text + name.at, kind, (int)n, shown(name), text + name.at, size);
-        if (*slot >= 0)
+        if (lay->first[q] >= 0) {
+            token before = lay->name[q];
+            if (token_is(text, before, known_names[which].name))
+                return fail(r, r->number, name.at,
+                            "%.*s appears twice in Properties (expected each column once)",
+                            shown(name), text + name.at);
             return fail(r, r->number, name.at,
-                        "%.*s appears twice in Properties (expected each column once)", shown(name),
-                        text + name.at);
-        *slot = lay->columns;
+                        "%.*s and %.*s both give the same quantity (expected one of them)",
+                        shown(before), text + before.at, shown(name), text + name.at);
+        }
+        lay->first[q] = lay->columns;
+        lay->name[q] = name;
     }
     if (lay->columns > MAX_PROPERTY_COLUMNS)
         return fail(r, r->number, name.at, "Properties has too many columns (expected at most %d)",
@@ -322,7 +483,8 @@ static int parse_property(reader *r, token name, token type, token count, layout
 
 static int parse_properties(reader *r, size_t start, size_t end, layout *out)
 {
-    layout lay = {0, -1, -1, -1, -1};
+    layout lay;
+    layout_init(&lay, 0);
     size_t at = start;
     token name, type, count;
     while (next_field(r->line, end, &at, &name)) {
@@ -333,7 +495,7 @@ static int parse_properties(reader *r, size_t start, size_t end, layout *out)
                         shown(name), r->line + name.at);
         if (parse_property(r, name, type, count, &lay) != 0) return -1;
     }
-    if (lay.pos < 0)
+    if (lay.first[Q_POS] < 0)
         return fail(r, r->number, start, "Properties has no pos column (expected pos:R:3)");
     *out = lay;
     return 0;
@@ -372,11 +534,12 @@ static int header_value(reader *r, size_t *at, size_t *start, size_t *end)
 
 static int parse_header(reader *r, xyz_frame *frame, layout *lay)
 {
-    *lay = (layout){4, 1, -1, -1, -1}; /* plain XYZ: species:S:1:pos:R:3 */
+    layout_init(lay, 4); /* plain XYZ: species:S:1:pos:R:3 */
+    lay->first[Q_POS] = 1;
     int got = read_line(r);
     if (got < 0) return -1;
     if (got == 0)
-        return fail(r, 2, 0,
+        return fail(r, r->number + 1, 0,
                     "the file ends before the header line (expected a line with Properties= after "
                     "the count)");
     size_t at = 0;
@@ -392,6 +555,8 @@ static int parse_header(reader *r, xyz_frame *frame, layout *lay)
         int st = 0;
         if (token_is(r->line, key, "Lattice"))
             st = parse_lattice(r, start, end, frame);
+        else if (token_is(r->line, key, "Origin") || token_is(r->line, key, "cell_origin"))
+            st = parse_origin(r, start, end, frame);
         else if (token_is(r->line, key, "Properties"))
             st = parse_properties(r, start, end, lay);
         else if (token_is(r->line, key, "Time"))
@@ -403,27 +568,22 @@ static int parse_header(reader *r, xyz_frame *frame, layout *lay)
 
 /* ---- reading: body lines --------------------------------------------------- */
 
-static double *component(carom_vec *v, int k) { return k == 0 ? &v->x : k == 1 ? &v->y : &v->z; }
+/* One body line's values, by quantity, and where each group of columns starts. */
+typedef struct body_values {
+    double value[Q_COUNT][3];
+    size_t at[Q_COUNT];
+} body_values;
 
-/* Where column c of a body line goes, and the name of its property; NULL if skipped. */
-static double *column_target(const layout *lay, int c, carom_body_state *b, const char **name)
+static const char *quantity_name(quantity q)
 {
-    if (c >= lay->pos && c < lay->pos + 3) {
-        *name = "pos";
-        return component(&b->position, c - lay->pos);
-    }
-    if (lay->velo >= 0 && c >= lay->velo && c < lay->velo + 3) {
-        *name = "velo";
-        return component(&b->velocity, c - lay->velo);
-    }
-    *name = c == lay->radius ? "radius" : "mass";
-    if (c == lay->radius) return &b->radius;
-    if (c == lay->mass) return &b->mass;
-    return NULL;
+    static const char *const names[Q_COUNT] = {"pos",  "velocity", "momenta",
+                                               "mass", "masses",   "radius"};
+    return names[q];
 }
 
-static int parse_value(reader *r, token t, const char *name, double *value)
+static int parse_value(reader *r, token t, quantity q, double *value)
 {
+    const char *name = quantity_name(q);
     int st = token_number(r->line, t, value);
     if (st == NOT_A_NUMBER)
         return fail(r, r->number, t.at, "'%.*s' is not a number (expected a finite number for %s)",
@@ -431,15 +591,50 @@ static int parse_value(reader *r, token t, const char *name, double *value)
     if (st == NOT_FINITE)
         return fail(r, r->number, t.at, "'%.*s' is not finite (expected a finite number for %s)",
                     shown(t), r->line + t.at, name);
-    int sized = strcmp(name, "radius") == 0 || strcmp(name, "mass") == 0;
-    if (sized && !(*value > 0.0))
+    if ((q == Q_MASS || q == Q_MASSES || q == Q_RADIUS) && !(*value > 0.0))
         return fail(r, r->number, t.at, "%s %.*s is not positive (expected a %s > 0)", name,
                     shown(t), r->line + t.at, name);
     return 0;
 }
 
+/* Reads column c into the quantity it belongs to (if any). */
+static int read_column(reader *r, const layout *lay, int c, token t, body_values *b)
+{
+    for (int q = 0; q < Q_COUNT; q++) {
+        int k = c - lay->first[q];
+        if (lay->first[q] < 0 || k < 0 || k >= quantity_size((quantity)q)) continue;
+        if (k == 0) b->at[q] = t.at;
+        return parse_value(r, t, (quantity)q, &b->value[q][k]);
+    }
+    return 0;
+}
+
+/* Mass, velocity and radius from the columns present, or the defaults. */
+static int settle_body(reader *r, const layout *lay, const body_values *v, carom_body_state *b)
+{
+    if (lay->first[Q_MASS] >= 0) b->mass = v->value[Q_MASS][0];
+    else if (lay->first[Q_MASSES] >= 0) b->mass = v->value[Q_MASSES][0];
+    if (lay->first[Q_MASS] >= 0 && lay->first[Q_MASSES] >= 0 &&
+        v->value[Q_MASSES][0] != v->value[Q_MASS][0])
+        return fail(r, r->number, v->at[Q_MASSES],
+                    "masses %.17g differs from mass %.17g on this line (expected the same mass)",
+                    v->value[Q_MASSES][0], v->value[Q_MASS][0]);
+    if (lay->first[Q_RADIUS] >= 0) b->radius = v->value[Q_RADIUS][0];
+    b->position = (carom_vec){v->value[Q_POS][0], v->value[Q_POS][1], v->value[Q_POS][2]};
+    const double *u = v->value[Q_VELOCITY];
+    if (lay->first[Q_VELOCITY] >= 0) {
+        b->velocity = (carom_vec){u[0], u[1], u[2]};
+    } else if (lay->first[Q_MOMENTA] >= 0) {
+        const double *p = v->value[Q_MOMENTA];
+        b->velocity = (carom_vec){p[0] / b->mass, p[1] / b->mass, p[2] / b->mass};
+    }
+    return 0;
+}
+
 static int parse_body(reader *r, const layout *lay, carom_body_state *b)
 {
+    body_values values;
+    memset(&values, 0, sizeof values);
     int c = 0;
     size_t at = 0, after_last = 0;
     token t;
@@ -448,9 +643,7 @@ static int parse_body(reader *r, const layout *lay, carom_body_state *b)
             return fail(r, r->number, t.at,
                         "a body line with more than %d columns (expected %d, as Properties says)",
                         lay->columns, lay->columns);
-        const char *name = NULL;
-        double *target = column_target(lay, c, b, &name);
-        if (target && parse_value(r, t, name, target) != 0) return -1;
+        if (read_column(r, lay, c, t, &values) != 0) return -1;
         after_last = t.at + t.length;
         c++;
     }
@@ -458,12 +651,25 @@ static int parse_body(reader *r, const layout *lay, carom_body_state *b)
         return fail(r, r->number, after_last,
                     "a body line with %d columns (expected %d, as Properties says)", c,
                     lay->columns);
-    return 0;
+    return settle_body(r, lay, &values, b);
+}
+
+/* Moves positions so that the cell's centre is at 0 (see xyz.h). */
+static void centre_on_cell(xyz_frame *frame)
+{
+    if (!frame->has_lattice) return;
+    double shift[3];
+    for (int a = 0; a < 3; a++) shift[a] = -(frame->origin[a] + 0.5 * frame->lattice[a]);
+    for (int32_t i = 0; i < frame->count; i++) {
+        carom_vec *x = &frame->bodies[i].position;
+        x->x += shift[0], x->y += shift[1], x->z += shift[2];
+    }
 }
 
 static int read_bodies(reader *r, const layout *lay, double radius, double mass, xyz_frame *frame)
 {
     int32_t capacity = 0;
+    frame->first_body_line = r->number + 1;
     for (int32_t i = 0; i < frame->count; i++) {
         int got = read_line(r);
         if (got < 0) return -1;
@@ -485,11 +691,85 @@ static int read_bodies(reader *r, const layout *lay, double radius, double mass,
         b->mass = mass;
         if (parse_body(r, lay, b) != 0) return -1;
     }
+    centre_on_cell(frame);
     return 0;
 }
 
-int xyz_read_file(const char *path, double default_radius, double default_mass, xyz_frame *frame,
-                  char *error, size_t error_size)
+/* ---- reading: frames ----------------------------------------------------------- */
+
+/* Skips one frame whose count line has been read: its header and bodies. */
+static int skip_frame(reader *r, int32_t count)
+{
+    for (int64_t k = 0; k <= count; k++) {
+        int got = read_line(r);
+        if (got < 0) return -1;
+        if (got == 0)
+            return fail(r, r->number + 1, 0,
+                        "the file ends inside a frame of %d bodies (expected its header and %d "
+                        "body lines)",
+                        (int)count, (int)count);
+    }
+    return 0;
+}
+
+/* Skips `frames` frames; 0, -1 on an error, or -2 if the file ends first
+ * (*found: how many there were). */
+static int skip_frames(reader *r, int64_t frames, int64_t *found)
+{
+    *found = 0;
+    while (*found < frames) {
+        int32_t count = 0;
+        int got = read_count(r, &count);
+        if (got <= 0) return got < 0 ? -1 : -2;
+        if (skip_frame(r, count) != 0) return -1;
+        (*found)++;
+    }
+    return 0;
+}
+
+static int past_the_end(reader *r, int64_t index, int64_t frames, xyz_frame *frame)
+{
+    if (frames == 0)
+        return fail(r, 1, 0, "the file is empty (expected the number of bodies on line 1)");
+    frame->frames_in_file = frames;
+    fail(r, 1, 0, "frame %lld does not exist: the file has %lld frame%s (expected %s%lld to %lld)",
+         (long long)index, (long long)frames, frames == 1 ? "" : "s", frames > 0 ? "-" : "",
+         (long long)frames, (long long)frames - 1);
+    return -2;
+}
+
+/* Puts the reader at the count line of frame index (>= 0 from the start). */
+static int seek_frame(reader *r, int64_t *index, xyz_frame *frame)
+{
+    int64_t found = 0;
+    if (*index < 0) {
+        int st = skip_frames(r, INT64_MAX, &found);
+        if (st == -1) return -1;
+        if (found + *index < 0) return past_the_end(r, *index, found, frame);
+        rewind(r->file);
+        r->number = 0;
+        *index += found;
+    }
+    int st = skip_frames(r, *index, &found);
+    if (st == -2) return past_the_end(r, *index, found, frame);
+    return st;
+}
+
+static int read_frame(reader *r, int64_t index, double radius, double mass, xyz_frame *frame)
+{
+    int64_t asked = index;
+    int st = seek_frame(r, &index, frame);
+    if (st != 0) return st;
+    st = read_count(r, &frame->count);
+    if (st < 0) return -1;
+    if (st == 0) return past_the_end(r, asked, index, frame);
+    layout lay;
+    if (parse_header(r, frame, &lay) != 0) return -1;
+    return read_bodies(r, &lay, radius, mass, frame);
+}
+
+int xyz_read_frame(const char *path, int64_t index, double default_radius, double default_mass,
+                   xyz_frame *frame, char *error, size_t error_size)
 {
     if (error && error_size > 0) error[0] = '\0';
     if (!frame) return -1;
@@ -497,14 +777,21 @@ int xyz_read_file(const char *path, double default_radius, double default_mass, 
     reader r = {NULL, path ? path : "(null)", NULL, 0, 0, 0, error, error_size};
     r.file = path ? fopen(path, "r") : NULL;
     if (!r.file) return fail(&r, 1, 0, "cannot open (%s)", strerror(path ? errno : EINVAL));
-    layout lay;
-    int st = read_count(&r, &frame->count);
-    if (st == 0) st = parse_header(&r, frame, &lay);
-    if (st == 0) st = read_bodies(&r, &lay, default_radius, default_mass, frame);
+    int st = read_frame(&r, index, default_radius, default_mass, frame);
     free(r.line);
     fclose(r.file);
-    if (st != 0) xyz_frame_free(frame);
+    if (st != 0) {
+        int64_t frames = frame->frames_in_file;
+        xyz_frame_free(frame);
+        frame->frames_in_file = frames;
+    }
     return st;
+}
+
+int xyz_read_file(const char *path, double default_radius, double default_mass, xyz_frame *frame,
+                  char *error, size_t error_size)
+{
+    return xyz_read_frame(path, 0, default_radius, default_mass, frame, error, error_size);
 }
 
 void xyz_frame_free(xyz_frame *frame)
