@@ -206,7 +206,8 @@ check_unwritable_output() {
   pass unwritable
 }
 
-# A jammed row (seed 002, 2.1.2) stops with a message, not an endless loop, and writes nothing.
+# A jammed row (seed 002, 2.1.2) stops with a message, not an endless loop,
+# and keeps what it wrote: the event log so far, and statistics saying why.
 check_jam() {
   local dir=$work/jam out
   mkdir -p "$dir"
@@ -220,7 +221,11 @@ output: {stats: s.json, events: e.csv}
 EOF
   out=$(cd "$dir" && timeout 60 "$carom" run jam.yaml --quiet 2>&1)
   [ $? -eq 1 ] && [[ $out == *"jammed"* ]] || { fail jam "$out"; return; }
-  [ -z "$(ls "$dir" | grep -v 'row.xyz\|jam.yaml')" ] || { fail jam "files written: $(ls "$dir")"; return; }
+  grep -q '"status": "failed"' "$dir/s.json" && grep -q '"message": ".*jammed' "$dir/s.json" ||
+    { fail jam "stats without the failure: $(head -3 "$dir/s.json" 2>&1)"; return; }
+  [ "$(head -1 "$dir/e.csv")" = "time,kind,i,j" ] && [ "$(wc -l <"$dir/e.csv")" -gt 100 ] ||
+    { fail jam "event log not kept: $(wc -l <"$dir/e.csv" 2>&1)"; return; }
+  [ -z "$(ls "$dir" | grep -v '^row.xyz$\|^jam.yaml$\|^s.json$\|^e.csv$')" ] || { fail jam "files written: $(ls "$dir")"; return; }
   pass jam
 }
 
