@@ -110,6 +110,7 @@ int resume_event_log(const char *path, double until, FILE *out, double *last_tim
             return close_copier(&c, fail(&c, "cannot read the event log"));
         }
         c.number++;
+        if (c.line[strlen(c.line) - 1] != '\n') return close_copier(&c, 0); /* cut short after the checkpoint */
         char *end;
         double time = strtod(c.line, &end);
         if (end == c.line || *end != ',') return close_copier(&c, fail(&c, "a line without a time (expected time,kind,i,j)"));
