@@ -4,6 +4,7 @@
 # nothing beyond a C11 compiler and libm.
 set -euo pipefail
 needed=(gcc make cmake libyaml-dev)
+needed+=(pkgconf) # pkg-config, for test_install (a program built against the installed carom)
 missing=()
 for pkg in "${needed[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
