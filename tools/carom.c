@@ -5,13 +5,12 @@
  *   carom run --restart CHECKPOINT [options]
  *   carom compare SCENARIO.yaml --dt DT[,DT...]   the frame-based steppers against the exact engine (compare.c)
  *
- * It reads the scenario (scenario.c), makes the bodies (place.c), runs the
- * world in slices up to each frame or checkpoint time (running in pieces
- * gives the same bits as one run, so outputs never perturb the physics), and
- * writes trajectories (xyz.c), the event log, statistics (report.c) and
- * checkpoints (checkpoint.c) under temporary names, renamed only when
- * complete (outfile.c). Errors are one line, "carom: FILE:LINE:COL: what is
- * wrong (what was expected)", with a non-zero exit status.
+ * It reads the scenario (scenario.c), makes the bodies (place.c) or restores
+ * a checkpoint (checkpoint.c), applies the options, and hands the run to
+ * runner.c (schedules, outputs, how a run ends). Errors are one line,
+ * "carom: FILE:LINE:COL: what is wrong (what was expected)", with a non-zero
+ * exit status. SIGINT and SIGTERM set a flag that the run loop reads between
+ * slices; nothing else happens in the handler.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -57,18 +56,22 @@ static const char *run_help_text =
     "  --events N             stop after N events in all (pair, wall and cell)\n"
     "  --seed S               random seed for placing bodies and drawing velocities\n"
     "  --trajectory FILE      write extended XYZ frames (OVITO, ASE) to FILE\n"
-    "  --every DT             one frame every DT of simulated time\n"
+    "  --every DT             one frame every DT of simulated time (default until/100)\n"
     "  --events-log FILE      write every collision as CSV: time,kind,i,j\n"
     "  --stats FILE           write statistics as JSON (- for standard output)\n"
     "  --checkpoint FILE      write a checkpoint to FILE (at the end, and every DT with:)\n"
     "  --checkpoint-every DT  a checkpoint every DT of simulated time\n"
-    "  --restart FILE         continue the run saved in checkpoint FILE\n"
-    "  --quiet                no progress bar\n"
+    "  --restart FILE         continue the run saved in checkpoint FILE (its trajectory\n"
+    "                         and event log are appended to)\n"
+    "  --quiet                no progress bar, and no list of the files written\n"
     "  --help                 this text\n"
     "\n"
-    "Outputs are written under temporary names and renamed when complete.\n"
-    "A progress bar is drawn on standard error when it is a terminal.\n"
-    "Exit status: 0 on success, 1 on bad input or a failed run, 2 on bad usage.\n";
+    "An empty FILE ('') turns an output off. Output paths are checked before the\n"
+    "run; files are written under temporary names and renamed when complete;\n"
+    "devices and FIFOs are written in place, symbolic links followed.\n"
+    "Ctrl-C (SIGINT) or SIGTERM stops the run cleanly, keeping what was written.\n"
+    "Exit status: 0 on success, 1 on bad input or a failed run, 2 on bad usage,\n"
+    "130 or 143 when stopped by SIGINT or SIGTERM.\n";
 
 /* What the command line says. Absent values: NULL, NAN or -1. */
 typedef struct options {

@@ -321,6 +321,7 @@ static run_outcome run_slices(runner *r, progress *bar)
             return RUN_FAILED;
         }
         double now = carom_world_time(r->world);
+        if (!isfinite(now)) return stuck(r); /* an event at t = infinity means none was left */
         if (isinf(target) && now == st.time && carom_world_stats(r->world).events == st.events) return stuck(r);
         if (now >= target && write_due_outputs(r, now) != 0) return RUN_FAILED;
         progress_update(bar, r->world, s);
@@ -366,7 +367,7 @@ static run_outcome finish(runner *r, run_outcome outcome)
     session *s = &r->s;
     double now = carom_world_time(r->world);
     int kept[4] = {0, 0, 0, 0};
-    if (r->trajectory.stream && !r->trajectory.error && s->last_frame_time < now) write_frame(r);
+    if (r->trajectory.stream && !r->trajectory.error && s->last_frame_time < now && isfinite(now)) write_frame(r);
     r->log.out = NULL;
     if (s->checkpoint) kept[3] = write_checkpoint(r) == 0;
     if (s->stats) kept[2] = write_stats(r, r->message[0] && outcome == RUN_COMPLETED ? RUN_FAILED : outcome) == 0;
