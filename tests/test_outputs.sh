@@ -111,6 +111,17 @@ check_fifo() {
   pass fifo
 }
 
+# A reader that goes away: a failed write like any other, not a silent death by SIGPIPE.
+check_broken_pipe() {
+  case_dir broken_pipe
+  "$carom" run ../big.yaml --until 5 --trajectory - --stats s.json --quiet 2>err | head -c 100 >/dev/null
+  local status=${PIPESTATUS[0]}
+  [ "$status" -eq 1 ] && grep -q "standard output: cannot write (Broken pipe)" err ||
+    { fail broken_pipe "exit $status: $(cat err)"; return; }
+  [ "$(json_text s.json status)" = failed ] && [ -z "$(temporaries)" ] || { fail broken_pipe "stats or temporaries: $(ls -A)"; return; }
+  pass broken_pipe
+}
+
 # ---- links, modes ---------------------------------------------------------------
 
 check_symlink() {
@@ -344,6 +355,7 @@ make_devices
 check_device
 check_dev_full
 check_fifo
+check_broken_pipe
 check_symlink
 check_modes
 check_read_only

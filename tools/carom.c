@@ -300,9 +300,12 @@ static volatile sig_atomic_t stop_signal = 0;
 
 static void on_stop_signal(int signal_number) { stop_signal = signal_number; }
 
-/* SIGINT and SIGTERM stop the run cleanly; a second one ends the process at once. */
+/* SIGINT and SIGTERM stop the run cleanly; a second one ends the process at
+ * once. A reader that goes away (SIGPIPE) is a failed write like any other,
+ * reported and cleaned up, not a silent death. */
 static void catch_stop_signals(void)
 {
+    signal(SIGPIPE, SIG_IGN);
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = on_stop_signal;
