@@ -231,6 +231,19 @@ check_options() {
   pass "options (ignored ones refused, empty values, what was written)"
 }
 
+# The progress bar (drawn only on a terminal: script(1) gives the run one)
+# ends full when the run completes, however fast it was.
+check_progress() {
+  case_dir progress
+  command -v script >/dev/null || { echo "skip  progress (no script(1))"; return; }
+  local bar
+  bar=$(script -qec "'$carom' run ../gas.yaml --stats ''" /dev/null | tr '\r' '\n' | grep '^\[' | tail -1)
+  [[ $bar == "[########################] t = 2 "* ]] || { fail progress "last bar: $bar"; return; }
+  bar=$(script -qec "'$carom' run ../gas.yaml --until 1000 --events 500" /dev/null | tr '\r' '\n' | grep '^\[' | tail -1)
+  [[ $bar == "[########################]"*"events 500 "* ]] || { fail progress "last bar at --events: $bar"; return; }
+  pass progress
+}
+
 # ---- frames at exact instants -----------------------------------------------------
 
 check_frame_times() {
@@ -361,6 +374,7 @@ check_modes
 check_read_only
 check_refused_paths
 check_options
+check_progress
 check_frame_times
 check_signal SIGINT 130
 check_signal SIGTERM 143
