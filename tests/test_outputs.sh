@@ -207,7 +207,11 @@ check_refused_paths() {
   echo x >a_file
   refused file_as_folder "a_file/c.ckpt: cannot write (Not a directory)" --checkpoint a_file/c.ckpt || return
   refused same_file "named for both the trajectory and the statistics" --stats t.xyz || return
-  pass "refused paths (missing folder, folder as file, file as folder, one file twice)"
+  refused same_file_again "./t.xyz: named for both the trajectory and the statistics" --stats ./t.xyz || return
+  ln -s e.csv link.csv
+  refused same_file_linked "link.csv: named for both the event log and the checkpoint" --checkpoint link.csv || return
+  rm link.csv
+  pass "refused paths (missing folder, folder as file, file as folder, one file twice under three names)"
 }
 
 # ---- options that would do nothing; empty values --------------------------------

@@ -128,6 +128,45 @@ int outfile_check(const char *path, char *error, size_t error_size)
     return st;
 }
 
+/* The file a path names: its own identity if it exists, else its folder's
+ * identity and its name. 0, or -1 if neither can be found. */
+typedef struct file_identity {
+    dev_t device;
+    ino_t inode;
+    int exists, regular;
+    const char *name; /* within target, when it does not exist */
+} file_identity;
+
+static int identify(const char *target, file_identity *id)
+{
+    struct stat st;
+    memset(id, 0, sizeof *id);
+    if (stat(target, &st) == 0) {
+        id->device = st.st_dev, id->inode = st.st_ino, id->exists = 1, id->regular = S_ISREG(st.st_mode);
+        return 0;
+    }
+    char *folder = folder_of(target);
+    int found = folder && stat(folder, &st) == 0;
+    free(folder);
+    if (!found) return -1;
+    const char *slash = strrchr(target, '/');
+    id->device = st.st_dev, id->inode = st.st_ino, id->regular = 1, id->name = slash ? slash + 1 : target;
+    return 0;
+}
+
+int outfile_same(const char *a, const char *b)
+{
+    if (strcmp(a, "-") == 0 || strcmp(b, "-") == 0) return strcmp(a, b) == 0;
+    char *target_a = follow_links(a), *target_b = follow_links(b);
+    file_identity x, y;
+    int same = target_a && target_b && identify(target_a, &x) == 0 && identify(target_b, &y) == 0 &&
+               x.regular && x.exists == y.exists && x.device == y.device && x.inode == y.inode &&
+               (x.exists || strcmp(x.name, y.name) == 0);
+    free(target_a);
+    free(target_b);
+    return same;
+}
+
 /* ---- writing -------------------------------------------------------------- */
 
 static int open_in_place(outfile *f, const struct stat *st)

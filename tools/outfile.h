@@ -27,6 +27,11 @@ typedef struct outfile {
  * "PATH: cannot write (reason)" in error. Creates nothing. */
 int outfile_check(const char *path, char *error, size_t error_size);
 
+/* Whether two output paths name one regular file (links followed, "./x" and
+ * "x" alike; a file yet to be made by its folder and name). A device is never
+ * the same file: several outputs may go to /dev/null. */
+int outfile_same(const char *a, const char *b);
+
 /* Returns 0, or -1 with "PATH: cannot write (reason)" in error. Opening a
  * FIFO waits for its reader. */
 int outfile_open(outfile *f, const char *path, char *error, size_t error_size);

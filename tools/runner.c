@@ -16,7 +16,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "checkpoint.h"
 #include "report.h"
@@ -109,13 +108,6 @@ static int set_schedules(runner *r)
 
 /* ---- opening: checks first, then the streams (continued on a restart) ------ */
 
-/* A character device (/dev/null) may take several outputs; a file may not. */
-static int shareable(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISCHR(st.st_mode);
-}
-
 static int check_paths(runner *r)
 {
     const char *paths[] = {r->s.trajectory, r->s.events_log, r->s.stats, r->s.checkpoint};
@@ -124,7 +116,7 @@ static int check_paths(runner *r)
     for (int k = 0; k < 4; k++) {
         if (paths[k] && outfile_check(paths[k], why, sizeof why) != 0) return failure(r, why);
         for (int j = 0; j < k; j++)
-            if (paths[k] && paths[j] && strcmp(paths[k], paths[j]) == 0 && !shareable(paths[k])) {
+            if (paths[k] && paths[j] && outfile_same(paths[k], paths[j])) {
                 snprintf(why, sizeof why, "%s: named for both %s and %s (expected one file each)", paths[k],
                          names[j], names[k]);
                 return failure(r, why);
