@@ -5,6 +5,7 @@
 # checks that ASE reads carom's trajectories.
 set -euo pipefail
 needed=(gcc make cmake libyaml-dev python3-ase)
+needed+=(pkgconf) # pkg-config, for test_install (a program built against the installed carom)
 missing=()
 for pkg in "${needed[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

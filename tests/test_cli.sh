@@ -206,7 +206,8 @@ check_unwritable_output() {
   pass unwritable
 }
 
-# A jammed row (seed 002, 2.1.2) stops with a message, not an endless loop, and writes nothing.
+# A jammed row (seed 002, 2.1.2) stops with a message, not an endless loop,
+# and keeps what it wrote: the event log so far, and statistics saying why.
 check_jam() {
   local dir=$work/jam out
   mkdir -p "$dir"
@@ -220,7 +221,11 @@ output: {stats: s.json, events: e.csv}
 EOF
   out=$(cd "$dir" && timeout 60 "$carom" run jam.yaml --quiet 2>&1)
   [ $? -eq 1 ] && [[ $out == *"jammed"* ]] || { fail jam "$out"; return; }
-  [ -z "$(ls "$dir" | grep -v 'row.xyz\|jam.yaml')" ] || { fail jam "files written: $(ls "$dir")"; return; }
+  grep -q '"status": "failed"' "$dir/s.json" && grep -q '"message": ".*jammed' "$dir/s.json" ||
+    { fail jam "stats without the failure: $(head -3 "$dir/s.json" 2>&1)"; return; }
+  [ "$(head -1 "$dir/e.csv")" = "time,kind,i,j" ] && [ "$(wc -l <"$dir/e.csv")" -gt 100 ] ||
+    { fail jam "event log not kept: $(wc -l <"$dir/e.csv" 2>&1)"; return; }
+  [ -z "$(ls "$dir" | grep -v '^row.xyz$\|^jam.yaml$\|^s.json$\|^e.csv$')" ] || { fail jam "files written: $(ls "$dir")"; return; }
   pass jam
 }
 
@@ -301,7 +306,35 @@ check_periodic_checkpoints() {
   pass periodic_checkpoints
 }
 
+# run.equilibrate T: the measuring window (pressure, collision rate, mean
+# temperature) starts at T, so it spans until - T, and the collision rate
+# counts only the pair collisions after T (from the event log).
+check_equilibrate() {
+  local dir=$work/equilibrate window pairs rate
+  mkdir -p "$dir"
+  cat >"$dir/eq.yaml" <<EOF
+world: {dim: 2, box: [30, 30], boundary: walls}
+seed: 4
+bodies:
+  - {count: 60, radius: 0.5, place: random, velocity: {temperature: 1.0}}
+run: {until: 3, equilibrate: 1.25}
+output: {stats: s.json, events: e.csv}
+EOF
+  (cd "$dir" && "$carom" run eq.yaml --quiet) || { fail equilibrate "run failed"; return; }
+  window=$(json_number "$dir/s.json" measured_over)
+  [ "$window" = 1.75 ] || { fail equilibrate "measured_over $window, expected 1.75"; return; }
+  pairs=$(awk -F, 'NR > 1 && $2 == "pair" && $1 > 1.25' "$dir/e.csv" | wc -l)
+  rate=$(json_number "$dir/s.json" collision_rate)
+  close "$rate" "$(awk -v p="$pairs" 'BEGIN { printf "%.17g", 2 * p / (60 * 1.75) }')" 1e-12 ||
+    { fail equilibrate "collision_rate $rate is not 2 x $pairs / (60 x 1.75)"; return; }
+  local out
+  out=$(cd "$dir" && sed 's/equilibrate: 1.25/equilibrate: 3/' eq.yaml >late.yaml && "$carom" run late.yaml --quiet 2>&1)
+  [ $? -eq 1 ] && [[ $out == *"run.equilibrate 3 is not before the end"* ]] || { fail equilibrate "late: $out"; return; }
+  pass equilibrate
+}
+
 check_help
+check_equilibrate
 run_example seed002_box yes 2
 run_example hard_spheres yes 2
 run_example granular_gravity no 5

@@ -5,17 +5,17 @@
  *   carom run --restart CHECKPOINT [options]
  *   carom compare SCENARIO.yaml --dt DT[,DT...]   the frame-based steppers against the exact engine (compare.c)
  *
- * It reads the scenario (scenario.c), makes the bodies (place.c), runs the
- * world in slices up to each frame or checkpoint time (running in pieces
- * gives the same bits as one run, so outputs never perturb the physics), and
- * writes trajectories (xyz.c), the event log, statistics (report.c) and
- * checkpoints (checkpoint.c) under temporary names, renamed only when
- * complete (outfile.c). Errors are one line, "carom: FILE:LINE:COL: what is
- * wrong (what was expected)", with a non-zero exit status.
+ * It reads the scenario (scenario.c), makes the bodies (place.c) or restores
+ * a checkpoint (checkpoint.c), applies the options, and hands the run to
+ * runner.c (schedules, outputs, how a run ends). Errors are one line,
+ * "carom: FILE:LINE:COL: what is wrong (what was expected)", with a non-zero
+ * exit status. SIGINT and SIGTERM set a flag that the run loop reads between
+ * slices; nothing else happens in the handler.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,11 +27,12 @@
 #include "outfile.h"
 #include "place.h"
 #include "report.h"
+#include "runner.h"
 #include "scenario.h"
 #include "session.h"
 #include "xyz.h"
 
-enum { EXIT_USAGE = 2, EVENTS_PER_SLICE = 200000, MESSAGE_SIZE = 512 };
+enum { EXIT_USAGE = 2, MESSAGE_SIZE = RUNNER_MESSAGE_SIZE };
 
 static const char *help_text =
     "carom " CAROM_VERSION_STRING " - exact event-driven simulation of hard disks and spheres\n"
@@ -55,18 +56,22 @@ static const char *run_help_text =
     "  --events N             stop after N events in all (pair, wall and cell)\n"
     "  --seed S               random seed for placing bodies and drawing velocities\n"
     "  --trajectory FILE      write extended XYZ frames (OVITO, ASE) to FILE\n"
-    "  --every DT             one frame every DT of simulated time\n"
+    "  --every DT             one frame every DT of simulated time (default until/100)\n"
     "  --events-log FILE      write every collision as CSV: time,kind,i,j\n"
     "  --stats FILE           write statistics as JSON (- for standard output)\n"
     "  --checkpoint FILE      write a checkpoint to FILE (at the end, and every DT with:)\n"
     "  --checkpoint-every DT  a checkpoint every DT of simulated time\n"
-    "  --restart FILE         continue the run saved in checkpoint FILE\n"
-    "  --quiet                no progress bar\n"
+    "  --restart FILE         continue the run saved in checkpoint FILE (its trajectory\n"
+    "                         and event log are appended to)\n"
+    "  --quiet                no progress bar, and no list of the files written\n"
     "  --help                 this text\n"
     "\n"
-    "Outputs are written under temporary names and renamed when complete.\n"
-    "A progress bar is drawn on standard error when it is a terminal.\n"
-    "Exit status: 0 on success, 1 on bad input or a failed run, 2 on bad usage.\n";
+    "An empty FILE ('') turns an output off. Output paths are checked before the\n"
+    "run; files are written under temporary names and renamed when complete;\n"
+    "devices and FIFOs are written in place, symbolic links followed.\n"
+    "Ctrl-C (SIGINT) or SIGTERM stops the run cleanly, keeping what was written.\n"
+    "Exit status: 0 on success, 1 on bad input or a failed run, 2 on bad usage,\n"
+    "130 or 143 when stopped by SIGINT or SIGTERM.\n";
 
 /* What the command line says. Absent values: NULL, NAN or -1. */
 typedef struct options {
@@ -178,6 +183,12 @@ static int parse_options(int argc, char **argv, options *o, char *error, size_t 
 
 /* ---- the session: from a scenario or a checkpoint, then the options ------ */
 
+/* An empty file name turns an output off. */
+static int set_output(char **field, const char *value)
+{
+    return session_set_text(field, value && value[0] ? value : NULL);
+}
+
 static int session_from_scenario(session *s, const scenario *sc)
 {
     memset(s, 0, sizeof *s);
@@ -186,9 +197,10 @@ static int session_from_scenario(session *s, const scenario *sc)
     s->events = sc->events;
     s->every = sc->every;
     s->checkpoint_every = sc->checkpoint_every;
-    return session_set_text(&s->scenario_path, sc->path) | session_set_text(&s->trajectory, sc->trajectory) |
-           session_set_text(&s->events_log, sc->events_log) | session_set_text(&s->stats, sc->stats) |
-           session_set_text(&s->checkpoint, sc->checkpoint);
+    s->equilibrate = sc->equilibrate;
+    return session_set_text(&s->scenario_path, sc->path) | set_output(&s->trajectory, sc->trajectory) |
+           set_output(&s->events_log, sc->events_log) | set_output(&s->stats, sc->stats) |
+           set_output(&s->checkpoint, sc->checkpoint);
 }
 
 static int apply_options(session *s, const options *o)
@@ -198,127 +210,33 @@ static int apply_options(session *s, const options *o)
     if (!isnan(o->every)) s->every = o->every;
     if (!isnan(o->checkpoint_every)) s->checkpoint_every = o->checkpoint_every;
     int failed = 0;
-    if (o->trajectory) failed |= session_set_text(&s->trajectory, o->trajectory);
-    if (o->events_log) failed |= session_set_text(&s->events_log, o->events_log);
-    if (o->stats) failed |= session_set_text(&s->stats, o->stats);
-    if (o->checkpoint) failed |= session_set_text(&s->checkpoint, o->checkpoint);
+    if (o->trajectory) failed |= set_output(&s->trajectory, o->trajectory);
+    if (o->events_log) failed |= set_output(&s->events_log, o->events_log);
+    if (o->stats) failed |= set_output(&s->stats, o->stats);
+    if (o->checkpoint) failed |= set_output(&s->checkpoint, o->checkpoint);
     return failed;
 }
 
-/* ---- the event log -------------------------------------------------------- */
-
-typedef struct event_log {
-    FILE *out;
-} event_log;
-
-static void log_event(void *user, const carom_event *e)
+/* Options that would change nothing are mistakes: say so. */
+static int check_ignored_options(const session *s, const options *o, char *error, size_t size)
 {
-    static const char *walls[6] = {"x-", "x+", "y-", "y+", "z-", "z+"};
-    event_log *log = user;
-    if (!log->out) return;
-    if (e->kind == CAROM_EVENT_PAIR) fprintf(log->out, "%.17g,pair,%d,%d\n", e->time, (int)e->i, (int)e->j);
-    else fprintf(log->out, "%.17g,wall,%d,%s\n", e->time, (int)e->i, walls[e->j]);
-}
-
-/* ---- running ------------------------------------------------------------- */
-
-typedef struct run_state {
-    carom_world *world;
-    session s;
-    event_log log;
-    outfile trajectory, events;
-    double box[3];
-    int periodic[3], dim;
-    char message[MESSAGE_SIZE];
-} run_state;
-
-static int write_frame(run_state *r)
-{
-    if (xyz_write_frame(r->trajectory.stream, r->world, r->dim, r->box, r->periodic, r->s.species) != 0) {
-        snprintf(r->message, sizeof r->message, "%s: cannot write (%s)", r->s.trajectory, strerror(errno));
-        return -1;
-    }
-    r->s.frames_written++;
-    r->s.next_frame += r->s.every;
+    if (!isnan(o->every) && !s->trajectory)
+        return snprintf(error, size, "--every sets the interval of trajectory frames, but no trajectory is "
+                        "written (add --trajectory FILE)"), -1;
+    if (!isnan(o->checkpoint_every) && !s->checkpoint)
+        return snprintf(error, size, "--checkpoint-every needs a checkpoint file (add --checkpoint FILE)"), -1;
     return 0;
-}
-
-static double next_stop(const run_state *r)
-{
-    double target = r->s.until;
-    if (r->s.trajectory && r->s.next_frame < target) target = r->s.next_frame;
-    if (r->s.checkpoint && r->s.checkpoint_every > 0 && r->s.next_checkpoint < target)
-        target = r->s.next_checkpoint;
-    return target;
-}
-
-/* Outputs due at the time the world has reached. */
-static int write_due_outputs(run_state *r)
-{
-    double now = carom_world_time(r->world);
-    if (r->s.trajectory && now >= r->s.next_frame && write_frame(r) != 0) return -1;
-    if (r->s.checkpoint && r->s.checkpoint_every > 0 && now >= r->s.next_checkpoint) {
-        r->s.next_checkpoint += r->s.checkpoint_every;
-        if (checkpoint_write(r->s.checkpoint, &r->s, r->world, r->message, sizeof r->message) != 0) return -1;
-    }
-    return 0;
-}
-
-static int run_world(run_state *r, progress *bar)
-{
-    for (;;) {
-        carom_stats st = carom_world_stats(r->world);
-        if ((r->s.events >= 0 && st.events >= r->s.events) || st.time >= r->s.until) return 0;
-        int64_t slice = EVENTS_PER_SLICE;
-        if (r->s.events >= 0 && r->s.events - st.events < slice) slice = r->s.events - st.events;
-        double target = next_stop(r);
-        carom_status status = carom_world_run(r->world, target, slice);
-        if (status != CAROM_OK) {
-            snprintf(r->message, sizeof r->message, "%s: at t = %.17g: %s", r->s.scenario_path,
-                     carom_world_time(r->world), carom_world_message(r->world));
-            return -1;
-        }
-        if (carom_world_time(r->world) >= target && write_due_outputs(r) != 0) return -1;
-        progress_update(bar, r->world, &r->s);
-    }
-}
-
-static int open_outputs(run_state *r)
-{
-    if (r->s.trajectory && outfile_open(&r->trajectory, r->s.trajectory, r->message, sizeof r->message) != 0)
-        return -1;
-    if (r->s.events_log) {
-        if (outfile_open(&r->events, r->s.events_log, r->message, sizeof r->message) != 0) return -1;
-        r->log.out = r->events.stream;
-        fprintf(r->log.out, "time,kind,i,j\n");
-    }
-    return 0;
-}
-
-static int finish_outputs(run_state *r, double wall, int64_t events_run)
-{
-    if (r->s.checkpoint && checkpoint_write(r->s.checkpoint, &r->s, r->world, r->message, sizeof r->message) != 0)
-        return -1;
-    if (r->s.stats) {
-        outfile stats;
-        if (outfile_open(&stats, r->s.stats, r->message, sizeof r->message) != 0) return -1;
-        report_stats_json(stats.stream, r->world, &r->s, wall, events_run);
-        if (outfile_commit(&stats, r->message, sizeof r->message) != 0) return -1;
-    }
-    if (outfile_commit(&r->trajectory, r->message, sizeof r->message) != 0) return -1;
-    r->log.out = NULL;
-    return outfile_commit(&r->events, r->message, sizeof r->message);
 }
 
 /* ---- building the world --------------------------------------------------- */
 
-static int build_from_scenario(run_state *r, const options *o)
+static int build_from_scenario(runner *r, const options *o)
 {
     scenario sc;
     if (scenario_load(o->scenario, &sc, r->message, sizeof r->message) != 0) return -1;
     if (o->has_seed) sc.seed = o->seed;
     char *species = NULL;
-    int st = place_build_world_named(&sc, log_event, &r->log, r->box, &r->world, &species, r->message,
+    int st = place_build_world_named(&sc, runner_log_event, &r->log, r->box, &r->world, &species, r->message,
                                      sizeof r->message);
     if (st == 0 && (session_from_scenario(&r->s, &sc) != 0 || session_set_text(&r->s.species, species) != 0)) {
         snprintf(r->message, sizeof r->message, "out of memory");
@@ -329,14 +247,12 @@ static int build_from_scenario(run_state *r, const options *o)
         carom_stats initial = carom_world_stats(r->world);
         r->s.kinetic_energy_initial = initial.kinetic_energy;
         r->s.potential_energy_initial = initial.potential_energy;
-        r->s.next_frame = 0.0;
-        r->s.next_checkpoint = r->s.checkpoint_every;
     }
     scenario_free(&sc);
     return st;
 }
 
-static void geometry_from_world(run_state *r)
+static void geometry_from_world(runner *r)
 {
     carom_world_def def = carom_world_definition(r->world);
     double box[3] = {def.box.x, def.box.y, def.box.z};
@@ -347,15 +263,24 @@ static void geometry_from_world(run_state *r)
     }
 }
 
-static int build_from_checkpoint(run_state *r, const options *o)
+/* A restart carries on with the checkpoint's settings, and remembers its
+ * outputs and schedule to continue them. */
+static int build_from_checkpoint(runner *r, const options *o)
 {
-    if (checkpoint_read(o->restart, &r->s, log_event, &r->log, &r->world, r->message, sizeof r->message) != 0)
+    if (checkpoint_read(o->restart, &r->s, runner_log_event, &r->log, &r->world, r->message,
+                        sizeof r->message) != 0)
         return -1;
-    r->s.frames_written = 0; /* a restarted run writes its own trajectory and event log */
+    runner_resumed *was = &r->resumed;
+    was->active = 1;
+    was->every = r->s.every, was->checkpoint_every = r->s.checkpoint_every;
+    was->next_checkpoint = r->s.next_checkpoint, was->frames_written = r->s.frames_written;
+    if (session_set_text(&was->trajectory, r->s.trajectory) || session_set_text(&was->events_log, r->s.events_log))
+        return snprintf(r->message, sizeof r->message, "out of memory"), -1;
+    r->s.equilibrate = 0; /* the window the checkpoint measured goes on */
     return 0;
 }
 
-static int check_session(run_state *r)
+static int check_session(runner *r)
 {
     if (isinf(r->s.until) && r->s.events < 0)
         return snprintf(r->message, sizeof r->message,
@@ -370,43 +295,64 @@ static int check_session(run_state *r)
     return 0;
 }
 
+/* ---- signals -------------------------------------------------------------- */
+
+/* The one value a signal handler may set: which signal asked the run to stop.
+ * The run loop reads it between slices; the library never sees it. */
+static volatile sig_atomic_t stop_signal = 0;
+
+static void on_stop_signal(int signal_number) { stop_signal = signal_number; }
+
+/* SIGINT and SIGTERM stop the run cleanly; a second one ends the process at
+ * once. A reader that goes away (SIGPIPE) is a failed write like any other,
+ * reported and cleaned up, not a silent death. */
+static void catch_stop_signals(void)
+{
+    signal(SIGPIPE, SIG_IGN);
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_stop_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART | SA_RESETHAND;
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+}
+
+/* ---- the run command ------------------------------------------------------ */
+
+static int prepare_run(runner *r, const options *o, char *usage, size_t usage_size)
+{
+    if ((o->restart ? build_from_checkpoint(r, o) : build_from_scenario(r, o)) != 0) return -1;
+    geometry_from_world(r);
+    if (apply_options(&r->s, o) != 0) return snprintf(r->message, sizeof r->message, "out of memory"), -1;
+    if (check_ignored_options(&r->s, o, usage, usage_size) != 0) return EXIT_USAGE;
+    if (check_session(r) != 0) return -1;
+    return runner_prepare(r);
+}
+
 static int run_command(int argc, char **argv)
 {
     options o;
-    char error[MESSAGE_SIZE];
+    char error[MESSAGE_SIZE] = "";
     int parsed = parse_options(argc, argv, &o, error, sizeof error);
     if (parsed == 1) return fputs(run_help_text, stdout), 0;
     if (parsed != 0) return usage_error(error);
-    run_state r;
-    memset(&r, 0, sizeof r);
-    int st = o.restart ? build_from_checkpoint(&r, &o) : build_from_scenario(&r, &o);
-    if (st == 0) geometry_from_world(&r);
-    if (st == 0 && apply_options(&r.s, &o) != 0) {
-        snprintf(r.message, sizeof r.message, "out of memory");
-        st = -1;
+    runner *r = calloc(1, sizeof *r);
+    if (!r) return fail("out of memory");
+    r->quiet = o.quiet;
+    r->stop = &stop_signal;
+    int status = prepare_run(r, &o, error, sizeof error);
+    if (status == EXIT_USAGE) usage_error(error);
+    else if (status != 0) fail(r->message), status = 1;
+    else {
+        catch_stop_signals();
+        run_outcome outcome = runner_run(r);
+        if (outcome != RUN_COMPLETED) fail(r->message);
+        status = outcome == RUN_COMPLETED ? 0 : outcome == RUN_FAILED ? 1 : 128 + (int)stop_signal;
     }
-    if (st == 0) st = check_session(&r);
-    if (st == 0) st = open_outputs(&r);
-    progress bar;
-    double started = report_wall_seconds();
-    int64_t events_before = r.world ? carom_world_stats(r.world).events : 0;
-    if (st == 0) {
-        progress_start(&bar, o.quiet, r.world);
-        if (r.s.trajectory && r.s.frames_written == 0 && carom_world_time(r.world) >= r.s.next_frame)
-            st = write_frame(&r);
-        if (st == 0) st = run_world(&r, &bar);
-        progress_finish(&bar);
-    }
-    if (st == 0)
-        st = finish_outputs(&r, report_wall_seconds() - started, carom_world_stats(r.world).events - events_before);
-    if (st != 0) {
-        outfile_discard(&r.trajectory);
-        outfile_discard(&r.events);
-        fail(r.message);
-    }
-    carom_world_destroy(r.world);
-    session_free(&r.s);
-    return st == 0 ? 0 : 1;
+    runner_free(r);
+    free(r);
+    return status;
 }
 
 int main(int argc, char **argv)

@@ -1,7 +1,13 @@
-/* outfile.h — output files that appear whole or not at all: written under a
- * temporary name in the same directory and renamed over the target only
- * when complete, so a crash or a full disk never leaves a half-written file
- * in place of a good one. "-" means standard output (written directly). */
+/* outfile.h — output files that never clobber and never vanish.
+ *
+ * A regular file (or a new one) is written under a temporary name in the
+ * folder of its target and renamed over it when complete, after the data and
+ * then the folder are synced, so a crash or a full disk never leaves a
+ * half-written file in place of a good one. What is not a regular file is
+ * never replaced: a device or a FIFO is written directly, a symbolic link is
+ * followed and its target replaced (the link stays). A replaced file keeps
+ * its mode (and, where allowed, its owner); a new one gets 0666 & ~umask.
+ * "-" means standard output (written directly). */
 #ifndef CAROM_OUTFILE_H
 #define CAROM_OUTFILE_H
 
@@ -9,16 +15,44 @@
 
 typedef struct outfile {
     FILE *stream;
-    char *path;      /* the target */
-    char *temporary; /* NULL for standard output */
+    char *path;      /* as given, for messages */
+    char *target;    /* where the data lands: path with symbolic links followed */
+    char *temporary; /* NULL: written in place (standard output, a device, a FIFO, or published) */
+    int error;       /* errno of the first failed write (0: none so far) */
 } outfile;
 
-/* Returns 0, or -1 with "PATH: cannot write (reason)" in error. */
+/* Checks, before anything is run, that path can be written: its folder
+ * exists and takes new files, it is not a folder, a socket or a loop of
+ * links; a device or FIFO must be writable. Returns 0, or -1 with
+ * "PATH: cannot write (reason)" in error. Creates nothing. */
+int outfile_check(const char *path, char *error, size_t error_size);
+
+/* Whether two output paths name one regular file (links followed, "./x" and
+ * "x" alike; a file yet to be made by its folder and name). A device is never
+ * the same file: several outputs may go to /dev/null. */
+int outfile_same(const char *a, const char *b);
+
+/* Returns 0, or -1 with "PATH: cannot write (reason)" in error. Opening a
+ * FIFO waits for its reader. */
 int outfile_open(outfile *f, const char *path, char *error, size_t error_size);
-/* Flushes, closes and renames into place. Returns 0, or -1 with a message
- * (the temporary file is then removed). */
+
+/* Whether every write so far reached the stream (stdio reports a full disk
+ * when its buffer is flushed): 0, or -1 with "PATH: cannot write (reason)".
+ * Call after each record; the first failure is kept. */
+int outfile_status(outfile *f, char *error, size_t error_size);
+
+/* Makes what was written so far durable and visible under the target's name
+ * (flush, fsync, rename, fsync of the folder); later writes go on in place.
+ * Returns 0, or -1 with a message. */
+int outfile_publish(outfile *f, char *error, size_t error_size);
+
+/* Publishes and closes. Returns 0, or -1 with a message (a temporary file
+ * is then removed and the target left as it was). Nothing to do for a file
+ * never opened. */
 int outfile_commit(outfile *f, char *error, size_t error_size);
-/* Abandons the file: the temporary is removed, the target left as it was. */
+
+/* Abandons the file: a temporary is removed and the target left as it was
+ * (what was published stays). */
 void outfile_discard(outfile *f);
 
 /* Writes a whole file at once: opens path (nothing if path is NULL), lets

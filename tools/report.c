@@ -33,10 +33,12 @@ static void json_text(FILE *out, const char *key, const char *value)
 }
 
 int report_stats_json(FILE *out, const carom_world *w, const session *s, double wall_seconds,
-                      int64_t events_run)
+                      int64_t events_run, const char *status, const char *message)
 {
     carom_stats st = carom_world_stats(w);
     fprintf(out, "{\n");
+    json_text(out, "status", status);
+    json_text(out, "message", message);
     json_text(out, "carom_version", CAROM_VERSION_STRING);
     json_text(out, "scenario", s->scenario_path);
     fprintf(out, "  \"seed\": %llu,\n", (unsigned long long)s->seed);
@@ -79,11 +81,8 @@ static void format_duration(char *text, size_t size, double seconds)
     else snprintf(text, size, "%dh%02d", (int)(seconds / 3600), (int)seconds / 60 % 60);
 }
 
-void progress_update(progress *p, const carom_world *w, const session *s)
+static void draw(progress *p, const carom_world *w, const session *s, double now, int completed)
 {
-    double now = report_wall_seconds();
-    if (!p->enabled || now - p->drawn < 0.25) return;
-    p->drawn = now;
     carom_stats st = carom_world_stats(w);
     double elapsed = now - p->started, done = 0.0;
     if (isfinite(s->until) && s->until > p->start_time)
@@ -92,6 +91,7 @@ void progress_update(progress *p, const carom_world *w, const session *s)
         double by_events = (double)(st.events - p->start_events) / (double)(s->events - p->start_events);
         if (by_events > done) done = by_events;
     }
+    if (completed || done > 1) done = 1;
     char left[16];
     format_duration(left, sizeof left, done > 0 ? elapsed * (1 - done) / done : NAN);
     int width = 24, filled = (int)(done * width + 0.5);
@@ -102,7 +102,17 @@ void progress_update(progress *p, const carom_world *w, const session *s)
     fflush(stderr);
 }
 
-void progress_finish(progress *p)
+void progress_update(progress *p, const carom_world *w, const session *s)
 {
-    if (p->enabled) fprintf(stderr, "\n");
+    double now = report_wall_seconds();
+    if (!p->enabled || now - p->drawn < 0.25) return;
+    p->drawn = now;
+    draw(p, w, s, now, 0);
+}
+
+void progress_finish(progress *p, const carom_world *w, const session *s, int completed)
+{
+    if (!p->enabled) return;
+    draw(p, w, s, report_wall_seconds(), completed);
+    fprintf(stderr, "\n");
 }

@@ -13,9 +13,11 @@
 double report_wall_seconds(void);
 
 /* Writes the statistics object (see the README for the keys). wall_seconds
- * and events_run are this process's share of the run. Returns 0 or -1. */
+ * and events_run are this process's share of the run; status is
+ * "completed", "interrupted" or "failed", and message says why (or is
+ * empty). Returns 0 or -1. */
 int report_stats_json(FILE *out, const carom_world *world, const session *s, double wall_seconds,
-                      int64_t events_run);
+                      int64_t events_run, const char *status, const char *message);
 
 typedef struct progress {
     int enabled;
@@ -28,6 +30,7 @@ typedef struct progress {
 void progress_start(progress *p, int quiet, const carom_world *world);
 /* Redraws at most a few times a second. */
 void progress_update(progress *p, const carom_world *world, const session *s);
-void progress_finish(progress *p);
+/* Draws the bar a last time (full if the run completed) and ends its line. */
+void progress_finish(progress *p, const carom_world *world, const session *s, int completed);
 
 #endif

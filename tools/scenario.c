@@ -749,12 +749,22 @@ static int read_bodies(reader *r, const yaml_node_t *node, scenario *s)
 
 static int read_run(reader *r, const yaml_node_t *node, scenario *s)
 {
-    const char *const keys[] = {"until", "events"};
+    const char *const keys[] = {"until", "events", "equilibrate"};
     section run;
     if (open_section(r, node, "run", keys, LENGTH(keys), &run)) return -1;
-    if (get_number(&run, "until", POSITIVE, &s->until) || get_count(&run, "events", &s->events))
+    if (get_number(&run, "until", POSITIVE, &s->until) || get_count(&run, "events", &s->events) ||
+        get_number(&run, "equilibrate", POSITIVE, &s->equilibrate))
         return -1;
     return 0;
+}
+
+/* An output's file name; an empty value (`stats: ""`, or nothing after the
+ * colon) turns the output off. */
+static int get_output(const section *sec, const char *key, char **out)
+{
+    const yaml_node_t *value = find_value(sec, key);
+    if (value && value->type == YAML_SCALAR_NODE && value->data.scalar.length == 0) return 0;
+    return get_text(sec, key, out);
 }
 
 static int read_output(reader *r, const yaml_node_t *node, scenario *s)
@@ -764,10 +774,10 @@ static int read_output(reader *r, const yaml_node_t *node, scenario *s)
     section output;
     if (open_section(r, node, "output", keys, LENGTH(keys), &output)) return -1;
     s->has_every = find_value(&output, "every") != NULL;
-    if (get_text(&output, "trajectory", &s->trajectory) ||
+    if (get_output(&output, "trajectory", &s->trajectory) ||
         get_number(&output, "every", POSITIVE, &s->every) ||
-        get_text(&output, "events", &s->events_log) || get_text(&output, "stats", &s->stats) ||
-        get_text(&output, "checkpoint", &s->checkpoint) ||
+        get_output(&output, "events", &s->events_log) || get_output(&output, "stats", &s->stats) ||
+        get_output(&output, "checkpoint", &s->checkpoint) ||
         get_number(&output, "checkpoint_every", POSITIVE, &s->checkpoint_every))
         return -1;
     return 0;

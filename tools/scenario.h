@@ -54,7 +54,8 @@ typedef struct scenario {
     /* run: */
     double until;            /* `until:` simulated time (INFINITY if absent) */
     int64_t events;          /* `events:` cap on events (-1 if absent) */
-    /* output: (NULL when absent) */
+    double equilibrate;      /* `equilibrate:` the measuring window starts at this time (0 if absent) */
+    /* output: (NULL when absent or empty) */
     char *trajectory;        /* extended XYZ frames */
     double every;            /* frame interval (default: until / 100, or 1 if until is absent) */
     int has_every;

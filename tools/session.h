@@ -22,7 +22,14 @@ typedef struct session {
     double next_checkpoint;
     double kinetic_energy_initial;
     double potential_energy_initial;
-    int frames_written;
+    int frames_written;      /* frames in the trajectory file so far (a restart keeps that many) */
+    /* Not stored in a checkpoint (set up again when a run starts or restarts): */
+    double frame_origin;     /* frame k is at frame_origin + k * every (by multiplication, so exact) */
+    int64_t frame_index;     /* k of the next frame */
+    double last_frame_time;  /* of the last frame written (-INFINITY: none) */
+    double checkpoint_origin;/* checkpoint k at checkpoint_origin + k * checkpoint_every */
+    int64_t checkpoint_index;
+    double equilibrate;      /* the measuring window starts here (0: at the start) */
 } session;
 
 void session_free(session *s);

@@ -1,0 +1,122 @@
+/* resume.c — copies the part of a trajectory or event log that a checkpoint
+ * covers (resume.h). The checkpoint says how much that is: the number of
+ * frames its run had written, and its clock for the event log. Lines are read with getline(3), so their length is not limited. */
+#define _POSIX_C_SOURCE 200809L
+#include "resume.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct copier {
+    FILE *in, *out;
+    const char *path;
+    char *line;
+    size_t capacity;
+    int64_t number; /* lines read */
+    char *error;
+    size_t error_size;
+} copier;
+
+static int fail(copier *c, const char *what)
+{
+    snprintf(c->error, c->error_size, "%s:%lld: %s", c->path, (long long)c->number, what);
+    return -1;
+}
+
+/* Reads the next line and copies it to out. 0, or -1 with a message at the end of the file. */
+static int copy_line(copier *c, const char *expected)
+{
+    errno = 0;
+    if (getline(&c->line, &c->capacity, c->in) < 0) {
+        char what[200];
+        if (errno) snprintf(what, sizeof what, "cannot read (%s)", strerror(errno));
+        else snprintf(what, sizeof what, "the file ends (expected %s)", expected);
+        return fail(c, what);
+    }
+    c->number++;
+    if (fputs(c->line, c->out) == EOF) return fail(c, "cannot copy the line");
+    return 0;
+}
+
+static int open_copier(copier *c, const char *path, FILE *out, char *error, size_t error_size)
+{
+    *c = (copier){fopen(path, "r"), out, path, NULL, 0, 0, error, error_size};
+    if (c->in) return 0;
+    snprintf(error, error_size, "%s: cannot open the file this restart continues (%s)", path, strerror(errno));
+    return -1;
+}
+
+static int close_copier(copier *c, int status)
+{
+    free(c->line);
+    fclose(c->in);
+    return status;
+}
+
+/* The value of Time= in a frame's comment line. */
+static int frame_time(const char *line, double *time)
+{
+    const char *at = strstr(line, "Time=");
+    while (at && at != line && at[-1] != ' ' && at[-1] != '\t') at = strstr(at + 1, "Time=");
+    if (!at) return -1;
+    char *end;
+    *time = strtod(at + 5, &end);
+    return end == at + 5 ? -1 : 0;
+}
+
+static int copy_frame(copier *c, int64_t bodies, double *time)
+{
+    char expected[64];
+    snprintf(expected, sizeof expected, "a frame of %lld bodies", (long long)bodies);
+    if (copy_line(c, expected) != 0) return -1;
+    char *end;
+    long long count = strtoll(c->line, &end, 10);
+    if (end == c->line || count != bodies) return fail(c, "a frame of another number of bodies (expected the checkpoint's)");
+    if (copy_line(c, "the frame's comment line") != 0) return -1;
+    if (frame_time(c->line, time) != 0) return fail(c, "a frame without Time= (expected a carom trajectory)");
+    for (int64_t k = 0; k < bodies; k++)
+        if (copy_line(c, expected) != 0) return -1;
+    return 0;
+}
+
+int resume_trajectory(const char *path, int64_t frames, int64_t bodies, FILE *out, double *first_time,
+                      double *last_time, char *error, size_t error_size)
+{
+    copier c;
+    if (open_copier(&c, path, out, error, error_size) != 0) return -1;
+    *first_time = *last_time = -INFINITY;
+    for (int64_t k = 0; k < frames; k++) {
+        if (copy_frame(&c, bodies, last_time) != 0) return close_copier(&c, -1);
+        if (k == 0) *first_time = *last_time;
+    }
+    return close_copier(&c, 0);
+}
+
+int resume_event_log(const char *path, double until, FILE *out, double *last_time, char *error,
+                     size_t error_size)
+{
+    copier c;
+    if (open_copier(&c, path, out, error, error_size) != 0) return -1;
+    *last_time = -INFINITY;
+    if (copy_line(&c, "the header time,kind,i,j") != 0) return close_copier(&c, -1);
+    if (strncmp(c.line, "time,kind,i,j", 13) != 0)
+        return close_copier(&c, fail(&c, "not a carom event log (expected the header time,kind,i,j)"));
+    for (;;) {
+        errno = 0;
+        if (getline(&c.line, &c.capacity, c.in) < 0) {
+            if (!errno) return close_copier(&c, 0);
+            return close_copier(&c, fail(&c, "cannot read the event log"));
+        }
+        c.number++;
+        if (c.line[strlen(c.line) - 1] != '\n') return close_copier(&c, 0); /* cut short after the checkpoint */
+        char *end;
+        double time = strtod(c.line, &end);
+        if (end == c.line || *end != ',') return close_copier(&c, fail(&c, "a line without a time (expected time,kind,i,j)"));
+        if (time > until) return close_copier(&c, 0); /* written after the checkpoint: this run writes it again */
+        if (time < *last_time) return close_copier(&c, fail(&c, "times out of order (expected a carom event log)"));
+        if (fputs(c.line, c.out) == EOF) return close_copier(&c, fail(&c, "cannot copy the line"));
+        *last_time = time;
+    }
+}

@@ -1,0 +1,70 @@
+/* runner.h — one `carom run` once its world and session are set up: the
+ * schedule of frames, checkpoints and the measuring window, the outputs
+ * (checked before anything runs, continued on a restart), and how a run ends:
+ * completed, interrupted by a signal, or failed, each with what it wrote kept
+ * and finished (statistics with a status, the checkpoint asked for). */
+#ifndef CAROM_RUNNER_H
+#define CAROM_RUNNER_H
+
+#include <signal.h>
+#include <stdio.h>
+
+#include "carom.h"
+#include "outfile.h"
+#include "session.h"
+
+enum { RUNNER_MESSAGE_SIZE = 768 };
+
+typedef enum { RUN_COMPLETED = 0, RUN_INTERRUPTED = 1, RUN_FAILED = 2 } run_outcome;
+
+/* The event callback's data: where collisions are logged, and the first
+ * write error (the callback cannot return one). */
+typedef struct event_log {
+    FILE *out;
+    int error;
+    int64_t lines; /* written by this run */
+} event_log;
+
+/* A world's event callback that writes "time,kind,i,j" lines to an event_log. */
+void runner_log_event(void *user, const carom_event *e);
+
+/* What a restart continues: its checkpoint's outputs and schedule. */
+typedef struct runner_resumed {
+    int active;
+    char *trajectory, *events_log;
+    double every, checkpoint_every, next_checkpoint;
+    int frames_written;
+} runner_resumed;
+
+typedef struct runner {
+    carom_world *world;
+    session s;
+    runner_resumed resumed;
+    event_log log;
+    outfile trajectory, events;
+    double box[3];
+    int periodic[3], dim;
+    int quiet;
+    const volatile sig_atomic_t *stop; /* non-zero once the command was asked to stop */
+    int equilibrated;
+    double wall_started;
+    int64_t events_before;
+    char message[RUNNER_MESSAGE_SIZE];
+} runner;
+
+/* Checks every output path, sets up the schedules and opens the trajectory
+ * and event log (copying what a restart continues). Returns 0, or -1 with a
+ * message in r->message and nothing written. */
+int runner_prepare(runner *r);
+
+/* Runs to the session's end, an interrupt or a failure, then finishes the
+ * outputs (a last frame, the checkpoint, statistics with the outcome) and,
+ * unless quiet, says on standard error what it wrote. r->message says why a
+ * run did not complete. */
+run_outcome runner_run(runner *r);
+
+/* Frees what the runner holds (the world and the session included);
+ * unfinished outputs are abandoned. */
+void runner_free(runner *r);
+
+#endif
