@@ -81,6 +81,7 @@ static carom_status process_pair(carom_world *w, int32_t owner, double t)
                                   w->def.restitution, w->def.elastic_below_speed, &virial);
     w->counter[i]++;
     w->counter[j]++;
+    w->collisions[i]++, w->collisions[j]++;
     w->meas.pair_events++;
     w->meas.window_pairs++;
     w->meas.virial += virial;
@@ -100,6 +101,7 @@ static carom_status process_wall(carom_world *w, int32_t i, double t)
     double impulse = collide_wall(&w->hot[i].v[wall / 2], outward, w->mass[i],
                                   w->def.wall_restitution, w->def.elastic_below_speed);
     w->counter[i]++;
+    w->collisions[i]++;
     w->meas.wall_events++;
     w->meas.wall_impulse += impulse;
     schedule_body(w, i);
