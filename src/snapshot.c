@@ -557,22 +557,26 @@ static carom_status check_motion(const carom_world *w, const body_hot *b, size_t
     return CAROM_OK;
 }
 
-/* Whether x lies in cell, or within round-off of its faces, or is clamped
- * into it (cells_locate files bodies just outside the box in the edge cells). */
-static int in_cell(const cells *grid, int32_t cell, const double x[3])
+/* Whether x lies in cell, or within reach (round-off, or a shell) of its
+ * faces, or is clamped into it (cells_locate files bodies just outside the
+ * box in the edge cells). */
+static int in_cell(const cells *grid, int32_t cell, const double x[3], double reach)
 {
     if (cells_locate(grid, x) == cell) return 1;
     double lo[3], hi[3];
     cells_bounds(grid, cell, lo, hi);
     for (int a = 0; a < 3; a++) {
-        double slack = 1e-9 * grid->side[a];
+        double slack = 1e-9 * grid->side[a] + reach;
         if (!(x[a] >= lo[a] - slack && x[a] <= hi[a] + slack)) return 0;
     }
     return 1;
 }
 
 /* A body is filed by its anchor when lists are in use; otherwise by where it
- * is at its time stamp, or (bodies added since the last run) at the clock. */
+ * is at its time stamp, or (bodies added since the last run) at the clock.
+ * Bodies added to a world with lists leave the others filed by anchors that
+ * are not saved (the lists are rebuilt at the next run): each is within a
+ * shell of its position. */
 static carom_status check_cell(const carom_world *w, int32_t i, int32_t cell, size_t at, const refusal *r)
 {
     if (cell < 0 || cell >= w->grid.total)
@@ -594,7 +598,7 @@ static carom_status check_cell(const carom_world *w, int32_t i, int32_t cell, si
                           sqrt(gap2), w->nb.shell);
         placed = cells_locate(&w->grid, anchor) == cell;
     } else {
-        placed = in_cell(&w->grid, cell, b->x);
+        placed = in_cell(&w->grid, cell, b->x, w->nb.on ? 1.01 * w->nb.shell : 0.0);
         if (!placed && w->needs_rebuild) {
             double x[3], v[3];
             motion_state_at(b, w->gravity, w->has_gravity, w->clock, x, v);
