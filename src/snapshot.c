@@ -30,6 +30,7 @@
  * bytes present before anything is allocated. A refusal names the field and
  * its byte offset.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -261,7 +262,8 @@ carom_status carom_world_snapshot(const carom_world *w, void *buffer, size_t siz
     write_header(&s, w, needed);
     for (int32_t id = 0; id < w->count; id++) write_body(&s, w, w->slot_of[id]);
     put_u32(&s, carom_crc32c(0, buffer, s.at));
-    return s.at == needed ? CAROM_OK : CAROM_INVALID_ARGUMENT; /* the sizes above are the layout */
+    assert(s.at == needed && "the layout sizes in the enum match what is written");
+    return CAROM_OK;
 }
 
 size_t carom_world_snapshot_size(const carom_world *w)
@@ -548,11 +550,14 @@ static carom_status check_motion(const carom_world *w, const body_hot *b, size_t
     if (!(b->radius > 0.0 && b->radius <= w->max_radius))
         return refuse(r, at + AT_RADIUS, "radius", "body %d: %g, expected > 0 and at most the largest radius %g",
                       (int)id, b->radius, w->max_radius);
+    /* between the walls; on a periodic axis at most half a box outside it
+     * (a body leaves the box by at most its shell before it is wrapped) */
     for (int a = 0; a < w->dim; a++) {
-        double reach = w->half[a] - b->radius + 1e-9 * w->side[a];
-        if (!w->periodic[a] && !(fabs(b->x[a]) <= reach))
+        double reach = w->periodic[a] ? w->side[a] : w->half[a] - b->radius + 1e-9 * w->side[a];
+        if (!(fabs(b->x[a]) <= reach))
             return refuse(r, at + AT_X + 8 * (size_t)a, "position",
-                          "body %d: %.17g on axis %d is outside the walls (at most %.17g)", (int)id, b->x[a], a, reach);
+                          "body %d: %.17g on axis %d is outside the box (at most %.17g from its centre)", (int)id,
+                          b->x[a], a, reach);
     }
     return CAROM_OK;
 }

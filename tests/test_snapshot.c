@@ -322,6 +322,42 @@ static void test_forged_fields_refused(void)
     carom_world_destroy(w);
 }
 
+/* Forged damage of every kind (random bytes, the checksum made to match):
+ * the checks refuse it, or the world runs on and snapshots again without
+ * reading or writing out of bounds (ASan and the core's asserts watch). A
+ * forged state that keeps every invariant checked (a later event time, say)
+ * may still be unphysical: the checksum, not these checks, catches damage. */
+static void test_random_forgeries_are_safe(void)
+{
+    carom_world *w = small_world();
+    size_t size;
+    unsigned char *good = snapshot_of(w, &size), *bad = malloc(size);
+    carom_rng rng = carom_rng_seed(17);
+    int accepted = 0;
+    for (int k = 0; k < 20000; k++) {
+        memcpy(bad, good, size);
+        int changes = 1 + (int)(carom_rng_next(&rng) % 3);
+        for (int c = 0; c < changes; c++)
+            bad[24 + carom_rng_next(&rng) % (size - 28)] = (unsigned char)carom_rng_next(&rng);
+        reseal(bad, size);
+        carom_world *r = NULL;
+        if (carom_world_restore(bad, size, NULL, NULL, &r, NULL, 0) != CAROM_OK) continue;
+        accepted++;
+        (void)carom_world_run(r, INFINITY, 200);
+        size_t again_size;
+        unsigned char *again = snapshot_of(r, &again_size);
+        carom_world *copy = NULL;
+        (void)carom_world_restore(again, again_size, NULL, NULL, &copy, NULL, 0);
+        carom_world_destroy(copy);
+        free(again);
+        carom_world_destroy(r);
+    }
+    CHECK(accepted > 100); /* small changes to positions, velocities, counters are states too */
+    free(good);
+    free(bad);
+    carom_world_destroy(w);
+}
+
 /* ---- forged sizes cost no memory ----------------------------------------- */
 
 /* Under AddressSanitizer the address space cannot be limited; elsewhere on
@@ -535,6 +571,7 @@ int main(void)
     RUN(test_every_bit_flip_refused);
     RUN(test_every_truncation_refused);
     RUN(test_forged_fields_refused);
+    RUN(test_random_forgeries_are_safe);
     RUN(test_forged_sizes_cost_no_memory);
     RUN(test_collision_counts);
     RUN(test_collision_counts_do_not_wrap);
