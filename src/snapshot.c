@@ -115,7 +115,8 @@ typedef struct stream {
 static void put_uint(stream *s, uint64_t value, int bytes)
 {
     if (s->out && s->at + (size_t)bytes <= s->size)
-        for (int k = 0; k < bytes; k++) s->out[s->at + (size_t)k] = (unsigned char)(value >> (8 * k));
+        for (int k = 0; k < bytes; k++)
+            s->out[s->at + (size_t)k] = (unsigned char)(value >> (8 * k));
     s->at += (size_t)bytes;
 }
 static void put_u8(stream *s, uint8_t v) { put_uint(s, v, 1); }
@@ -254,7 +255,8 @@ carom_status carom_world_snapshot(const carom_world *w, void *buffer, size_t siz
     size_t needed = carom_world_snapshot_size(w);
     if (needed == 0)
         return world_fail((carom_world *)w, CAROM_OUT_OF_MEMORY,
-                          "snapshot: %d bodies do not fit in one buffer on this machine", (int)w->count);
+                          "snapshot: %d bodies do not fit in one buffer on this machine",
+                          (int)w->count);
     if (size < needed)
         return world_fail((carom_world *)w, CAROM_INVALID_ARGUMENT,
                           "snapshot: buffer of %zu bytes, %zu needed", size, needed);
@@ -307,14 +309,17 @@ static carom_status check_envelope(const unsigned char *in, size_t size, const r
     uint32_t version = get_u32(&s);
     if (s.failed) return refuse(r, 8, "format version", "the snapshot ends after %zu bytes", size);
     if (version != SNAPSHOT_VERSION)
-        return refuse(r, 8, "format version", "snapshot format version %u, this carom reads version %d",
-                      version, SNAPSHOT_VERSION);
+        return refuse(r, 8, "format version",
+                      "snapshot format version %u, this carom reads version %d", version,
+                      SNAPSHOT_VERSION);
     uint32_t tag = get_u32(&s);
     uint64_t length = get_u64(&s);
     if (s.failed)
-        return refuse(r, size, "total length", "the snapshot ends after %zu bytes, inside its envelope", size);
+        return refuse(r, size, "total length",
+                      "the snapshot ends after %zu bytes, inside its envelope", size);
     if (tag != byte_order_tag)
-        return refuse(r, 12, "byte-order tag", "0x%08x, expected 0x%08x (little-endian)", tag, byte_order_tag);
+        return refuse(r, 12, "byte-order tag", "0x%08x, expected 0x%08x (little-endian)", tag,
+                      byte_order_tag);
     if (length != size)
         return refuse(r, LENGTH_AT, "total length", "the snapshot says %llu bytes, %zu are present",
                       (unsigned long long)length, size);
@@ -324,9 +329,10 @@ static carom_status check_envelope(const unsigned char *in, size_t size, const r
     s.at = size - CHECKSUM_BYTES;
     uint32_t stored = get_u32(&s), computed = carom_crc32c(0, in, size - CHECKSUM_BYTES);
     if (stored != computed)
-        return refuse(r, size - CHECKSUM_BYTES, "CRC-32C",
-                      "stored 0x%08x, computed 0x%08x over the bytes before it: the snapshot is damaged",
-                      stored, computed);
+        return refuse(
+            r, size - CHECKSUM_BYTES, "CRC-32C",
+            "stored 0x%08x, computed 0x%08x over the bytes before it: the snapshot is damaged",
+            stored, computed);
     return CAROM_OK;
 }
 
@@ -409,14 +415,18 @@ static carom_status check_world_numbers(const header *h, const refusal *r)
     if (!(isfinite(h->clock) && h->clock >= 0.0))
         return refuse(r, h->at_clock, "clock", "%g: expected a finite time >= 0", h->clock);
     if (h->count < 0 || h->count == INT32_MAX)
-        return refuse(r, h->at_count, "body count", "%d: expected 0 to %d", (int)h->count, INT32_MAX - 1);
-    if (!(isfinite(h->max_radius) && h->max_radius >= 0.0) || (h->count == 0) != (h->max_radius == 0.0))
-        return refuse(r, h->at_max_radius, "largest radius", "%g for %d bodies", h->max_radius, (int)h->count);
+        return refuse(r, h->at_count, "body count", "%d: expected 0 to %d", (int)h->count,
+                      INT32_MAX - 1);
+    if (!(isfinite(h->max_radius) && h->max_radius >= 0.0) ||
+        (h->count == 0) != (h->max_radius == 0.0))
+        return refuse(r, h->at_max_radius, "largest radius", "%g for %d bodies", h->max_radius,
+                      (int)h->count);
     if (h->grid_bodies < 0 || h->grid_bodies > (int64_t)h->count + 1)
-        return refuse(r, h->at_grid_bodies, "grid bodies", "%d: expected 0 to %d", (int)h->grid_bodies,
-                      (int)h->count + 1);
+        return refuse(r, h->at_grid_bodies, "grid bodies", "%d: expected 0 to %d",
+                      (int)h->grid_bodies, (int)h->count + 1);
     if (h->needs_rebuild != 0 && h->needs_rebuild != 1)
-        return refuse(r, h->at_rebuild, "rebuild flag", "%d: expected 0 or 1", (int)h->needs_rebuild);
+        return refuse(r, h->at_rebuild, "rebuild flag", "%d: expected 0 or 1",
+                      (int)h->needs_rebuild);
     if (h->events_since_order < 0)
         return refuse(r, h->at_order, "events since re-sorting", "%lld: expected a count >= 0",
                       (long long)h->events_since_order);
@@ -429,20 +439,21 @@ static carom_status check_measure(const header *h, const refusal *r)
     int64_t counts[4] = {m->pair_events, m->wall_events, m->cell_events, m->stale_events};
     for (int k = 0; k < 4; k++)
         if (counts[k] < 0)
-            return refuse(r, h->at_meas + 8 * (size_t)k, "event counts", "%lld: expected a count >= 0",
-                          (long long)counts[k]);
+            return refuse(r, h->at_meas + 8 * (size_t)k, "event counts",
+                          "%lld: expected a count >= 0", (long long)counts[k]);
     if (!(isfinite(m->window_start) && m->window_start >= 0.0 && m->window_start <= h->clock))
-        return refuse(r, h->at_meas + 32, "measuring window start", "%g: expected a time in [0, clock %g]",
-                      m->window_start, h->clock);
+        return refuse(r, h->at_meas + 32, "measuring window start",
+                      "%g: expected a time in [0, clock %g]", m->window_start, h->clock);
     if (m->window_pairs < 0 || m->window_pairs > m->pair_events)
-        return refuse(r, h->at_meas + 40, "pairs in the window", "%lld: expected 0 to the %lld pair events",
-                      (long long)m->window_pairs, (long long)m->pair_events);
+        return refuse(r, h->at_meas + 40, "pairs in the window",
+                      "%lld: expected 0 to the %lld pair events", (long long)m->window_pairs,
+                      (long long)m->pair_events);
     if (!isfinite(m->virial) || !isfinite(m->wall_impulse))
-        return refuse(r, h->at_meas + 48, "virial and wall impulse", "%g, %g: expected finite numbers",
-                      m->virial, m->wall_impulse);
+        return refuse(r, h->at_meas + 48, "virial and wall impulse",
+                      "%g, %g: expected finite numbers", m->virial, m->wall_impulse);
     if (!(isfinite(m->kinetic_integral) && m->kinetic_integral >= 0.0))
-        return refuse(r, h->at_meas + 64, "kinetic energy integral", "%g: expected a finite number >= 0",
-                      m->kinetic_integral);
+        return refuse(r, h->at_meas + 64, "kinetic energy integral",
+                      "%g: expected a finite number >= 0", m->kinetic_integral);
     return CAROM_OK;
 }
 
@@ -454,8 +465,8 @@ static carom_status check_lists(const header *h, const refusal *r)
         return refuse(r, h->at_lists + 4, "neighbour shell", "%g: expected %s", h->shell,
                       h->lists_on ? "a finite number > 0" : "0 without lists");
     if (h->lists_on && h->count >= NEIGHBOURS_MAX_SLOTS)
-        return refuse(r, h->at_lists, "neighbour lists", "on for %d bodies, at most %d", (int)h->count,
-                      NEIGHBOURS_MAX_SLOTS - 1);
+        return refuse(r, h->at_lists, "neighbour lists", "on for %d bodies, at most %d",
+                      (int)h->count, NEIGHBOURS_MAX_SLOTS - 1);
     return CAROM_OK;
 }
 
@@ -470,7 +481,8 @@ static int64_t cell_limit(const header *h)
     return limit < 27 ? 27 : limit;
 }
 
-static carom_status check_grid(const header *h, const double side[3], const int periodic[3], const refusal *r)
+static carom_status check_grid(const header *h, const double side[3], const int periodic[3],
+                               const refusal *r)
 {
     const int32_t *n = h->n;
     if (n[0] == 0 && n[1] == 0 && n[2] == 0) { /* never set up: a world nothing was added to */
@@ -479,18 +491,20 @@ static carom_status check_grid(const header *h, const double side[3], const int 
     }
     int64_t total = 1;
     for (int a = 0; a < 3; a++) {
-        int32_t least = a < h->def.dim && periodic[a] ? 3 : 1, most = a < h->def.dim ? max_cells_per_axis : 1;
+        int32_t least = a < h->def.dim && periodic[a] ? 3 : 1,
+                most = a < h->def.dim ? max_cells_per_axis : 1;
         if (n[a] < least || n[a] > most)
-            return refuse(r, h->at_grid + 4 * (size_t)a, "grid cells", "%d on axis %d: expected %d to %d",
-                          (int)n[a], a, (int)least, (int)most);
+            return refuse(r, h->at_grid + 4 * (size_t)a, "grid cells",
+                          "%d on axis %d: expected %d to %d", (int)n[a], a, (int)least, (int)most);
         total *= n[a];
     }
     if (total > cell_limit(h))
-        return refuse(r, h->at_grid, "grid cells", "%d x %d x %d = %lld cells for %d bodies: at most %lld",
-                      (int)n[0], (int)n[1], (int)n[2], (long long)total, (int)h->count,
-                      (long long)cell_limit(h));
+        return refuse(r, h->at_grid, "grid cells",
+                      "%d x %d x %d = %lld cells for %d bodies: at most %lld", (int)n[0], (int)n[1],
+                      (int)n[2], (long long)total, (int)h->count, (long long)cell_limit(h));
     /* cells at least one largest diameter wide (plus two shells for lists in use) */
-    double least_width = 2.0 * h->max_radius + (saves_anchors(h->lists_on, h->needs_rebuild) ? 2.0 * h->shell : 0.0);
+    double least_width =
+        2.0 * h->max_radius + (saves_anchors(h->lists_on, h->needs_rebuild) ? 2.0 * h->shell : 0.0);
     for (int a = 0; a < h->def.dim; a++)
         if (!(side[a] / n[a] >= least_width * (1.0 - 1e-12)))
             return refuse(r, h->at_grid + 4 * (size_t)a, "grid cells",
@@ -510,8 +524,9 @@ static carom_status check_header(const header *h, size_t size, const refusal *r)
     size_t expected = snapshot_bytes(h->count, saves_anchors(h->lists_on, h->needs_rebuild));
     if (expected != size)
         return refuse(r, h->at_count, "body count",
-                      "%d bodies of %zu bytes make a snapshot of %zu bytes, but it has %zu", (int)h->count,
-                      body_bytes(saves_anchors(h->lists_on, h->needs_rebuild)), expected, size);
+                      "%d bodies of %zu bytes make a snapshot of %zu bytes, but it has %zu",
+                      (int)h->count, body_bytes(saves_anchors(h->lists_on, h->needs_rebuild)),
+                      expected, size);
     return CAROM_OK;
 }
 
@@ -521,18 +536,35 @@ static int valid_event(const carom_world *w, const body_event *e, int32_t self)
 {
     int face_ok = e->partner >= 0 && e->partner < 2 * w->dim && e->partner_counter == 0;
     switch (e->kind) {
-    case EVENT_NONE: return e->partner == -1 && e->partner_counter == 0;
-    case EVENT_PAIR: return e->partner >= 0 && e->partner < w->count && e->partner != self;
-    case EVENT_WALL: return face_ok && !w->periodic[e->partner / 2];
-    case EVENT_CELL: return face_ok && !w->nb.on;
-    case EVENT_SHELL: return w->nb.on && e->partner == 0 && e->partner_counter == 0;
-    default: return 0;
+    case EVENT_NONE:
+        return e->partner == -1 && e->partner_counter == 0;
+    case EVENT_PAIR:
+        return e->partner >= 0 && e->partner < w->count && e->partner != self;
+    case EVENT_WALL:
+        return face_ok && !w->periodic[e->partner / 2];
+    case EVENT_CELL:
+        return face_ok && !w->nb.on;
+    case EVENT_SHELL:
+        return w->nb.on && e->partner == 0 && e->partner_counter == 0;
+    default:
+        return 0;
     }
 }
 
 /* Where each field of a body record starts. */
-enum { AT_X = 0, AT_V = 24, AT_T = 48, AT_RADIUS = 56, AT_MASS = 64, AT_INSTANT = 76, AT_EVENT = 88,
-       AT_SCHEDULED = 97, AT_TIME = 98, AT_CELL = 106, AT_ANCHOR = 110 };
+enum {
+    AT_X = 0,
+    AT_V = 24,
+    AT_T = 48,
+    AT_RADIUS = 56,
+    AT_MASS = 64,
+    AT_INSTANT = 76,
+    AT_EVENT = 88,
+    AT_SCHEDULED = 97,
+    AT_TIME = 98,
+    AT_CELL = 106,
+    AT_ANCHOR = 110
+};
 
 static carom_status check_motion(const carom_world *w, const body_hot *b, size_t at, int32_t id,
                                  const refusal *r)
@@ -540,24 +572,29 @@ static carom_status check_motion(const carom_world *w, const body_hot *b, size_t
     for (int a = 0; a < 3; a++) {
         int inactive = a >= w->dim;
         if (!isfinite(b->x[a]) || (inactive && b->x[a] != 0.0))
-            return refuse(r, at + AT_X + 8 * (size_t)a, "position", "body %d: %g on axis %d", (int)id, b->x[a], a);
+            return refuse(r, at + AT_X + 8 * (size_t)a, "position", "body %d: %g on axis %d",
+                          (int)id, b->x[a], a);
         if (!isfinite(b->v[a]) || (inactive && b->v[a] != 0.0))
-            return refuse(r, at + AT_V + 8 * (size_t)a, "velocity", "body %d: %g on axis %d", (int)id, b->v[a], a);
+            return refuse(r, at + AT_V + 8 * (size_t)a, "velocity", "body %d: %g on axis %d",
+                          (int)id, b->v[a], a);
     }
     if (!(b->t >= 0.0 && b->t <= w->clock))
-        return refuse(r, at + AT_T, "time stamp", "body %d: %.17g, expected a time in [0, clock %.17g]",
-                      (int)id, b->t, w->clock);
+        return refuse(r, at + AT_T, "time stamp",
+                      "body %d: %.17g, expected a time in [0, clock %.17g]", (int)id, b->t,
+                      w->clock);
     if (!(b->radius > 0.0 && b->radius <= w->max_radius))
-        return refuse(r, at + AT_RADIUS, "radius", "body %d: %g, expected > 0 and at most the largest radius %g",
-                      (int)id, b->radius, w->max_radius);
+        return refuse(r, at + AT_RADIUS, "radius",
+                      "body %d: %g, expected > 0 and at most the largest radius %g", (int)id,
+                      b->radius, w->max_radius);
     /* between the walls; on a periodic axis at most half a box outside it
      * (a body leaves the box by at most its shell before it is wrapped) */
     for (int a = 0; a < w->dim; a++) {
         double reach = w->periodic[a] ? w->side[a] : w->half[a] - b->radius + 1e-9 * w->side[a];
         if (!(fabs(b->x[a]) <= reach))
-            return refuse(r, at + AT_X + 8 * (size_t)a, "position",
-                          "body %d: %.17g on axis %d is outside the box (at most %.17g from its centre)", (int)id,
-                          b->x[a], a, reach);
+            return refuse(
+                r, at + AT_X + 8 * (size_t)a, "position",
+                "body %d: %.17g on axis %d is outside the box (at most %.17g from its centre)",
+                (int)id, b->x[a], a, reach);
     }
     return CAROM_OK;
 }
@@ -582,11 +619,12 @@ static int in_cell(const cells *grid, int32_t cell, const double x[3], double re
  * Bodies added to a world with lists leave the others filed by anchors that
  * are not saved (the lists are rebuilt at the next run): each is within a
  * shell of its position. */
-static carom_status check_cell(const carom_world *w, int32_t i, int32_t cell, size_t at, const refusal *r)
+static carom_status check_cell(const carom_world *w, int32_t i, int32_t cell, size_t at,
+                               const refusal *r)
 {
     if (cell < 0 || cell >= w->grid.total)
-        return refuse(r, at + AT_CELL, "cell", "body %d: cell %d, the grid has %d", (int)i, (int)cell,
-                      (int)w->grid.total);
+        return refuse(r, at + AT_CELL, "cell", "body %d: cell %d, the grid has %d", (int)i,
+                      (int)cell, (int)w->grid.total);
     const body_hot *b = &w->hot[i];
     int placed;
     if (saves_anchors(w->nb.on, w->needs_rebuild)) {
@@ -594,13 +632,14 @@ static carom_status check_cell(const carom_world *w, int32_t i, int32_t cell, si
         for (int a = 0; a < 3; a++) {
             anchor[a] = w->nb.anchor[3 * i + a];
             if (!isfinite(anchor[a]) || (a >= w->dim && anchor[a] != 0.0))
-                return refuse(r, at + AT_ANCHOR + 4 * (size_t)a, "anchor", "body %d: %g on axis %d", (int)i,
-                              anchor[a], a);
+                return refuse(r, at + AT_ANCHOR + 4 * (size_t)a, "anchor", "body %d: %g on axis %d",
+                              (int)i, anchor[a], a);
             gap2 += (b->x[a] - anchor[a]) * (b->x[a] - anchor[a]);
         }
         if (!(sqrt(gap2) <= 1.01 * w->nb.shell))
-            return refuse(r, at + AT_ANCHOR, "anchor", "body %d is %g from its anchor, beyond the shell %g", (int)i,
-                          sqrt(gap2), w->nb.shell);
+            return refuse(r, at + AT_ANCHOR, "anchor",
+                          "body %d is %g from its anchor, beyond the shell %g", (int)i, sqrt(gap2),
+                          w->nb.shell);
         placed = cells_locate(&w->grid, anchor) == cell;
     } else {
         placed = in_cell(&w->grid, cell, b->x, w->nb.on ? 1.01 * w->nb.shell : 0.0);
@@ -611,24 +650,28 @@ static carom_status check_cell(const carom_world *w, int32_t i, int32_t cell, si
         }
     }
     if (!placed)
-        return refuse(r, at + AT_CELL, "cell", "body %d at (%g, %g, %g) is not in its cell %d", (int)i, b->x[0],
-                      b->x[1], b->x[2], (int)cell);
+        return refuse(r, at + AT_CELL, "cell", "body %d at (%g, %g, %g) is not in its cell %d",
+                      (int)i, b->x[0], b->x[1], b->x[2], (int)cell);
     return CAROM_OK;
 }
 
-static carom_status check_event(const carom_world *w, int32_t i, int scheduled, double time, size_t at,
-                                const refusal *r)
+static carom_status check_event(const carom_world *w, int32_t i, int scheduled, double time,
+                                size_t at, const refusal *r)
 {
     if (!valid_event(w, &w->event[i], i))
-        return refuse(r, at + AT_EVENT, "event", "body %d: kind %d with partner %d (stamp %u) is not an event",
-                      (int)i, (int)w->event[i].kind, (int)w->event[i].partner, w->event[i].partner_counter);
+        return refuse(r, at + AT_EVENT, "event",
+                      "body %d: kind %d with partner %d (stamp %u) is not an event", (int)i,
+                      (int)w->event[i].kind, (int)w->event[i].partner, w->event[i].partner_counter);
     if (scheduled != 0 && scheduled != 1)
-        return refuse(r, at + AT_SCHEDULED, "scheduled", "body %d: %d, expected 0 or 1", (int)i, scheduled);
+        return refuse(r, at + AT_SCHEDULED, "scheduled", "body %d: %d, expected 0 or 1", (int)i,
+                      scheduled);
     if (!scheduled && (time != 0.0 || !w->needs_rebuild))
-        return refuse(r, at + AT_SCHEDULED, "scheduled", "body %d has no event in a running world", (int)i);
+        return refuse(r, at + AT_SCHEDULED, "scheduled", "body %d has no event in a running world",
+                      (int)i);
     if (scheduled && !(time >= w->clock))
-        return refuse(r, at + AT_TIME, "event time", "body %d: %.17g, expected a time not before the clock %.17g",
-                      (int)i, time, w->clock);
+        return refuse(r, at + AT_TIME, "event time",
+                      "body %d: %.17g, expected a time not before the clock %.17g", (int)i, time,
+                      w->clock);
     return CAROM_OK;
 }
 
@@ -656,10 +699,12 @@ static carom_status read_body(stream *s, carom_world *w, int32_t i, const refusa
     carom_status st = check_motion(w, b, at, i, r);
     if (st != CAROM_OK) return st;
     if (!(isfinite(w->mass[i]) && w->mass[i] > 0.0))
-        return refuse(r, at + AT_MASS, "mass", "body %d: %g, expected a finite number > 0", (int)i, w->mass[i]);
+        return refuse(r, at + AT_MASS, "mass", "body %d: %g, expected a finite number > 0", (int)i,
+                      w->mass[i]);
     if (w->instant[i] > (uint32_t)w->def.max_collisions_per_instant)
-        return refuse(r, at + AT_INSTANT, "events this instant", "body %d: %u, more than the jam limit %d", (int)i,
-                      w->instant[i], (int)w->def.max_collisions_per_instant);
+        return refuse(r, at + AT_INSTANT, "events this instant",
+                      "body %d: %u, more than the jam limit %d", (int)i, w->instant[i],
+                      (int)w->def.max_collisions_per_instant);
     if ((st = check_event(w, i, scheduled, time, at, r)) != CAROM_OK) return st;
     if (w->grid.total > 0 && (st = check_cell(w, i, cell, at, r)) != CAROM_OK) return st;
     w->id_of[i] = w->slot_of[i] = i;
@@ -678,14 +723,15 @@ static carom_status check_totals(const carom_world *w, const header *h, const re
         collisions += w->collisions[i];
     }
     if (largest != w->max_radius)
-        return refuse(r, h->at_max_radius, "largest radius", "%.17g, but the largest body radius is %.17g",
-                      w->max_radius, largest);
+        return refuse(r, h->at_max_radius, "largest radius",
+                      "%.17g, but the largest body radius is %.17g", w->max_radius, largest);
     uint64_t expected = 2 * (uint64_t)w->meas.pair_events + (uint64_t)w->meas.wall_events;
     if (collisions != expected)
-        return refuse(r, h->at_meas, "event counts",
-                      "the bodies took part in %llu collisions, 2 x %lld pair + %lld wall events make %llu",
-                      (unsigned long long)collisions, (long long)w->meas.pair_events,
-                      (long long)w->meas.wall_events, (unsigned long long)expected);
+        return refuse(
+            r, h->at_meas, "event counts",
+            "the bodies took part in %llu collisions, 2 x %lld pair + %lld wall events make %llu",
+            (unsigned long long)collisions, (long long)w->meas.pair_events,
+            (long long)w->meas.wall_events, (unsigned long long)expected);
     return CAROM_OK;
 }
 
@@ -723,7 +769,8 @@ static carom_status set_up(carom_world *w, const header *h, const refusal *r)
     int configured = h->n[0] != 0;
     if (world_reserve_bodies(w, h->count) != 0 ||
         (configured && cells_shape(&w->grid, w->dim, w->side, w->periodic, h->n) != 0) ||
-        (saves_anchors(h->lists_on, h->needs_rebuild) && neighbours_reserve(&w->nb, w->capacity) != 0))
+        (saves_anchors(h->lists_on, h->needs_rebuild) &&
+         neighbours_reserve(&w->nb, w->capacity) != 0))
         return refuse(r, h->at_count, "body count", "out of memory for %d bodies", (int)h->count);
     w->count = h->count;
     return CAROM_OK;
@@ -738,7 +785,8 @@ static carom_status restore_world(stream *s, const header *h, carom_world *w, co
         st = read_bodies(s, w, h, r);
     }
     if (st == CAROM_OK && saves_anchors(w->nb.on, w->needs_rebuild) && neighbours_link_all(w) != 0)
-        st = refuse(r, HEADER_BYTES, "bodies", "out of memory for the neighbour lists of %d bodies", (int)w->count);
+        st = refuse(r, HEADER_BYTES, "bodies", "out of memory for the neighbour lists of %d bodies",
+                    (int)w->count);
     if (st == CAROM_OK && s->failed) st = refuse(r, s->at, "bodies", "the snapshot ends early");
     return st;
 }
@@ -754,7 +802,8 @@ carom_status carom_world_restore(const void *buffer, size_t size, carom_event_ca
     stream s = {NULL, buffer, size, 0, 0};
     header h;
     read_header(&s, &h);
-    if (s.failed || s.at != HEADER_BYTES) return refuse(&r, s.at, "header", "the header ends early");
+    if (s.failed || s.at != HEADER_BYTES)
+        return refuse(&r, s.at, "header", "the header ends early");
     if ((st = check_header(&h, size, &r)) != CAROM_OK) return st;
     carom_world_def def = h.def;
     def.on_event = on_event;
@@ -763,8 +812,10 @@ carom_status carom_world_restore(const void *buffer, size_t size, carom_event_ca
     char def_why[200] = "";
     carom_world *w = NULL;
     if ((st = carom_world_create(&def, &w, def_why, sizeof def_why)) != CAROM_OK) {
-        if (st == CAROM_OUT_OF_MEMORY) refuse(&r, h.at_count, "body count", "%s", def_why);
-        else refuse(&r, h.at_def, "world def", "%s", def_why);
+        if (st == CAROM_OUT_OF_MEMORY)
+            refuse(&r, h.at_count, "body count", "%s", def_why);
+        else
+            refuse(&r, h.at_def, "world def", "%s", def_why);
         return st;
     }
     if ((st = restore_world(&s, &h, w, &r)) != CAROM_OK) {

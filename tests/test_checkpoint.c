@@ -18,8 +18,16 @@
 
 /* Offsets in the checkpoint of small_session (format 2): texts from 16,
  * the numbers, the integers, the snapshot's length, the snapshot. */
-enum { AT_VERSION = 8, AT_TAG = 12, AT_FIRST_TEXT = 16, AT_NUMBERS = 64, AT_INTEGERS = 120,
-       AT_SNAPSHOT_LENGTH = 144, AT_SNAPSHOT = 152, SNAPSHOT_AT_GRID = 236 };
+enum {
+    AT_VERSION = 8,
+    AT_TAG = 12,
+    AT_FIRST_TEXT = 16,
+    AT_NUMBERS = 64,
+    AT_INTEGERS = 120,
+    AT_SNAPSHOT_LENGTH = 144,
+    AT_SNAPSHOT = 152,
+    SNAPSHOT_AT_GRID = 236
+};
 
 static char path[64];
 
@@ -28,7 +36,10 @@ static void put_le(unsigned char *b, size_t at, uint64_t value, int bytes)
     for (int k = 0; k < bytes; k++) b[at + (size_t)k] = (unsigned char)(value >> (8 * k));
 }
 
-static void reseal(unsigned char *b, size_t size) { put_le(b, size - 4, carom_crc32c(0, b, size - 4), 4); }
+static void reseal(unsigned char *b, size_t size)
+{
+    put_le(b, size - 4, carom_crc32c(0, b, size - 4), 4);
+}
 
 static unsigned char *read_file(size_t *size)
 {
@@ -54,7 +65,8 @@ static carom_world *small_world(void)
     def.boundary[1] = CAROM_WALLS;
     carom_world *w = NULL;
     CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_OK);
-    carom_vec x[3] = {{-2, 0, 0}, {0, 1, 0}, {2, -1, 0}}, v[3] = {{1, 0.5, 0}, {-0.3, 0.7, 0}, {-1, -0.2, 0}};
+    carom_vec x[3] = {{-2, 0, 0}, {0, 1, 0}, {2, -1, 0}},
+              v[3] = {{1, 0.5, 0}, {-0.3, 0.7, 0}, {-1, -0.2, 0}};
     for (int k = 0; k < 3; k++) {
         carom_body_def b = carom_default_body_def();
         b.position = x[k];
@@ -121,17 +133,22 @@ static void test_round_trip(void)
     char error[300] = "";
     CHECK_MSG(checkpoint_write(path, &s, w, error, sizeof error) == 0, "%s", error);
     carom_world *copy = NULL;
-    CHECK_MSG(checkpoint_read(path, &back, NULL, NULL, &copy, error, sizeof error) == 0, "%s", error);
+    CHECK_MSG(checkpoint_read(path, &back, NULL, NULL, &copy, error, sizeof error) == 0, "%s",
+              error);
     if (!copy) return;
-    CHECK(strcmp(back.scenario_path, "base.yaml") == 0 && back.trajectory == NULL && back.stats == NULL);
+    CHECK(strcmp(back.scenario_path, "base.yaml") == 0 && back.trajectory == NULL &&
+          back.stats == NULL);
     CHECK(strcmp(back.events_log, "events.csv") == 0 && strcmp(back.checkpoint, "base.ckpt") == 0);
     CHECK(back.seed == 42 && back.until == 10.0 && back.events == -1 && back.every == 0.1);
-    CHECK(back.next_frame == 7.4 && isinf(back.next_checkpoint) && back.kinetic_energy_initial == 1.5);
-    CHECK(back.potential_energy_initial == -0.25 && back.frames_written == 3 && back.checkpoint_every == 0.0);
+    CHECK(back.next_frame == 7.4 && isinf(back.next_checkpoint) &&
+          back.kinetic_energy_initial == 1.5);
+    CHECK(back.potential_energy_initial == -0.25 && back.frames_written == 3 &&
+          back.checkpoint_every == 0.0);
     CHECK(carom_world_run(w, 30.0, -1) == CAROM_OK && carom_world_run(copy, 30.0, -1) == CAROM_OK);
     for (int32_t id = 0; id < 3; id++) {
         carom_body_state a, b;
-        CHECK(carom_world_get_body(w, id, &a) == CAROM_OK && carom_world_get_body(copy, id, &b) == CAROM_OK);
+        CHECK(carom_world_get_body(w, id, &a) == CAROM_OK &&
+              carom_world_get_body(copy, id, &b) == CAROM_OK);
         CHECK(memcmp(&a, &b, sizeof a) == 0);
     }
     session_free(&s);
@@ -150,8 +167,10 @@ static void test_every_bit_flip_refused(void)
         bad[bit / 8] ^= (unsigned char)(1u << (bit % 8));
         write_file(bad, size);
         char error[600] = "";
-        if (!refused(error, sizeof error)) accepted++;
-        else if (!strstr(error, "byte ")) CHECK_MSG(0, "bit %zu: '%s' names no byte", bit, error);
+        if (!refused(error, sizeof error))
+            accepted++;
+        else if (!strstr(error, "byte "))
+            CHECK_MSG(0, "bit %zu: '%s' names no byte", bit, error);
     }
     CHECK_EQ_INT(accepted, 0);
     free(good);
@@ -174,8 +193,8 @@ static void test_every_truncation_refused(void)
     free(good);
 }
 
-static void expect_forged_refused(const unsigned char *good, size_t size, size_t at, uint64_t value, int bytes,
-                                  const char *phrase)
+static void expect_forged_refused(const unsigned char *good, size_t size, size_t at, uint64_t value,
+                                  int bytes, const char *phrase)
 {
     unsigned char *bad = malloc(size);
     memcpy(bad, good, size);
@@ -197,7 +216,8 @@ static void test_forged_fields_refused(void)
     size_t size;
     unsigned char *good = good_checkpoint(&size);
     CHECK(memcmp(good + AT_SNAPSHOT, "CAROMSNP", 8) == 0);
-    expect_forged_refused(good, size, AT_VERSION, 1, 4, "checkpoint format version 1, this carom reads version 2");
+    expect_forged_refused(good, size, AT_VERSION, 1, 4,
+                          "checkpoint format version 1, this carom reads version 2");
     expect_forged_refused(good, size, AT_TAG, 0x04030201u, 4, "byte-order tag");
     expect_forged_refused(good, size, AT_FIRST_TEXT, 0x7fffffff, 4, "scenario path");
     expect_forged_refused(good, size, AT_FIRST_TEXT + 4, 0, 1, "NUL");
@@ -207,14 +227,17 @@ static void test_forged_fields_refused(void)
     expect_forged_refused(good, size, AT_INTEGERS + 16, (uint64_t)1 << 40, 8, "frames written");
     expect_forged_refused(good, size, AT_SNAPSHOT_LENGTH, (uint64_t)1 << 40, 8, "snapshot length");
     expect_forged_refused(good, size, AT_SNAPSHOT_LENGTH, 10, 8, "snapshot length");
-    /* damage inside the snapshot, the file's checksum made to match: the snapshot's own refuses it */
-    expect_forged_refused(good, size, AT_SNAPSHOT + 100, 0x55, 1, "world snapshot, which starts there");
+    /* damage inside the snapshot, the file's checksum made to match: the snapshot's own refuses it
+     */
+    expect_forged_refused(good, size, AT_SNAPSHOT + 100, 0x55, 1,
+                          "world snapshot, which starts there");
     /* a grid of 65537^2 cells with both checksums made to match: the grid's bound refuses it */
     unsigned char *bad = malloc(size);
     memcpy(bad, good, size);
     size_t snapshot_size = size - AT_SNAPSHOT - 4;
     put_le(bad, AT_SNAPSHOT + SNAPSHOT_AT_GRID, 0x0001000100010001ull, 8);
-    put_le(bad, AT_SNAPSHOT + snapshot_size - 4, carom_crc32c(0, bad + AT_SNAPSHOT, snapshot_size - 4), 4);
+    put_le(bad, AT_SNAPSHOT + snapshot_size - 4,
+           carom_crc32c(0, bad + AT_SNAPSHOT, snapshot_size - 4), 4);
     reseal(bad, size);
     expect_refused(bad, size, "snapshot byte 236 (grid cells)");
     free(bad);
@@ -225,7 +248,9 @@ static void test_forged_fields_refused(void)
 static void test_older_format_named(void)
 {
     unsigned char old[697] = {'C', 'A', 'R', 'O', 'M', 'C', 'K', 'P', 1, 0, 0, 0};
-    expect_refused(old, sizeof old, "byte 8 (format version): checkpoint format version 1, this carom reads version 2");
+    expect_refused(
+        old, sizeof old,
+        "byte 8 (format version): checkpoint format version 1, this carom reads version 2");
     unsigned char foreign[16] = "not a checkpoint";
     char error[300] = "";
     write_file(foreign, sizeof foreign);

@@ -50,8 +50,9 @@ static carom_world *make_world(int granular, double shell)
         carom_body_def b = carom_default_body_def();
         b.radius = 0.3 + 0.2 * carom_rng_uniform(&rng);
         b.mass = 0.5 + carom_rng_uniform(&rng);
-        b.position = (carom_vec){14 * carom_rng_uniform(&rng) - 7, 11 * carom_rng_uniform(&rng) - 5.5,
-                                 10 * carom_rng_uniform(&rng) - 5};
+        b.position =
+            (carom_vec){14 * carom_rng_uniform(&rng) - 7, 11 * carom_rng_uniform(&rng) - 5.5,
+                        10 * carom_rng_uniform(&rng) - 5};
         b.velocity = (carom_vec){carom_rng_uniform(&rng) - 0.5, carom_rng_uniform(&rng) - 0.5,
                                  carom_rng_uniform(&rng) - 0.5};
         (void)carom_world_add_body(w, &b, NULL);
@@ -66,7 +67,8 @@ static carom_world *snapshot_and_restore(const carom_world *w)
     CHECK(buffer != NULL && carom_world_snapshot(w, buffer, size) == CAROM_OK);
     carom_world *copy = NULL;
     char why[256] = "";
-    CHECK_MSG(carom_world_restore(buffer, size, count_callback, NULL, &copy, why, sizeof why) == CAROM_OK,
+    CHECK_MSG(carom_world_restore(buffer, size, count_callback, NULL, &copy, why, sizeof why) ==
+                  CAROM_OK,
               "%s", why);
     free(buffer);
     return copy;
@@ -85,7 +87,8 @@ static void check_restart(int granular, double t_split, int64_t events_split, do
     CHECK(carom_world_run(second, 60.0, -1) == CAROM_OK);
     CHECK(callbacks > 1000);
     CHECK(state_hash(second) == state_hash(whole));
-    CHECK(carom_world_run(first, 60.0, -1) == CAROM_OK); /* the original is untouched by the snapshot */
+    CHECK(carom_world_run(first, 60.0, -1) ==
+          CAROM_OK); /* the original is untouched by the snapshot */
     CHECK(state_hash(first) == state_hash(whole));
     carom_world_destroy(whole);
     carom_world_destroy(first);
@@ -114,15 +117,30 @@ static void test_restart_before_first_run(void)
 /* Offsets of the format-4 layout (src/snapshot.c), read and written here
  * little-endian whatever the machine. */
 enum {
-    AT_LENGTH = 16, AT_CAPACITY_HINT = 116, AT_CLOCK = 128, AT_COUNT = 136, AT_REBUILD = 152,
-    AT_ORDER = 156, AT_WALL_EVENTS = 172, AT_WINDOW_START = 196, AT_GRID = 236, HEADER = 260,
-    BODY = 110, BODY_V = 24, BODY_T = 48, BODY_COLLISIONS = 80, BODY_PARTNER = 88, BODY_KIND = 96,
-    BODY_TIME = 98, BODY_CELL = 106
+    AT_LENGTH = 16,
+    AT_CAPACITY_HINT = 116,
+    AT_CLOCK = 128,
+    AT_COUNT = 136,
+    AT_REBUILD = 152,
+    AT_ORDER = 156,
+    AT_WALL_EVENTS = 172,
+    AT_WINDOW_START = 196,
+    AT_GRID = 236,
+    HEADER = 260,
+    BODY = 110,
+    BODY_V = 24,
+    BODY_T = 48,
+    BODY_COLLISIONS = 80,
+    BODY_PARTNER = 88,
+    BODY_KIND = 96,
+    BODY_TIME = 98,
+    BODY_CELL = 106
 };
 
 static void put_le(unsigned char *b, size_t at, uint64_t value, int bytes)
 {
-    for (int k = 0; k < bytes; k++) b[at + (size_t)k] = (unsigned char)(k < 8 ? value >> (8 * k) : 0);
+    for (int k = 0; k < bytes; k++)
+        b[at + (size_t)k] = (unsigned char)(k < 8 ? value >> (8 * k) : 0);
 }
 static uint64_t get_le(const unsigned char *b, size_t at, int bytes)
 {
@@ -158,7 +176,8 @@ static void expect_refused(const unsigned char *buffer, size_t size, const char 
 {
     carom_world *w = (carom_world *)buffer;
     char why[400] = "";
-    CHECK_EQ_INT(carom_world_restore(buffer, size, NULL, NULL, &w, why, sizeof why), CAROM_INVALID_ARGUMENT);
+    CHECK_EQ_INT(carom_world_restore(buffer, size, NULL, NULL, &w, why, sizeof why),
+                 CAROM_INVALID_ARGUMENT);
     CHECK(w == NULL);
     CHECK_MSG(strstr(why, phrase) != NULL && strstr(why, "snapshot byte ") != NULL,
               "message '%s' should name the byte and say '%s'", why, phrase);
@@ -168,7 +187,8 @@ static carom_world *restored(const unsigned char *buffer, size_t size)
 {
     carom_world *w = NULL;
     char why[400] = "";
-    CHECK_MSG(carom_world_restore(buffer, size, NULL, NULL, &w, why, sizeof why) == CAROM_OK, "%s", why);
+    CHECK_MSG(carom_world_restore(buffer, size, NULL, NULL, &w, why, sizeof why) == CAROM_OK, "%s",
+              why);
     return w;
 }
 
@@ -181,7 +201,8 @@ static carom_world *small_world(void)
     def.boundary[1] = CAROM_WALLS;
     carom_world *w = NULL;
     CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_OK);
-    carom_vec x[3] = {{-2, 0, 0}, {0, 1, 0}, {2, -1, 0}}, v[3] = {{1, 0.5, 0}, {-0.3, 0.7, 0}, {-1, -0.2, 0}};
+    carom_vec x[3] = {{-2, 0, 0}, {0, 1, 0}, {2, -1, 0}},
+              v[3] = {{1, 0.5, 0}, {-0.3, 0.7, 0}, {-1, -0.2, 0}};
     for (int k = 0; k < 3; k++) {
         carom_body_def b = carom_default_body_def();
         b.position = x[k];
@@ -200,7 +221,8 @@ static void test_crc32c(void)
     CHECK_EQ_INT(carom_crc32c(0, "123456789", 9), 0xE3069283u);
     CHECK_EQ_INT(carom_crc32c(carom_crc32c(0, "1234", 4), "56789", 5), 0xE3069283u); /* in pieces */
     unsigned char zeros[32] = {0};
-    CHECK_EQ_INT(carom_crc32c(0, zeros, sizeof zeros), 0x8A9136AAu); /* RFC 3720, B.4: 32 bytes of zeros */
+    CHECK_EQ_INT(carom_crc32c(0, zeros, sizeof zeros),
+                 0x8A9136AAu); /* RFC 3720, B.4: 32 bytes of zeros */
 }
 
 static void test_every_bit_flip_refused(void)
@@ -217,7 +239,9 @@ static void test_every_bit_flip_refused(void)
         bad[bit / 8] ^= (unsigned char)(1u << (bit % 8));
         carom_world *r = NULL;
         char why[400] = "";
-        if (carom_world_restore(bad, size, NULL, NULL, &r, why, sizeof why) != CAROM_INVALID_ARGUMENT || r) {
+        if (carom_world_restore(bad, size, NULL, NULL, &r, why, sizeof why) !=
+                CAROM_INVALID_ARGUMENT ||
+            r) {
             accepted++;
             carom_world_destroy(r);
         } else if (!strstr(why, "snapshot byte ")) {
@@ -236,7 +260,8 @@ static void test_every_truncation_refused(void)
     size_t size;
     unsigned char *good = snapshot_of(w, &size), *longer = calloc(size + 8, 1);
     for (size_t n = 0; n < size; n++) {
-        unsigned char *cut = malloc(n > 0 ? n : 1); /* exactly n bytes: ASan sees any read past them */
+        unsigned char *cut =
+            malloc(n > 0 ? n : 1); /* exactly n bytes: ASan sees any read past them */
         memcpy(cut, good, n);
         carom_world *r = NULL;
         CHECK_EQ_INT(carom_world_restore(cut, n, NULL, NULL, &r, NULL, 0), CAROM_INVALID_ARGUMENT);
@@ -253,8 +278,8 @@ static void test_every_truncation_refused(void)
 }
 
 /* One field changed and the snapshot resealed: refused, naming the field. */
-static void expect_field_refused(const unsigned char *good, size_t size, size_t at, uint64_t value, int bytes,
-                                 const char *phrase)
+static void expect_field_refused(const unsigned char *good, size_t size, size_t at, uint64_t value,
+                                 int bytes, const char *phrase)
 {
     unsigned char *bad = malloc(size);
     memcpy(bad, good, size);
@@ -278,27 +303,35 @@ static void test_forged_fields_refused(void)
     unsigned char *good = snapshot_of(w, &size);
     double clock = get_f64_le(good, AT_CLOCK);
     size_t body1 = HEADER + BODY;
-    expect_field_refused(good, size, 8, 3, 4, "snapshot format version 3, this carom reads version 4");
+    expect_field_refused(good, size, 8, 3, 4,
+                         "snapshot format version 3, this carom reads version 4");
     expect_field_refused(good, size, 12, 0x04030201u, 4, "byte-order tag");
-    expect_field_refused(good, size, 24, 7, 4, "world def");                      /* dim */
+    expect_field_refused(good, size, 24, 7, 4, "world def"); /* dim */
     expect_field_refused(good, size, AT_COUNT, 2, 4, "make a snapshot of");
     expect_field_refused(good, size, AT_COUNT, 0x7ffffffe, 4, "make a snapshot of");
-    expect_field_refused(good, size, AT_COUNT, 0xffffffff, 4, "body count");      /* -1 */
+    expect_field_refused(good, size, AT_COUNT, 0xffffffff, 4, "body count"); /* -1 */
     expect_field_refused(good, size, AT_CLOCK, bits_of(NAN), 8, "clock");
-    expect_field_refused(good, size, AT_CLOCK, bits_of(clock / 4), 8, "time stamp"); /* bodies after the clock */
+    expect_field_refused(good, size, AT_CLOCK, bits_of(clock / 4), 8,
+                         "time stamp"); /* bodies after the clock */
     expect_field_refused(good, size, AT_REBUILD, 2, 4, "rebuild flag");
     expect_field_refused(good, size, AT_ORDER, (uint64_t)-5, 8, "events since re-sorting");
-    expect_field_refused(good, size, AT_WALL_EVENTS, get_le(good, AT_WALL_EVENTS, 8) + 1, 8, "event counts");
-    expect_field_refused(good, size, AT_WINDOW_START, bits_of(clock + 1), 8, "measuring window start");
-    expect_field_refused(good, size, AT_GRID, 65537, 4, "grid cells");            /* 65537 x n1 cells for 3 bodies */
-    expect_field_refused(good, size, AT_GRID, 0x0001000100010001ull, 8, "grid cells"); /* 65537^2 wraps int */
+    expect_field_refused(good, size, AT_WALL_EVENTS, get_le(good, AT_WALL_EVENTS, 8) + 1, 8,
+                         "event counts");
+    expect_field_refused(good, size, AT_WINDOW_START, bits_of(clock + 1), 8,
+                         "measuring window start");
+    expect_field_refused(good, size, AT_GRID, 65537, 4,
+                         "grid cells"); /* 65537 x n1 cells for 3 bodies */
+    expect_field_refused(good, size, AT_GRID, 0x0001000100010001ull, 8,
+                         "grid cells"); /* 65537^2 wraps int */
     expect_field_refused(good, size, AT_GRID, 0, 4, "grid cells");
     expect_field_refused(good, size, AT_GRID, 0, 12, "grid cells");
-    expect_field_refused(good, size, AT_GRID + 8, 2, 4, "grid cells");            /* z cells in 2D */
-    expect_field_refused(good, size, AT_GRID + 4, 5, 4, "grid cells");            /* cells narrower than a diameter */
+    expect_field_refused(good, size, AT_GRID + 8, 2, 4, "grid cells"); /* z cells in 2D */
+    expect_field_refused(good, size, AT_GRID + 4, 5, 4,
+                         "grid cells"); /* cells narrower than a diameter */
     expect_field_refused(good, size, body1 + BODY_V, bits_of(INFINITY), 8, "velocity");
     expect_field_refused(good, size, body1 + BODY_T, bits_of(-1.0), 8, "time stamp");
-    expect_field_refused(good, size, body1 + BODY_PARTNER, 0xff, 4, "event");     /* no such partner or face */
+    expect_field_refused(good, size, body1 + BODY_PARTNER, 0xff, 4,
+                         "event");      /* no such partner or face */
     unsigned char *self = malloc(size); /* a pair with itself */
     memcpy(self, good, size);
     put_le(self, body1 + BODY_PARTNER, 1, 4);
@@ -308,7 +341,8 @@ static void test_forged_fields_refused(void)
     free(self);
     expect_field_refused(good, size, body1 + BODY_KIND, 9, 1, "event");
     expect_field_refused(good, size, body1 + BODY_TIME, bits_of(clock / 2), 8, "event time");
-    expect_field_refused(good, size, body1 + BODY_CELL, get_le(good, body1 + BODY_CELL, 4) ^ 1, 4, "cell");
+    expect_field_refused(good, size, body1 + BODY_CELL, get_le(good, body1 + BODY_CELL, 4) ^ 1, 4,
+                         "cell");
     expect_field_refused(good, size, body1 + BODY_CELL, 1000, 4, "cell");
     /* a total length that is not the bytes present, however the checksum reads */
     unsigned char *bad = malloc(size);
@@ -378,7 +412,8 @@ static void within_memory(void (*test)(void))
     struct rlimit old, limited;
     CHECK(getrlimit(RLIMIT_AS, &old) == 0);
     limited = old;
-    if (old.rlim_max == RLIM_INFINITY || old.rlim_max > ((rlim_t)1 << 30)) limited.rlim_cur = (rlim_t)1 << 30;
+    if (old.rlim_max == RLIM_INFINITY || old.rlim_max > ((rlim_t)1 << 30))
+        limited.rlim_cur = (rlim_t)1 << 30;
     CHECK(setrlimit(RLIMIT_AS, &limited) == 0);
     test();
     CHECK(setrlimit(RLIMIT_AS, &old) == 0);
@@ -395,7 +430,8 @@ static void forged_sizes(void)
     expect_field_refused(good, size, AT_COUNT, 0x7ffffffe, 4, "make a snapshot of");
     expect_field_refused(good, size, AT_COUNT, 20000000, 4, "make a snapshot of");
     expect_field_refused(good, size, AT_GRID, 0x0001000100010001ull, 8, "cells for 3 bodies");
-    expect_field_refused(good, size, AT_GRID, 0x00000400000fffffull, 8, "cells for 3 bodies"); /* 2^20 x 2^10 */
+    expect_field_refused(good, size, AT_GRID, 0x00000400000fffffull, 8,
+                         "cells for 3 bodies"); /* 2^20 x 2^10 */
     /* A huge capacity hint is a hint: kept, but room is made for the bodies present. */
     unsigned char *hinted = malloc(size);
     memcpy(hinted, good, size);
@@ -427,8 +463,10 @@ static void tally_event(void *user, const carom_event *e)
 {
     tally *t = user;
     t->collisions[e->i]++;
-    if (e->kind == CAROM_EVENT_PAIR) t->collisions[e->j]++, t->pairs++;
-    else t->walls++;
+    if (e->kind == CAROM_EVENT_PAIR)
+        t->collisions[e->j]++, t->pairs++;
+    else
+        t->walls++;
 }
 
 /* Each body's count is its pair and wall collisions as the event callback
@@ -453,16 +491,19 @@ static void test_collision_counts(void)
         CHECK(carom_world_add_body(w, &b, NULL) == CAROM_OK);
     }
     CHECK(carom_world_run(w, 40.0, -1) == CAROM_OK);
-    for (int32_t id = 0; id < 5; id++) CHECK(carom_world_set_body_velocity(w, id, (carom_vec){1, -1, 0}) == CAROM_OK);
+    for (int32_t id = 0; id < 5; id++)
+        CHECK(carom_world_set_body_velocity(w, id, (carom_vec){1, -1, 0}) == CAROM_OK);
     CHECK(carom_world_run(w, 80.0, -1) == CAROM_OK);
     carom_stats st = carom_world_stats(w);
-    CHECK(st.cell_events > 10 * (st.pair_events + st.wall_events) / 10 && t.pairs > 20 && t.walls > 20);
+    CHECK(st.cell_events > 10 * (st.pair_events + st.wall_events) / 10 && t.pairs > 20 &&
+          t.walls > 20);
     CHECK_EQ_INT(st.pair_events, t.pairs);
     CHECK_EQ_INT(st.wall_events, t.walls);
     for (int32_t id = 0; id < TALLY_BODIES; id++) {
         carom_body_state b;
         CHECK(carom_world_get_body(w, id, &b) == CAROM_OK);
-        CHECK_MSG(b.collisions == t.collisions[id], "body %d: %llu collisions, the callback saw %llu", (int)id,
+        CHECK_MSG(b.collisions == t.collisions[id],
+                  "body %d: %llu collisions, the callback saw %llu", (int)id,
                   (unsigned long long)b.collisions, (unsigned long long)t.collisions[id]);
     }
     carom_world_destroy(w);
@@ -507,8 +548,10 @@ static carom_world *crowd(void)
     double step = 20.0 / 17;
     for (int k = 0; k < 4500; k++) {
         carom_body_def b = carom_default_body_def();
-        b.position = (carom_vec){-10 + step * (k % 17), -10 + step * (k / 17 % 17), -10 + step * (k / 289)};
-        b.velocity = (carom_vec){carom_rng_normal(&rng), carom_rng_normal(&rng), carom_rng_normal(&rng)};
+        b.position =
+            (carom_vec){-10 + step * (k % 17), -10 + step * (k / 17 % 17), -10 + step * (k / 289)};
+        b.velocity =
+            (carom_vec){carom_rng_normal(&rng), carom_rng_normal(&rng), carom_rng_normal(&rng)};
         CHECK(carom_world_add_body(w, &b, NULL) == CAROM_OK);
     }
     return w;
@@ -523,11 +566,13 @@ static void test_restart_across_a_resort(void)
     CHECK(carom_world_run(first, INFINITY, 50000) == CAROM_OK);
     carom_world *second = snapshot_and_restore(first);
     if (!second) return;
-    CHECK(first->events_since_order >= 50000 && second->events_since_order == first->events_since_order);
+    CHECK(first->events_since_order >= 50000 &&
+          second->events_since_order == first->events_since_order);
     CHECK(carom_world_run(first, INFINITY, 60000) == CAROM_OK);
     CHECK(carom_world_run(second, INFINITY, 60000) == CAROM_OK);
     /* 16 events per body (order.c) fell between: each re-sorted once, at the same event */
-    CHECK(first->events_since_order < 60000 && second->events_since_order == first->events_since_order);
+    CHECK(first->events_since_order < 60000 &&
+          second->events_since_order == first->events_since_order);
     CHECK(state_hash(second) == state_hash(whole));
     CHECK(state_hash(first) == state_hash(whole));
     carom_world_destroy(whole);

@@ -109,8 +109,13 @@ static void write_session(cursor *c, const session *s, uint64_t snapshot_size)
         if (length) memcpy(c->out + c->at, texts[k], length);
         c->at += length;
     }
-    double numbers[NUMBERS] = {s->until, s->every, s->checkpoint_every, s->next_frame, s->next_checkpoint,
-                               s->kinetic_energy_initial, s->potential_energy_initial};
+    double numbers[NUMBERS] = {s->until,
+                               s->every,
+                               s->checkpoint_every,
+                               s->next_frame,
+                               s->next_checkpoint,
+                               s->kinetic_energy_initial,
+                               s->potential_energy_initial};
     int64_t integers[INTEGERS] = {(int64_t)s->seed, s->events, s->frames_written};
     for (int k = 0; k < NUMBERS; k++) put_f64(c, numbers[k]);
     for (int k = 0; k < INTEGERS; k++) put_uint(c, (uint64_t)integers[k], 8);
@@ -122,7 +127,8 @@ int checkpoint_write(const char *path, const session *s, const carom_world *worl
 {
     size_t head = session_bytes(s), snapshot = carom_world_snapshot_size(world), total = 0;
     if (head == 0 || snapshot == 0 || snapshot > SIZE_MAX - head - CHECKSUM_BYTES) {
-        snprintf(error, error_size, "%s: cannot write (a checkpoint this large does not fit in memory here)", path);
+        snprintf(error, error_size,
+                 "%s: cannot write (a checkpoint this large does not fit in memory here)", path);
         return -1;
     }
     total = head + snapshot + CHECKSUM_BYTES;
@@ -179,20 +185,23 @@ static int refuse(reader *r, size_t at, const char *field, const char *format, .
 static int check_opening(reader *r, const unsigned char *head, size_t got)
 {
     cursor c = {NULL, head, got, sizeof checkpoint_magic, 0};
-    if (got < sizeof checkpoint_magic || memcmp(head, checkpoint_magic, sizeof checkpoint_magic) != 0) {
-        snprintf(r->error, r->error_size, "%s: not a carom checkpoint (byte 0, magic: expected \"CAROMCKP\")",
-                 r->path);
+    if (got < sizeof checkpoint_magic ||
+        memcmp(head, checkpoint_magic, sizeof checkpoint_magic) != 0) {
+        snprintf(r->error, r->error_size,
+                 "%s: not a carom checkpoint (byte 0, magic: expected \"CAROMCKP\")", r->path);
         return -1;
     }
     uint32_t version = (uint32_t)get_uint(&c, 4);
     if (c.failed) return refuse(r, got, "format version", "the file ends after %zu bytes", got);
     if (version != CHECKPOINT_VERSION)
-        return refuse(r, 8, "format version", "checkpoint format version %u, this carom reads version %d",
-                      version, CHECKPOINT_VERSION);
+        return refuse(r, 8, "format version",
+                      "checkpoint format version %u, this carom reads version %d", version,
+                      CHECKPOINT_VERSION);
     uint32_t tag = (uint32_t)get_uint(&c, 4);
     if (c.failed) return refuse(r, got, "byte-order tag", "the file ends after %zu bytes", got);
     if (tag != byte_order_tag)
-        return refuse(r, 12, "byte-order tag", "0x%08x, expected 0x%08x (little-endian)", tag, byte_order_tag);
+        return refuse(r, 12, "byte-order tag", "0x%08x, expected 0x%08x (little-endian)", tag,
+                      byte_order_tag);
     return 0;
 }
 
@@ -226,23 +235,27 @@ static int slurp(reader *r, FILE *in, unsigned char *head, size_t got)
 static int check_checksum(reader *r)
 {
     cursor *c = &r->c;
-    size_t least = sizeof checkpoint_magic + 8 + 4 * TEXTS + 8 * (NUMBERS + INTEGERS) + 8 + CHECKSUM_BYTES;
+    size_t least =
+        sizeof checkpoint_magic + 8 + 4 * TEXTS + 8 * (NUMBERS + INTEGERS) + 8 + CHECKSUM_BYTES;
     if (c->size < least)
-        return refuse(r, c->size, "file", "the file ends after %zu bytes; a checkpoint has at least %zu", c->size,
+        return refuse(r, c->size, "file",
+                      "the file ends after %zu bytes; a checkpoint has at least %zu", c->size,
                       least);
     c->at = c->size - CHECKSUM_BYTES;
-    uint32_t stored = (uint32_t)get_uint(c, 4), computed = carom_crc32c(0, c->in, c->size - CHECKSUM_BYTES);
+    uint32_t stored = (uint32_t)get_uint(c, 4),
+             computed = carom_crc32c(0, c->in, c->size - CHECKSUM_BYTES);
     if (stored != computed)
-        return refuse(r, c->size - CHECKSUM_BYTES, "CRC-32C",
-                      "stored 0x%08x, computed 0x%08x over the bytes before it: the checkpoint is damaged", stored,
-                      computed);
+        return refuse(
+            r, c->size - CHECKSUM_BYTES, "CRC-32C",
+            "stored 0x%08x, computed 0x%08x over the bytes before it: the checkpoint is damaged",
+            stored, computed);
     c->at = sizeof checkpoint_magic + 8;
     c->size -= CHECKSUM_BYTES; /* the fields end where the checksum starts */
     return 0;
 }
 
-static const char *text_name[TEXTS] = {"scenario path", "trajectory path", "event log path", "stats path",
-                                       "checkpoint path"};
+static const char *text_name[TEXTS] = {"scenario path", "trajectory path", "event log path",
+                                       "stats path", "checkpoint path"};
 
 static int read_text(reader *r, int k, char **text)
 {
@@ -251,11 +264,11 @@ static int read_text(reader *r, int k, char **text)
     if (r->c.failed) return refuse(r, at, text_name[k], "the file ends inside it");
     if (length == no_text) return 0;
     if (length > longest_text || length > r->c.size - r->c.at)
-        return refuse(r, at, text_name[k], "%u bytes long, but %zu remain (and at most %u are allowed)", length,
+        return refuse(r, at, text_name[k],
+                      "%u bytes long, but %zu remain (and at most %u are allowed)", length,
                       r->c.size - r->c.at, longest_text);
     const char *bytes = (const char *)r->c.in + r->c.at;
-    if (memchr(bytes, '\0', length))
-        return refuse(r, r->c.at, text_name[k], "contains a NUL byte");
+    if (memchr(bytes, '\0', length)) return refuse(r, r->c.at, text_name[k], "contains a NUL byte");
     if (!(*text = malloc((size_t)length + 1))) return refuse(r, at, text_name[k], "out of memory");
     memcpy(*text, bytes, length);
     (*text)[length] = '\0';
@@ -265,12 +278,17 @@ static int read_text(reader *r, int k, char **text)
 
 static int check_numbers(reader *r, size_t at, const double numbers[NUMBERS])
 {
-    static const char *names[NUMBERS] = {"until", "every", "checkpoint_every", "next frame",
-                                         "next checkpoint", "initial kinetic energy", "initial potential energy"};
+    static const char *names[NUMBERS] = {"until",
+                                         "every",
+                                         "checkpoint_every",
+                                         "next frame",
+                                         "next checkpoint",
+                                         "initial kinetic energy",
+                                         "initial potential energy"};
     for (int k = 0; k < NUMBERS; k++) {
         double x = numbers[k];
         int ok = !isnan(x);
-        if (k == 0) ok = ok && x >= 0.0;                           /* until may be infinite */
+        if (k == 0) ok = ok && x >= 0.0;                              /* until may be infinite */
         if (k == 1 || k == 2 || k == 5) ok = isfinite(x) && x >= 0.0; /* intervals, an energy */
         if (k == 6) ok = isfinite(x);
         if (!ok) return refuse(r, at + 8 * (size_t)k, names[k], "%g is out of range", x);
@@ -280,7 +298,8 @@ static int check_numbers(reader *r, size_t at, const double numbers[NUMBERS])
 
 static int read_session(reader *r, session *s)
 {
-    char **texts[TEXTS] = {&s->scenario_path, &s->trajectory, &s->events_log, &s->stats, &s->checkpoint};
+    char **texts[TEXTS] = {&s->scenario_path, &s->trajectory, &s->events_log, &s->stats,
+                           &s->checkpoint};
     for (int k = 0; k < TEXTS; k++)
         if (read_text(r, k, texts[k]) != 0) return -1;
     size_t at = r->c.at;
@@ -295,10 +314,11 @@ static int read_session(reader *r, session *s)
         return refuse(r, at_integers + 8, "events", "%lld: expected a cap >= 0, or -1 for none",
                       (long long)integers[1]);
     if (integers[2] < 0 || integers[2] > INT_MAX)
-        return refuse(r, at_integers + 16, "frames written", "%lld: expected 0 to %d", (long long)integers[2],
-                      INT_MAX);
+        return refuse(r, at_integers + 16, "frames written", "%lld: expected 0 to %d",
+                      (long long)integers[2], INT_MAX);
     s->until = numbers[0], s->every = numbers[1], s->checkpoint_every = numbers[2];
-    s->next_frame = numbers[3], s->next_checkpoint = numbers[4], s->kinetic_energy_initial = numbers[5];
+    s->next_frame = numbers[3], s->next_checkpoint = numbers[4],
+    s->kinetic_energy_initial = numbers[5];
     s->potential_energy_initial = numbers[6];
     s->seed = (uint64_t)integers[0], s->events = integers[1], s->frames_written = (int)integers[2];
     return 0;
@@ -313,7 +333,8 @@ static int read_world(reader *r, carom_event_callback on_event, void *user, caro
         return refuse(r, at, "snapshot length", "%llu bytes, but %zu remain before the checksum",
                       (unsigned long long)length, rest);
     char why[300];
-    if (carom_world_restore(r->c.in + r->c.at, rest, on_event, user, world, why, sizeof why) != CAROM_OK)
+    if (carom_world_restore(r->c.in + r->c.at, rest, on_event, user, world, why, sizeof why) !=
+        CAROM_OK)
         return refuse(r, r->c.at, "world snapshot, which starts there", "%s", why);
     return 0;
 }
