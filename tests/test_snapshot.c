@@ -74,6 +74,14 @@ static carom_world *snapshot_and_restore(const carom_world *w)
     return copy;
 }
 
+static unsigned char *snapshot_of(const carom_world *w, size_t *size)
+{
+    *size = carom_world_snapshot_size(w);
+    unsigned char *b = malloc(*size);
+    CHECK(b && carom_world_snapshot(w, b, *size) == CAROM_OK);
+    return b;
+}
+
 static void check_restart(int granular, double t_split, int64_t events_split, double shell)
 {
     carom_world *whole = make_world(granular, shell), *first = make_world(granular, shell);
@@ -82,6 +90,12 @@ static void check_restart(int granular, double t_split, int64_t events_split, do
     carom_world *second = snapshot_and_restore(first);
     if (!second) return;
     CHECK(second->nb.on == (shell > 0.0) && first->nb.on == second->nb.on);
+    size_t size_first, size_second; /* the copy's snapshot is the same bytes */
+    unsigned char *bytes_first = snapshot_of(first, &size_first);
+    unsigned char *bytes_second = snapshot_of(second, &size_second);
+    CHECK(size_first == size_second && memcmp(bytes_first, bytes_second, size_first) == 0);
+    free(bytes_first);
+    free(bytes_second);
     CHECK(state_hash(second) == state_hash(first));
     callbacks = 0;
     CHECK(carom_world_run(second, 60.0, -1) == CAROM_OK);
@@ -162,14 +176,6 @@ static void reseal(unsigned char *b, size_t size)
 {
     put_le(b, AT_LENGTH, size, 8);
     put_le(b, size - 4, carom_crc32c(0, b, size - 4), 4);
-}
-
-static unsigned char *snapshot_of(const carom_world *w, size_t *size)
-{
-    *size = carom_world_snapshot_size(w);
-    unsigned char *b = malloc(*size);
-    CHECK(b && carom_world_snapshot(w, b, *size) == CAROM_OK);
-    return b;
 }
 
 static void expect_refused(const unsigned char *buffer, size_t size, const char *phrase)
