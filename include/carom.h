@@ -243,16 +243,23 @@ void carom_world_reset_stats(carom_world *world);
 /* Snapshots: the complete state of a world (bodies with their time stamps,
  * collision counters, scheduled events, cell lists, clock and statistics) as
  * bytes, so that a restored world continues bit for bit as the original
- * would have. The format is carom's own (versioned, native byte order);
- * checkpoint files are built on it. */
+ * would have. The format is carom's own: versioned, little-endian on every
+ * machine (with a byte-order tag), its length and a CRC-32C at the end, so
+ * any flipped bit is refused; checkpoint files are built on it.
+ * carom_world_snapshot_size is 0 if the snapshot would not fit in a size_t. */
 size_t carom_world_snapshot_size(const carom_world *world);
 /* Writes the snapshot into buffer (size at least carom_world_snapshot_size). */
 carom_status carom_world_snapshot(const carom_world *world, void *buffer, size_t size);
-/* Creates a world from a snapshot, with on_event/user as its callback. On
- * failure (a damaged or foreign snapshot) *world is NULL and why says what
- * is wrong and at which byte. */
+/* Creates a world from a snapshot, with on_event/user as its callback. Every
+ * field is checked (the checksum, then sizes against the bytes present, then
+ * the engine's invariants) before room is made for the bodies. On failure (a
+ * damaged, foreign or older snapshot) *world is NULL and why names the field
+ * and its byte offset. */
 carom_status carom_world_restore(const void *buffer, size_t size, carom_event_callback on_event,
                                  void *user, carom_world **world, char *why, size_t why_size);
+/* CRC-32C (Castagnoli; RFC 3720, B.4) of size bytes, continuing from crc (0
+ * to start): the checksum snapshots and checkpoint files carry. */
+uint32_t carom_crc32c(uint32_t crc, const void *data, size_t size);
 
 /* A fast, explicit, seedable random number generator: xoshiro256** seeded by
  * splitmix64 (Blackman & Vigna 2018). Same seed, same sequence, everywhere. */

@@ -28,6 +28,7 @@ typedef struct body_record {
     body_hot hot;
     double mass;
     uint32_t counter, instant;
+    uint64_t collisions;
     body_event event;
     int32_t id, cell;
     calendar_body cal; /* links renamed afterwards by calendar_relabel */
@@ -35,8 +36,9 @@ typedef struct body_record {
 
 static body_record load(const carom_world *w, int32_t s)
 {
-    return (body_record){w->hot[s],   w->mass[s],  w->counter[s],   w->instant[s],
-                         w->event[s], w->id_of[s], w->grid.cell[s], w->cal.body[s]};
+    return (body_record){w->hot[s],        w->mass[s],  w->counter[s],   w->instant[s],
+                         w->collisions[s], w->event[s], w->id_of[s], w->grid.cell[s],
+                         w->cal.body[s]};
 }
 
 static void store(carom_world *w, int32_t s, const body_record *r)
@@ -45,6 +47,7 @@ static void store(carom_world *w, int32_t s, const body_record *r)
     w->mass[s] = r->mass;
     w->counter[s] = r->counter;
     w->instant[s] = r->instant;
+    w->collisions[s] = r->collisions;
     w->event[s] = r->event;
     w->id_of[s] = r->id;
     w->grid.cell[s] = r->cell;

@@ -87,6 +87,7 @@ static carom_status process_pair(carom_world *w, int32_t owner, double t)
                                   w->def.elastic_below_speed, &virial);
     w->counter[i]++;
     w->counter[j]++;
+    w->collisions[i]++, w->collisions[j]++;
     settle_after_pair(w, i, j, t);
     w->meas.pair_events++;
     w->meas.window_pairs++;
@@ -107,6 +108,7 @@ static carom_status process_wall(carom_world *w, int32_t i, double t)
     double e = settle_wall_restitution(w, i, t, w->hot[i].v[wall / 2] * outward);
     double impulse = collide_wall(&w->hot[i].v[wall / 2], outward, w->mass[i], e, 0.0);
     w->counter[i]++;
+    w->collisions[i]++;
     settle_after_wall(w, i, wall, t, e);
     w->meas.wall_events++;
     w->meas.wall_impulse += impulse;

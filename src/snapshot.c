@@ -3,252 +3,792 @@
  * A restored world must continue bit for bit as the original would have, so
  * the snapshot holds exactly what the future depends on: each body's stored
  * state and time stamp (lazy updates mean these are not all at the clock),
- * its collision counter and same-instant count, its scheduled event and the
- * event's calendar time, its cell, the grid's shape, the clock and the
- * measuring window, and with neighbour lists the shell and each anchor (the
- * lists themselves follow from the anchors). Bodies are written in id order and come back with slot =
- * id. Neither the order of the cell lists nor the bodies' places in memory
- * are saved: every choice between equal times is made by id (calendar keys,
- * candidate partners), so the future does not depend on them.
+ * its collision stamp, collision count and same-instant count, its scheduled
+ * event and the event's calendar time, its cell, the grid's shape, the clock,
+ * the events since the last memory re-sort (order.c: the restored world
+ * re-sorts when the original would) and the measuring window, and with
+ * neighbour lists the shell and each anchor (the lists follow from the
+ * anchors). Bodies are written in id order and come back with slot = id:
+ * every choice between equal times is made by id, so the layout never
+ * changes a result.
  *
- * Layout (native byte order, checked by a marker): magic "CAROMSNP",
- * version, byte-order marker, then fixed-size fields in the order written by
- * the functions below.
+ * Format version 4, every number little-endian whatever the machine:
+ *   magic "CAROMSNP", version (u32), byte-order tag 0x01020304 (u32), total
+ *   length in bytes (u64), the header fields, the bodies, and a CRC-32C of
+ *   every byte before it (u32).
+ * CRC-32C is the CRC of Castagnoli, Braeuer & Herrmann, IEEE Trans. Commun.
+ * 41, 883 (1993), as specified for iSCSI in RFC 3720 (appendix B.4):
+ * reflected polynomial 0x82F63B78, initial value and final xor 0xFFFFFFFF,
+ * check value 0xE3069283 for "123456789". Like every CRC of 32 bits it
+ * detects every error of up to 32 consecutive bits, so any flipped bit.
+ *
+ * A snapshot is untrusted input: the envelope (magic, version, tag, length,
+ * checksum) is checked first, then every field against the invariants the
+ * engine keeps (finite numbers, time stamps not after the clock, events not
+ * before it, bodies in their cells, cells at least one diameter wide, a
+ * bounded number of cells, consistent counts), and the sizes against the
+ * bytes present before anything is allocated. A refusal names the field and
+ * its byte offset.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "motion.h"
 #include "schedule.h"
 #include "world.h"
 
 static const char snapshot_magic[8] = {'C', 'A', 'R', 'O', 'M', 'S', 'N', 'P'};
-enum { SNAPSHOT_VERSION = 3 }; /* 2: bodies in id order with their cells; 3: neighbour lists */
-static const uint32_t byte_order_marker = 0x01020304u;
+/* 2: bodies in id order with their cells; 3: neighbour lists; 4: little-endian
+ * fields, total length, CRC-32C, collision counts, events since re-sorting */
+enum { SNAPSHOT_VERSION = 4 };
+static const uint32_t byte_order_tag = 0x01020304u;
 
-typedef struct stream {
-    unsigned char *out;       /* writing: destination (NULL: only count) */
-    const unsigned char *in;  /* reading: source */
-    size_t size, at;
-    int failed;
-} stream;
+/* Bytes of the fixed parts (checked against what the writer writes). */
+enum {
+    HEADER_BYTES = 260,
+    BODY_BYTES = 110,
+    ANCHOR_BYTES = 12,
+    CHECKSUM_BYTES = 4,
+    LENGTH_AT = 16, /* where the total length is */
+};
 
-static void put(stream *s, const void *data, size_t size)
+/* A grid before the first run may be sized by capacity_hint (world.c,
+ * fit_grid_for): that many cells are accepted for hints up to this. */
+static const int64_t hint_grid_limit = (int64_t)1 << 22;
+/* Cells per axis, as cells.c makes at most. */
+static const int32_t max_cells_per_axis = 1 << 20;
+
+/* ---- CRC-32C ------------------------------------------------------------- */
+
+uint32_t carom_crc32c(uint32_t crc, const void *data, size_t size)
 {
-    if (s->out && s->at + size <= s->size) memcpy(s->out + s->at, data, size);
-    s->at += size;
+    uint32_t table[256];
+    for (uint32_t n = 0; n < 256; n++) {
+        uint32_t c = n;
+        for (int k = 0; k < 8; k++) c = c & 1u ? (c >> 1) ^ 0x82F63B78u : c >> 1;
+        table[n] = c;
+    }
+    const unsigned char *p = data;
+    crc = ~crc;
+    for (size_t k = 0; k < size; k++) crc = table[(crc ^ p[k]) & 0xffu] ^ (crc >> 8);
+    return ~crc;
 }
 
-static int get(stream *s, void *data, size_t size)
+/* ---- sizes that cannot wrap ---------------------------------------------- */
+
+/* a * b + c into *out, or -1 if it does not fit in size_t. */
+static int size_mul_add(size_t a, size_t b, size_t c, size_t *out)
 {
-    if (s->failed || size > s->size - s->at) {
-        s->failed = 1;
-        memset(data, 0, size);
-        return -1;
-    }
-    memcpy(data, s->in + s->at, size);
-    s->at += size;
+    if (b != 0 && a > (SIZE_MAX - c) / b) return -1;
+    *out = a * b + c;
     return 0;
 }
 
-/* Fields of the world def that describe physics (not the callback). */
-static void transfer_def(stream *s, carom_world_def *def, int writing)
+static size_t body_bytes(int anchors) { return BODY_BYTES + (anchors ? ANCHOR_BYTES : 0); }
+
+/* The snapshot's size for count bodies, or 0 if it does not fit in size_t. */
+static size_t snapshot_bytes(int64_t count, int anchors)
 {
-    void *fields[] = {&def->dim, &def->box, def->boundary, &def->gravity, &def->restitution,
-                      &def->wall_restitution, &def->elastic_below_speed,
-                      &def->max_collisions_per_instant, &def->capacity_hint, &def->neighbour_shell};
-    size_t sizes[] = {sizeof def->dim, sizeof def->box, sizeof def->boundary, sizeof def->gravity,
-                      sizeof def->restitution, sizeof def->wall_restitution,
-                      sizeof def->elastic_below_speed, sizeof def->max_collisions_per_instant,
-                      sizeof def->capacity_hint, sizeof def->neighbour_shell};
-    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
-        if (writing) put(s, fields[k], sizes[k]);
-        else get(s, fields[k], sizes[k]);
+    size_t size;
+    if (count < 0 || (uint64_t)count > SIZE_MAX ||
+        size_mul_add((size_t)count, body_bytes(anchors), HEADER_BYTES + CHECKSUM_BYTES, &size) != 0)
+        return 0;
+    return size;
+}
+
+/* Anchors are saved while the lists are in use; after bodies were added the
+ * lists are rebuilt at the next run, so the anchors mean nothing. */
+static int saves_anchors(int lists_on, int needs_rebuild) { return lists_on && !needs_rebuild; }
+
+/* ---- little-endian fields ------------------------------------------------ */
+
+typedef struct stream {
+    unsigned char *out;      /* writing: destination (NULL: only count) */
+    const unsigned char *in; /* reading: source */
+    size_t size, at;
+    int failed; /* reading past the end (the sizes are checked first: a bug) */
+} stream;
+
+static void put_uint(stream *s, uint64_t value, int bytes)
+{
+    if (s->out && s->at + (size_t)bytes <= s->size)
+        for (int k = 0; k < bytes; k++)
+            s->out[s->at + (size_t)k] = (unsigned char)(value >> (8 * k));
+    s->at += (size_t)bytes;
+}
+static void put_u8(stream *s, uint8_t v) { put_uint(s, v, 1); }
+static void put_u32(stream *s, uint32_t v) { put_uint(s, v, 4); }
+static void put_i32(stream *s, int32_t v) { put_uint(s, (uint32_t)v, 4); }
+static void put_u64(stream *s, uint64_t v) { put_uint(s, v, 8); }
+static void put_i64(stream *s, int64_t v) { put_uint(s, (uint64_t)v, 8); }
+static void put_f64(stream *s, double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    put_uint(s, bits, 8);
+}
+static void put_f32(stream *s, float v)
+{
+    uint32_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    put_uint(s, bits, 4);
+}
+
+static uint64_t get_uint(stream *s, int bytes)
+{
+    if (s->failed || (size_t)bytes > s->size - s->at) {
+        s->failed = 1;
+        return 0;
     }
+    uint64_t value = 0;
+    for (int k = 0; k < bytes; k++) value |= (uint64_t)s->in[s->at + (size_t)k] << (8 * k);
+    s->at += (size_t)bytes;
+    return value;
 }
-
-static void write_header(stream *s, const carom_world *w)
+static uint8_t get_u8(stream *s) { return (uint8_t)get_uint(s, 1); }
+static uint32_t get_u32(stream *s) { return (uint32_t)get_uint(s, 4); }
+static int32_t get_i32(stream *s) { return (int32_t)(uint32_t)get_uint(s, 4); }
+static uint64_t get_u64(stream *s) { return get_uint(s, 8); }
+static int64_t get_i64(stream *s) { return (int64_t)get_uint(s, 8); }
+static double get_f64(stream *s)
 {
-    uint32_t version = SNAPSHOT_VERSION;
-    put(s, snapshot_magic, sizeof snapshot_magic);
-    put(s, &version, sizeof version);
-    put(s, &byte_order_marker, sizeof byte_order_marker);
-    carom_world_def def = w->def;
-    transfer_def(s, &def, 1);
-    put(s, &w->clock, sizeof w->clock);
-    put(s, &w->count, sizeof w->count);
-    put(s, &w->max_radius, sizeof w->max_radius);
-    put(s, &w->grid_bodies, sizeof w->grid_bodies);
-    put(s, &w->needs_rebuild, sizeof w->needs_rebuild);
-    put(s, &w->meas, sizeof w->meas);
-    put(s, w->grid.n, sizeof w->grid.n);
-    put(s, &w->nb.on, sizeof w->nb.on);
-    put(s, &w->nb.shell, sizeof w->nb.shell);
+    uint64_t bits = get_uint(s, 8);
+    double v;
+    memcpy(&v, &bits, sizeof v);
+    return v;
 }
-
-/* Bodies in id order, each with its cell; a pair partner is saved as an id.
- * The restored world has slot = id: a different memory layout, but results
- * never depend on the layout (order.c). */
-static void write_bodies(stream *s, const carom_world *w)
+static float get_f32(stream *s)
 {
-    for (int32_t id = 0; id < w->count; id++) {
-        int32_t i = w->slot_of[id];
-        int32_t where = calendar_has(&w->cal, i);
-        double time = where ? calendar_time(&w->cal, i) : 0.0;
-        body_event e = w->event[i];
-        if (e.kind == EVENT_PAIR) e.partner = w->id_of[e.partner];
-        put(s, &w->hot[i], sizeof w->hot[i]);
-        put(s, &w->mass[i], sizeof w->mass[i]);
-        put(s, &w->counter[i], sizeof w->counter[i]);
-        put(s, &w->instant[i], sizeof w->instant[i]);
-        put(s, &e.partner, sizeof e.partner);
-        put(s, &e.partner_counter, sizeof e.partner_counter);
-        put(s, &e.kind, sizeof e.kind);
-        put(s, &where, sizeof where);
-        put(s, &time, sizeof time);
-        put(s, &w->grid.cell[i], sizeof w->grid.cell[i]);
-        if (w->nb.on) put(s, w->nb.anchor + 3 * i, 3 * sizeof *w->nb.anchor);
-    }
+    uint32_t bits = (uint32_t)get_uint(s, 4);
+    float v;
+    memcpy(&v, &bits, sizeof v);
+    return v;
 }
 
-static size_t write_all(const carom_world *w, unsigned char *out, size_t size)
+/* ---- writing ------------------------------------------------------------- */
+
+static void put_vec(stream *s, carom_vec v)
 {
-    stream s = {out, NULL, size, 0, 0};
-    write_header(&s, w);
-    write_bodies(&s, w);
-    return s.at;
+    put_f64(s, v.x);
+    put_f64(s, v.y);
+    put_f64(s, v.z);
 }
 
-size_t carom_world_snapshot_size(const carom_world *w) { return w ? write_all(w, NULL, 0) : 0; }
+/* The fields of the world def that describe physics (not the callback). */
+static void write_def(stream *s, const carom_world_def *def)
+{
+    put_i32(s, def->dim);
+    put_vec(s, def->box);
+    for (int a = 0; a < 3; a++) put_i32(s, (int32_t)def->boundary[a]);
+    put_vec(s, def->gravity);
+    put_f64(s, def->restitution);
+    put_f64(s, def->wall_restitution);
+    put_f64(s, def->elastic_below_speed);
+    put_i32(s, def->max_collisions_per_instant);
+    put_i32(s, def->capacity_hint);
+    put_f64(s, def->neighbour_shell);
+}
+
+static void write_measure(stream *s, const measure *m)
+{
+    put_i64(s, m->pair_events);
+    put_i64(s, m->wall_events);
+    put_i64(s, m->cell_events);
+    put_i64(s, m->stale_events);
+    put_f64(s, m->window_start);
+    put_i64(s, m->window_pairs);
+    put_f64(s, m->virial);
+    put_f64(s, m->wall_impulse);
+    put_f64(s, m->kinetic_integral);
+}
+
+static void write_header(stream *s, const carom_world *w, size_t total)
+{
+    for (size_t k = 0; k < sizeof snapshot_magic; k++) put_u8(s, (uint8_t)snapshot_magic[k]);
+    put_u32(s, SNAPSHOT_VERSION);
+    put_u32(s, byte_order_tag);
+    put_u64(s, total);
+    write_def(s, &w->def);
+    put_f64(s, w->clock);
+    put_i32(s, w->count);
+    put_f64(s, w->max_radius);
+    put_i32(s, w->grid_bodies);
+    put_i32(s, w->needs_rebuild);
+    put_i64(s, w->events_since_order);
+    write_measure(s, &w->meas);
+    for (int a = 0; a < 3; a++) put_i32(s, w->grid.n[a]);
+    put_i32(s, w->nb.on);
+    put_f64(s, w->nb.shell);
+}
+
+/* One body in id order, with its cell; a pair partner is saved as an id. */
+static void write_body(stream *s, const carom_world *w, int32_t i)
+{
+    const body_hot *h = &w->hot[i];
+    int scheduled = calendar_has(&w->cal, i);
+    body_event e = w->event[i];
+    if (e.kind == EVENT_PAIR) e.partner = w->id_of[e.partner];
+    for (int a = 0; a < 3; a++) put_f64(s, h->x[a]);
+    for (int a = 0; a < 3; a++) put_f64(s, h->v[a]);
+    put_f64(s, h->t);
+    put_f64(s, h->radius);
+    put_f64(s, w->mass[i]);
+    put_u32(s, w->counter[i]);
+    put_u32(s, w->instant[i]);
+    put_u64(s, w->collisions[i]);
+    put_i32(s, e.partner);
+    put_u32(s, e.partner_counter);
+    put_u8(s, e.kind);
+    put_u8(s, (uint8_t)scheduled);
+    put_f64(s, scheduled ? calendar_time(&w->cal, i) : 0.0);
+    put_i32(s, w->grid.cell[i]);
+    if (saves_anchors(w->nb.on, w->needs_rebuild))
+        for (int a = 0; a < 3; a++) put_f32(s, w->nb.anchor[3 * i + a]);
+}
 
 carom_status carom_world_snapshot(const carom_world *w, void *buffer, size_t size)
 {
     if (!w || !buffer) return CAROM_INVALID_ARGUMENT;
-    size_t needed = write_all(w, NULL, 0);
+    size_t needed = carom_world_snapshot_size(w);
+    if (needed == 0)
+        return world_fail((carom_world *)w, CAROM_OUT_OF_MEMORY,
+                          "snapshot: %d bodies do not fit in one buffer on this machine",
+                          (int)w->count);
     if (size < needed)
         return world_fail((carom_world *)w, CAROM_INVALID_ARGUMENT,
                           "snapshot: buffer of %zu bytes, %zu needed", size, needed);
-    write_all(w, buffer, size);
+    stream s = {buffer, NULL, needed, 0, 0};
+    write_header(&s, w, needed);
+    for (int32_t id = 0; id < w->count; id++) write_body(&s, w, w->slot_of[id]);
+    put_u32(&s, carom_crc32c(0, buffer, s.at));
+    assert(s.at == needed && "the layout sizes in the enum match what is written");
     return CAROM_OK;
 }
 
-/* ---- restoring ----------------------------------------------------------- */
+size_t carom_world_snapshot_size(const carom_world *w)
+{
+    return w ? snapshot_bytes(w->count, saves_anchors(w->nb.on, w->needs_rebuild)) : 0;
+}
 
-static carom_status damaged(const stream *s, char *why, size_t why_size, const char *format, ...)
+/* ---- restoring: messages ------------------------------------------------- */
+
+typedef struct refusal {
+    char *why;
+    size_t why_size;
+} refusal;
+
+static carom_status refuse(const refusal *r, size_t at, const char *field, const char *format, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
-static carom_status damaged(const stream *s, char *why, size_t why_size, const char *format, ...)
+static carom_status refuse(const refusal *r, size_t at, const char *field, const char *format, ...)
 {
-    if (why && why_size > 0) {
-        char detail[160];
+    if (r->why && r->why_size > 0) {
+        char detail[200];
         va_list args;
         va_start(args, format);
         vsnprintf(detail, sizeof detail, format, args);
         va_end(args);
-        snprintf(why, why_size, "snapshot: %s (at byte %zu)", detail, s->at);
+        snprintf(r->why, r->why_size, "snapshot byte %zu (%s): %s", at, field, detail);
     }
     return CAROM_INVALID_ARGUMENT;
 }
 
-static carom_status read_header(stream *s, carom_world_def *def, char *why, size_t why_size)
+/* ---- restoring: the envelope --------------------------------------------- */
+
+static carom_status check_envelope(const unsigned char *in, size_t size, const refusal *r)
 {
-    char magic[8];
-    uint32_t version, marker;
-    get(s, magic, sizeof magic);
-    if (s->failed || memcmp(magic, snapshot_magic, sizeof magic) != 0)
-        return damaged(s, why, why_size, "not a carom snapshot");
-    get(s, &version, sizeof version);
-    get(s, &marker, sizeof marker);
-    if (s->failed || version != SNAPSHOT_VERSION)
-        return damaged(s, why, why_size, "version %u, expected %d", version, SNAPSHOT_VERSION);
-    if (marker != byte_order_marker)
-        return damaged(s, why, why_size, "written on a machine of another byte order");
-    transfer_def(s, def, 0);
-    if (s->failed) return damaged(s, why, why_size, "truncated");
+    stream s = {NULL, in, size, 0, 0};
+    if (size < sizeof snapshot_magic || memcmp(in, snapshot_magic, sizeof snapshot_magic) != 0)
+        return refuse(r, 0, "magic", "not a carom snapshot (expected \"CAROMSNP\")");
+    s.at = sizeof snapshot_magic;
+    uint32_t version = get_u32(&s);
+    if (s.failed) return refuse(r, 8, "format version", "the snapshot ends after %zu bytes", size);
+    if (version != SNAPSHOT_VERSION)
+        return refuse(r, 8, "format version",
+                      "snapshot format version %u, this carom reads version %d", version,
+                      SNAPSHOT_VERSION);
+    uint32_t tag = get_u32(&s);
+    uint64_t length = get_u64(&s);
+    if (s.failed)
+        return refuse(r, size, "total length",
+                      "the snapshot ends after %zu bytes, inside its envelope", size);
+    if (tag != byte_order_tag)
+        return refuse(r, 12, "byte-order tag", "0x%08x, expected 0x%08x (little-endian)", tag,
+                      byte_order_tag);
+    if (length != size)
+        return refuse(r, LENGTH_AT, "total length", "the snapshot says %llu bytes, %zu are present",
+                      (unsigned long long)length, size);
+    if (size < HEADER_BYTES + CHECKSUM_BYTES)
+        return refuse(r, LENGTH_AT, "total length", "%zu bytes, a snapshot has at least %d", size,
+                      HEADER_BYTES + CHECKSUM_BYTES);
+    s.at = size - CHECKSUM_BYTES;
+    uint32_t stored = get_u32(&s), computed = carom_crc32c(0, in, size - CHECKSUM_BYTES);
+    if (stored != computed)
+        return refuse(
+            r, size - CHECKSUM_BYTES, "CRC-32C",
+            "stored 0x%08x, computed 0x%08x over the bytes before it: the snapshot is damaged",
+            stored, computed);
     return CAROM_OK;
 }
 
+/* ---- restoring: the header ----------------------------------------------- */
+
+typedef struct header {
+    carom_world_def def;
+    double clock, max_radius, shell;
+    int32_t count, grid_bodies, needs_rebuild, lists_on, n[3];
+    int64_t events_since_order;
+    measure meas;
+    size_t at_def, at_clock, at_count, at_max_radius, at_grid_bodies, at_rebuild, at_order, at_meas,
+        at_grid, at_lists;
+} header;
+
+static carom_vec get_vec(stream *s)
+{
+    carom_vec v;
+    v.x = get_f64(s);
+    v.y = get_f64(s);
+    v.z = get_f64(s);
+    return v;
+}
+
+static void read_def(stream *s, carom_world_def *def)
+{
+    def->dim = get_i32(s);
+    def->box = get_vec(s);
+    for (int a = 0; a < 3; a++) def->boundary[a] = (carom_boundary)get_i32(s);
+    def->gravity = get_vec(s);
+    def->restitution = get_f64(s);
+    def->wall_restitution = get_f64(s);
+    def->elastic_below_speed = get_f64(s);
+    def->max_collisions_per_instant = get_i32(s);
+    def->capacity_hint = get_i32(s);
+    def->neighbour_shell = get_f64(s);
+}
+
+static void read_measure(stream *s, measure *m)
+{
+    m->pair_events = get_i64(s);
+    m->wall_events = get_i64(s);
+    m->cell_events = get_i64(s);
+    m->stale_events = get_i64(s);
+    m->window_start = get_f64(s);
+    m->window_pairs = get_i64(s);
+    m->virial = get_f64(s);
+    m->wall_impulse = get_f64(s);
+    m->kinetic_integral = get_f64(s);
+}
+
+static void read_header(stream *s, header *h)
+{
+    s->at = LENGTH_AT + 8;
+    h->at_def = s->at;
+    read_def(s, &h->def);
+    h->at_clock = s->at;
+    h->clock = get_f64(s);
+    h->at_count = s->at;
+    h->count = get_i32(s);
+    h->at_max_radius = s->at;
+    h->max_radius = get_f64(s);
+    h->at_grid_bodies = s->at;
+    h->grid_bodies = get_i32(s);
+    h->at_rebuild = s->at;
+    h->needs_rebuild = get_i32(s);
+    h->at_order = s->at;
+    h->events_since_order = get_i64(s);
+    h->at_meas = s->at;
+    read_measure(s, &h->meas);
+    h->at_grid = s->at;
+    for (int a = 0; a < 3; a++) h->n[a] = get_i32(s);
+    h->at_lists = s->at;
+    h->lists_on = get_i32(s);
+    h->shell = get_f64(s);
+}
+
+static carom_status check_world_numbers(const header *h, const refusal *r)
+{
+    if (!(isfinite(h->clock) && h->clock >= 0.0))
+        return refuse(r, h->at_clock, "clock", "%g: expected a finite time >= 0", h->clock);
+    if (h->count < 0 || h->count == INT32_MAX)
+        return refuse(r, h->at_count, "body count", "%d: expected 0 to %d", (int)h->count,
+                      INT32_MAX - 1);
+    if (!(isfinite(h->max_radius) && h->max_radius >= 0.0) ||
+        (h->count == 0) != (h->max_radius == 0.0))
+        return refuse(r, h->at_max_radius, "largest radius", "%g for %d bodies", h->max_radius,
+                      (int)h->count);
+    if (h->grid_bodies < 0 || h->grid_bodies > (int64_t)h->count + 1)
+        return refuse(r, h->at_grid_bodies, "grid bodies", "%d: expected 0 to %d",
+                      (int)h->grid_bodies, (int)h->count + 1);
+    if (h->needs_rebuild != 0 && h->needs_rebuild != 1)
+        return refuse(r, h->at_rebuild, "rebuild flag", "%d: expected 0 or 1",
+                      (int)h->needs_rebuild);
+    if (h->events_since_order < 0)
+        return refuse(r, h->at_order, "events since re-sorting", "%lld: expected a count >= 0",
+                      (long long)h->events_since_order);
+    return CAROM_OK;
+}
+
+static carom_status check_measure(const header *h, const refusal *r)
+{
+    const measure *m = &h->meas;
+    int64_t counts[4] = {m->pair_events, m->wall_events, m->cell_events, m->stale_events};
+    for (int k = 0; k < 4; k++)
+        if (counts[k] < 0)
+            return refuse(r, h->at_meas + 8 * (size_t)k, "event counts",
+                          "%lld: expected a count >= 0", (long long)counts[k]);
+    if (!(isfinite(m->window_start) && m->window_start >= 0.0 && m->window_start <= h->clock))
+        return refuse(r, h->at_meas + 32, "measuring window start",
+                      "%g: expected a time in [0, clock %g]", m->window_start, h->clock);
+    if (m->window_pairs < 0 || m->window_pairs > m->pair_events)
+        return refuse(r, h->at_meas + 40, "pairs in the window",
+                      "%lld: expected 0 to the %lld pair events", (long long)m->window_pairs,
+                      (long long)m->pair_events);
+    if (!isfinite(m->virial) || !isfinite(m->wall_impulse))
+        return refuse(r, h->at_meas + 48, "virial and wall impulse",
+                      "%g, %g: expected finite numbers", m->virial, m->wall_impulse);
+    if (!(isfinite(m->kinetic_integral) && m->kinetic_integral >= 0.0))
+        return refuse(r, h->at_meas + 64, "kinetic energy integral",
+                      "%g: expected a finite number >= 0", m->kinetic_integral);
+    return CAROM_OK;
+}
+
+static carom_status check_lists(const header *h, const refusal *r)
+{
+    if (h->lists_on != 0 && h->lists_on != 1)
+        return refuse(r, h->at_lists, "neighbour lists", "%d: expected 0 or 1", (int)h->lists_on);
+    if (h->lists_on ? !(h->shell > 0.0 && isfinite(h->shell)) : h->shell != 0.0)
+        return refuse(r, h->at_lists + 4, "neighbour shell", "%g: expected %s", h->shell,
+                      h->lists_on ? "a finite number > 0" : "0 without lists");
+    if (h->lists_on && h->count >= NEIGHBOURS_MAX_SLOTS)
+        return refuse(r, h->at_lists, "neighbour lists", "on for %d bodies, at most %d",
+                      (int)h->count, NEIGHBOURS_MAX_SLOTS - 1);
+    return CAROM_OK;
+}
+
+/* The most cells the engine makes for this header: schedule_rebuild asks for
+ * at most 4 per body, adding bodies (before a rebuild) 4 per body or 2 per
+ * hinted body; never fewer than 27. */
+static int64_t cell_limit(const header *h)
+{
+    int64_t limit = 4 * ((int64_t)h->count + (h->needs_rebuild ? 1 : 0));
+    int64_t hint = h->def.capacity_hint < hint_grid_limit ? h->def.capacity_hint : hint_grid_limit;
+    if (h->needs_rebuild && 2 * hint > limit) limit = 2 * hint;
+    return limit < 27 ? 27 : limit;
+}
+
+static carom_status check_grid(const header *h, const double side[3], const int periodic[3],
+                               const refusal *r)
+{
+    const int32_t *n = h->n;
+    if (n[0] == 0 && n[1] == 0 && n[2] == 0) { /* never set up: a world nothing was added to */
+        if (h->count == 0) return CAROM_OK;
+        return refuse(r, h->at_grid, "grid cells", "no grid for %d bodies", (int)h->count);
+    }
+    int64_t total = 1;
+    for (int a = 0; a < 3; a++) {
+        int32_t least = a < h->def.dim && periodic[a] ? 3 : 1,
+                most = a < h->def.dim ? max_cells_per_axis : 1;
+        if (n[a] < least || n[a] > most)
+            return refuse(r, h->at_grid + 4 * (size_t)a, "grid cells",
+                          "%d on axis %d: expected %d to %d", (int)n[a], a, (int)least, (int)most);
+        total *= n[a];
+    }
+    if (total > cell_limit(h))
+        return refuse(r, h->at_grid, "grid cells",
+                      "%d x %d x %d = %lld cells for %d bodies: at most %lld", (int)n[0], (int)n[1],
+                      (int)n[2], (long long)total, (int)h->count, (long long)cell_limit(h));
+    /* cells at least one largest diameter wide (plus two shells for lists in use) */
+    double least_width =
+        2.0 * h->max_radius + (saves_anchors(h->lists_on, h->needs_rebuild) ? 2.0 * h->shell : 0.0);
+    for (int a = 0; a < h->def.dim; a++)
+        if (!(side[a] / n[a] >= least_width * (1.0 - 1e-12)))
+            return refuse(r, h->at_grid + 4 * (size_t)a, "grid cells",
+                          "%d cells on axis %d are %.17g wide, narrower than %.17g", (int)n[a], a,
+                          side[a] / n[a], least_width);
+    return CAROM_OK;
+}
+
+/* Every header field against its invariants, and the bodies' size against
+ * the bytes present: nothing has been allocated yet. */
+static carom_status check_header(const header *h, size_t size, const refusal *r)
+{
+    carom_status st = check_world_numbers(h, r);
+    if (st == CAROM_OK) st = check_measure(h, r);
+    if (st == CAROM_OK) st = check_lists(h, r);
+    if (st != CAROM_OK) return st;
+    size_t expected = snapshot_bytes(h->count, saves_anchors(h->lists_on, h->needs_rebuild));
+    if (expected != size)
+        return refuse(r, h->at_count, "body count",
+                      "%d bodies of %zu bytes make a snapshot of %zu bytes, but it has %zu",
+                      (int)h->count, body_bytes(saves_anchors(h->lists_on, h->needs_rebuild)),
+                      expected, size);
+    return CAROM_OK;
+}
+
+/* ---- restoring: the bodies ----------------------------------------------- */
+
 static int valid_event(const carom_world *w, const body_event *e, int32_t self)
 {
+    int face_ok = e->partner >= 0 && e->partner < 2 * w->dim && e->partner_counter == 0;
     switch (e->kind) {
-    case EVENT_NONE: return 1;
-    case EVENT_PAIR: return e->partner >= 0 && e->partner < w->count && e->partner != self;
+    case EVENT_NONE:
+        return e->partner == -1 && e->partner_counter == 0;
+    case EVENT_PAIR:
+        return e->partner >= 0 && e->partner < w->count && e->partner != self;
     case EVENT_WALL:
-    case EVENT_CELL: return e->partner >= 0 && e->partner < 2 * w->dim;
-    case EVENT_SHELL: return w->nb.on;
-    default: return 0;
+        return face_ok && !w->periodic[e->partner / 2];
+    case EVENT_CELL:
+        return face_ok && !w->nb.on;
+    case EVENT_SHELL:
+        return w->nb.on && e->partner == 0 && e->partner_counter == 0;
+    default:
+        return 0;
     }
 }
 
-static int finite_body(const body_hot *b)
+/* Where each field of a body record starts. */
+enum {
+    AT_X = 0,
+    AT_V = 24,
+    AT_T = 48,
+    AT_RADIUS = 56,
+    AT_MASS = 64,
+    AT_INSTANT = 76,
+    AT_EVENT = 88,
+    AT_SCHEDULED = 97,
+    AT_TIME = 98,
+    AT_CELL = 106,
+    AT_ANCHOR = 110
+};
+
+static carom_status check_motion(const carom_world *w, const body_hot *b, size_t at, int32_t id,
+                                 const refusal *r)
 {
-    double sum = b->t + b->radius;
-    for (int a = 0; a < 3; a++) sum += b->x[a] + b->v[a];
-    return isfinite(sum) && fabs(sum) < 1e300;
+    for (int a = 0; a < 3; a++) {
+        int inactive = a >= w->dim;
+        if (!isfinite(b->x[a]) || (inactive && b->x[a] != 0.0))
+            return refuse(r, at + AT_X + 8 * (size_t)a, "position", "body %d: %g on axis %d",
+                          (int)id, b->x[a], a);
+        if (!isfinite(b->v[a]) || (inactive && b->v[a] != 0.0))
+            return refuse(r, at + AT_V + 8 * (size_t)a, "velocity", "body %d: %g on axis %d",
+                          (int)id, b->v[a], a);
+    }
+    if (!(b->t >= 0.0 && b->t <= w->clock))
+        return refuse(r, at + AT_T, "time stamp",
+                      "body %d: %.17g, expected a time in [0, clock %.17g]", (int)id, b->t,
+                      w->clock);
+    if (!(b->radius > 0.0 && b->radius <= w->max_radius))
+        return refuse(r, at + AT_RADIUS, "radius",
+                      "body %d: %g, expected > 0 and at most the largest radius %g", (int)id,
+                      b->radius, w->max_radius);
+    /* between the walls; on a periodic axis at most half a box outside it
+     * (a body leaves the box by at most its shell before it is wrapped) */
+    for (int a = 0; a < w->dim; a++) {
+        double reach = w->periodic[a] ? w->side[a] : w->half[a] - b->radius + 1e-9 * w->side[a];
+        if (!(fabs(b->x[a]) <= reach))
+            return refuse(
+                r, at + AT_X + 8 * (size_t)a, "position",
+                "body %d: %.17g on axis %d is outside the box (at most %.17g from its centre)",
+                (int)id, b->x[a], a, reach);
+    }
+    return CAROM_OK;
 }
 
-static carom_status read_bodies(stream *s, carom_world *w, char *why, size_t why_size)
+/* Whether x lies in cell, or within reach (round-off, or a shell) of its
+ * faces, or is clamped into it (cells_locate files bodies just outside the
+ * box in the edge cells). */
+static int in_cell(const cells *grid, int32_t cell, const double x[3], double reach)
+{
+    if (cells_locate(grid, x) == cell) return 1;
+    double lo[3], hi[3];
+    cells_bounds(grid, cell, lo, hi);
+    for (int a = 0; a < 3; a++) {
+        double slack = 1e-9 * grid->side[a] + reach;
+        if (!(x[a] >= lo[a] - slack && x[a] <= hi[a] + slack)) return 0;
+    }
+    return 1;
+}
+
+/* A body is filed by its anchor when lists are in use; otherwise by where it
+ * is at its time stamp, or (bodies added since the last run) at the clock.
+ * Bodies added to a world with lists leave the others filed by anchors that
+ * are not saved (the lists are rebuilt at the next run): each is within a
+ * shell of its position. */
+static carom_status check_cell(const carom_world *w, int32_t i, int32_t cell, size_t at,
+                               const refusal *r)
+{
+    if (cell < 0 || cell >= w->grid.total)
+        return refuse(r, at + AT_CELL, "cell", "body %d: cell %d, the grid has %d", (int)i,
+                      (int)cell, (int)w->grid.total);
+    const body_hot *b = &w->hot[i];
+    int placed;
+    if (saves_anchors(w->nb.on, w->needs_rebuild)) {
+        double anchor[3], gap2 = 0.0;
+        for (int a = 0; a < 3; a++) {
+            anchor[a] = w->nb.anchor[3 * i + a];
+            if (!isfinite(anchor[a]) || (a >= w->dim && anchor[a] != 0.0))
+                return refuse(r, at + AT_ANCHOR + 4 * (size_t)a, "anchor", "body %d: %g on axis %d",
+                              (int)i, anchor[a], a);
+            gap2 += (b->x[a] - anchor[a]) * (b->x[a] - anchor[a]);
+        }
+        if (!(sqrt(gap2) <= 1.01 * w->nb.shell))
+            return refuse(r, at + AT_ANCHOR, "anchor",
+                          "body %d is %g from its anchor, beyond the shell %g", (int)i, sqrt(gap2),
+                          w->nb.shell);
+        placed = cells_locate(&w->grid, anchor) == cell;
+    } else {
+        placed = in_cell(&w->grid, cell, b->x, w->nb.on ? 1.01 * w->nb.shell : 0.0);
+        if (!placed && w->needs_rebuild) {
+            double x[3], v[3];
+            motion_state_at(b, w->gravity, w->has_gravity, w->clock, x, v);
+            placed = cells_locate(&w->grid, x) == cell;
+        }
+    }
+    if (!placed)
+        return refuse(r, at + AT_CELL, "cell", "body %d at (%g, %g, %g) is not in its cell %d",
+                      (int)i, b->x[0], b->x[1], b->x[2], (int)cell);
+    return CAROM_OK;
+}
+
+static carom_status check_event(const carom_world *w, int32_t i, int scheduled, double time,
+                                size_t at, const refusal *r)
+{
+    if (!valid_event(w, &w->event[i], i))
+        return refuse(r, at + AT_EVENT, "event",
+                      "body %d: kind %d with partner %d (stamp %u) is not an event", (int)i,
+                      (int)w->event[i].kind, (int)w->event[i].partner, w->event[i].partner_counter);
+    if (scheduled != 0 && scheduled != 1)
+        return refuse(r, at + AT_SCHEDULED, "scheduled", "body %d: %d, expected 0 or 1", (int)i,
+                      scheduled);
+    if (!scheduled && (time != 0.0 || !w->needs_rebuild))
+        return refuse(r, at + AT_SCHEDULED, "scheduled", "body %d has no event in a running world",
+                      (int)i);
+    if (scheduled && !(time >= w->clock))
+        return refuse(r, at + AT_TIME, "event time",
+                      "body %d: %.17g, expected a time not before the clock %.17g", (int)i, time,
+                      w->clock);
+    return CAROM_OK;
+}
+
+static carom_status read_body(stream *s, carom_world *w, int32_t i, const refusal *r)
+{
+    size_t at = s->at;
+    body_hot *b = &w->hot[i];
+    for (int a = 0; a < 3; a++) b->x[a] = get_f64(s);
+    for (int a = 0; a < 3; a++) b->v[a] = get_f64(s);
+    b->t = get_f64(s);
+    b->radius = get_f64(s);
+    w->mass[i] = get_f64(s);
+    w->counter[i] = get_u32(s);
+    w->instant[i] = get_u32(s);
+    w->collisions[i] = get_u64(s);
+    w->event[i].partner = get_i32(s);
+    w->event[i].partner_counter = get_u32(s);
+    w->event[i].kind = get_u8(s);
+    int scheduled = get_u8(s);
+    double time = get_f64(s);
+    int32_t cell = get_i32(s);
+    if (saves_anchors(w->nb.on, w->needs_rebuild))
+        for (int a = 0; a < 3; a++) w->nb.anchor[3 * i + a] = get_f32(s);
+    if (s->failed) return refuse(r, at, "body", "body %d: the snapshot ends inside it", (int)i);
+    carom_status st = check_motion(w, b, at, i, r);
+    if (st != CAROM_OK) return st;
+    if (!(isfinite(w->mass[i]) && w->mass[i] > 0.0))
+        return refuse(r, at + AT_MASS, "mass", "body %d: %g, expected a finite number > 0", (int)i,
+                      w->mass[i]);
+    if (w->instant[i] > (uint32_t)w->def.max_collisions_per_instant)
+        return refuse(r, at + AT_INSTANT, "events this instant",
+                      "body %d: %u, more than the jam limit %d", (int)i, w->instant[i],
+                      (int)w->def.max_collisions_per_instant);
+    if ((st = check_event(w, i, scheduled, time, at, r)) != CAROM_OK) return st;
+    if (w->grid.total > 0 && (st = check_cell(w, i, cell, at, r)) != CAROM_OK) return st;
+    w->id_of[i] = w->slot_of[i] = i;
+    w->grid.cell[i] = cell; /* filed in its list below */
+    if (scheduled) calendar_set_keyed(&w->cal, i, i, time);
+    return CAROM_OK;
+}
+
+/* What follows from all bodies together. */
+static carom_status check_totals(const carom_world *w, const header *h, const refusal *r)
+{
+    double largest = 0.0;
+    uint64_t collisions = 0;
+    for (int32_t i = 0; i < w->count; i++) {
+        if (w->hot[i].radius > largest) largest = w->hot[i].radius;
+        collisions += w->collisions[i];
+    }
+    if (largest != w->max_radius)
+        return refuse(r, h->at_max_radius, "largest radius",
+                      "%.17g, but the largest body radius is %.17g", w->max_radius, largest);
+    uint64_t expected = 2 * (uint64_t)w->meas.pair_events + (uint64_t)w->meas.wall_events;
+    if (collisions != expected)
+        return refuse(
+            r, h->at_meas, "event counts",
+            "the bodies took part in %llu collisions, 2 x %lld pair + %lld wall events make %llu",
+            (unsigned long long)collisions, (long long)w->meas.pair_events,
+            (long long)w->meas.wall_events, (unsigned long long)expected);
+    return CAROM_OK;
+}
+
+static carom_status read_bodies(stream *s, carom_world *w, const header *h, const refusal *r)
 {
     for (int32_t i = 0; i < w->count; i++) {
-        int32_t scheduled, cell;
-        double time;
-        get(s, &w->hot[i], sizeof w->hot[i]);
-        get(s, &w->mass[i], sizeof w->mass[i]);
-        get(s, &w->counter[i], sizeof w->counter[i]);
-        get(s, &w->instant[i], sizeof w->instant[i]);
-        get(s, &w->event[i].partner, sizeof w->event[i].partner);
-        get(s, &w->event[i].partner_counter, sizeof w->event[i].partner_counter);
-        get(s, &w->event[i].kind, sizeof w->event[i].kind);
-        get(s, &scheduled, sizeof scheduled);
-        get(s, &time, sizeof time);
-        get(s, &cell, sizeof cell);
-        if (w->nb.on) get(s, w->nb.anchor + 3 * i, 3 * sizeof *w->nb.anchor);
-        if (s->failed) return damaged(s, why, why_size, "truncated in body %d", (int)i);
-        if (!finite_body(&w->hot[i]) || !(w->hot[i].radius > 0.0) || !(w->mass[i] > 0.0) ||
-            !isfinite(w->mass[i]) || !valid_event(w, &w->event[i], i) || isnan(time) || cell < 0 ||
-            cell >= w->grid.total)
-            return damaged(s, why, why_size, "body %d is damaged", (int)i);
-        w->id_of[i] = w->slot_of[i] = i;
-        w->grid.cell[i] = cell; /* filed in its list below */
-        if (scheduled) calendar_set_keyed(&w->cal, i, i, time);
+        carom_status st = read_body(s, w, i, r);
+        if (st != CAROM_OK) return st;
     }
+    carom_status st = check_totals(w, h, r);
+    if (st != CAROM_OK) return st;
+    if (w->grid.total == 0) return CAROM_OK;
     for (int32_t i = w->count - 1; i >= 0; i--) { /* each list ascending */
         int32_t cell = w->grid.cell[i];
         w->grid.cell[i] = -1;
         cells_insert(&w->grid, i, cell);
     }
-    if (w->nb.on && neighbours_link_all(w) != 0)
-        return damaged(s, why, why_size, "out of memory for neighbour lists");
     return CAROM_OK;
 }
 
-static carom_status read_world(stream *s, carom_world *w, char *why, size_t why_size)
+/* ---- restoring: the world ------------------------------------------------ */
+
+/* The header's state in a new world, with room for its bodies. */
+static carom_status set_up(carom_world *w, const header *h, const refusal *r)
 {
-    int32_t count, n[3];
-    get(s, &w->clock, sizeof w->clock);
-    get(s, &count, sizeof count);
-    get(s, &w->max_radius, sizeof w->max_radius);
-    get(s, &w->grid_bodies, sizeof w->grid_bodies);
-    get(s, &w->needs_rebuild, sizeof w->needs_rebuild);
-    get(s, &w->meas, sizeof w->meas);
-    get(s, n, sizeof n);
-    get(s, &w->nb.on, sizeof w->nb.on);
-    get(s, &w->nb.shell, sizeof w->nb.shell);
-    if (s->failed || count < 0 || !isfinite(w->clock) || (w->nb.on != 0 && w->nb.on != 1) ||
-        !(w->nb.on ? w->nb.shell > 0.0 && isfinite(w->nb.shell) : w->nb.shell == 0.0))
-        return damaged(s, why, why_size, "header damaged");
-    for (int a = 0; a < 3; a++)
-        if (n[a] < 1 || n[a] > (1 << 20) || (a >= w->dim && n[a] != 1))
-            return damaged(s, why, why_size, "grid shape damaged");
-    if (world_reserve_bodies(w, count) != 0 ||
-        cells_shape(&w->grid, w->dim, w->side, w->periodic, n) != 0 ||
-        (w->nb.on && neighbours_reserve(&w->nb, w->capacity) != 0))
-        return damaged(s, why, why_size, "out of memory for %d bodies", (int)count);
-    w->count = count;
-    return read_bodies(s, w, why, why_size);
+    w->def.capacity_hint = h->def.capacity_hint; /* kept, but room is made for the bodies present */
+    w->clock = h->clock;
+    w->max_radius = h->max_radius;
+    w->grid_bodies = h->grid_bodies;
+    w->needs_rebuild = h->needs_rebuild;
+    w->events_since_order = h->events_since_order;
+    w->meas = h->meas;
+    w->nb.on = h->lists_on;
+    w->nb.shell = h->shell;
+    int configured = h->n[0] != 0;
+    if (world_reserve_bodies(w, h->count) != 0 ||
+        (configured && cells_shape(&w->grid, w->dim, w->side, w->periodic, h->n) != 0) ||
+        (saves_anchors(h->lists_on, h->needs_rebuild) &&
+         neighbours_reserve(&w->nb, w->capacity) != 0))
+        return refuse(r, h->at_count, "body count", "out of memory for %d bodies", (int)h->count);
+    w->count = h->count;
+    return CAROM_OK;
+}
+
+static carom_status restore_world(stream *s, const header *h, carom_world *w, const refusal *r)
+{
+    carom_status st = check_grid(h, w->side, w->periodic, r);
+    if (st == CAROM_OK) st = set_up(w, h, r);
+    if (st == CAROM_OK) {
+        s->at = HEADER_BYTES;
+        st = read_bodies(s, w, h, r);
+    }
+    if (st == CAROM_OK && saves_anchors(w->nb.on, w->needs_rebuild) && neighbours_link_all(w) != 0)
+        st = refuse(r, HEADER_BYTES, "bodies", "out of memory for the neighbour lists of %d bodies",
+                    (int)w->count);
+    if (st == CAROM_OK && s->failed) st = refuse(r, s->at, "bodies", "the snapshot ends early");
+    return st;
 }
 
 carom_status carom_world_restore(const void *buffer, size_t size, carom_event_callback on_event,
@@ -256,17 +796,29 @@ carom_status carom_world_restore(const void *buffer, size_t size, carom_event_ca
 {
     if (world) *world = NULL;
     if (!buffer || !world) return CAROM_INVALID_ARGUMENT;
-    stream s = {NULL, buffer, size, 0, 0};
-    carom_world_def def = carom_default_world_def();
-    carom_status st = read_header(&s, &def, why, why_size);
+    refusal r = {why, why_size};
+    carom_status st = check_envelope(buffer, size, &r);
     if (st != CAROM_OK) return st;
+    stream s = {NULL, buffer, size, 0, 0};
+    header h;
+    read_header(&s, &h);
+    if (s.failed || s.at != HEADER_BYTES)
+        return refuse(&r, s.at, "header", "the header ends early");
+    if ((st = check_header(&h, size, &r)) != CAROM_OK) return st;
+    carom_world_def def = h.def;
     def.on_event = on_event;
     def.user = user;
+    def.capacity_hint = h.def.capacity_hint < h.count ? h.def.capacity_hint : h.count;
+    char def_why[200] = "";
     carom_world *w = NULL;
-    if ((st = carom_world_create(&def, &w, why, why_size)) != CAROM_OK) return st;
-    if ((st = read_world(&s, w, why, why_size)) == CAROM_OK && s.at != size)
-        st = damaged(&s, why, why_size, "%zu bytes left over", size - s.at);
-    if (st != CAROM_OK) {
+    if ((st = carom_world_create(&def, &w, def_why, sizeof def_why)) != CAROM_OK) {
+        if (st == CAROM_OUT_OF_MEMORY)
+            refuse(&r, h.at_count, "body count", "%s", def_why);
+        else
+            refuse(&r, h.at_def, "world def", "%s", def_why);
+        return st;
+    }
+    if ((st = restore_world(&s, &h, w, &r)) != CAROM_OK) {
         carom_world_destroy(w);
         return st;
     }

@@ -143,9 +143,11 @@ static int check_def(const carom_world_def *def, char *why, size_t size)
 
 /* ---- lifecycle ----------------------------------------------------------- */
 
-/* Grows array to count elements, or returns -1 (the array is then unchanged). */
+/* Grows array to count elements, or returns -1 (the array is then unchanged);
+ * a byte count that would not fit in size_t (32-bit targets) fails too. */
 #define GROW_OR_FAIL(array, count)                                                                 \
     do {                                                                                           \
+        if ((size_t)(count) > SIZE_MAX / sizeof *(array)) return -1;                               \
         void *grown_ = memory_grow((array), (size_t)(count) * sizeof *(array));                    \
         if (!grown_) return -1;                                                                    \
         (array) = grown_;                                                                          \
@@ -160,6 +162,7 @@ int world_reserve_bodies(carom_world *w, int32_t needed)
     GROW_OR_FAIL(w->mass, capacity);
     GROW_OR_FAIL(w->counter, capacity);
     GROW_OR_FAIL(w->instant, capacity);
+    GROW_OR_FAIL(w->collisions, capacity);
     GROW_OR_FAIL(w->event, capacity);
     GROW_OR_FAIL(w->id_of, capacity);
     GROW_OR_FAIL(w->slot_of, capacity);
@@ -215,6 +218,7 @@ void carom_world_destroy(carom_world *w)
     free(w->mass);
     free(w->counter);
     free(w->instant);
+    free(w->collisions);
     free(w->event);
     free(w->id_of);
     free(w->slot_of);
@@ -383,6 +387,7 @@ static void store_body(carom_world *w, int32_t id, const double x[3], const caro
     w->mass[id] = b->mass;
     w->counter[id] = 0;
     w->instant[id] = 0;
+    w->collisions[id] = 0;
     w->event[id] = (body_event){-1, 0, EVENT_NONE};
     settle_new_body(w, id);
 }
@@ -443,7 +448,7 @@ carom_status carom_world_get_body(const carom_world *w, int32_t id, carom_body_s
     state->velocity = (carom_vec){v[0], v[1], v[2]};
     state->radius = w->hot[s].radius;
     state->mass = w->mass[s];
-    state->collisions = w->counter[s];
+    state->collisions = w->collisions[s];
     return CAROM_OK;
 }
 

@@ -51,6 +51,7 @@ struct carom_world {
     double *mass;
     uint32_t *counter;  /* collisions of each body: stamps invalidate stale predictions */
     uint32_t *instant;  /* collisions of each body at its current instant (jam detection) */
+    uint64_t *collisions; /* pair and wall collisions of each body (what carom_body_state reports) */
     body_event *event;
     double max_radius;
 

@@ -276,7 +276,8 @@ static int build_from_checkpoint(runner *r, const options *o)
     was->next_checkpoint = r->s.next_checkpoint, was->frames_written = r->s.frames_written;
     if (session_set_text(&was->trajectory, r->s.trajectory) || session_set_text(&was->events_log, r->s.events_log))
         return snprintf(r->message, sizeof r->message, "out of memory"), -1;
-    r->s.equilibrate = 0; /* the window the checkpoint measured goes on */
+    /* the checkpoint carries run.equilibrate: a window already started goes on */
+    r->equilibrated = !(r->s.equilibrate > carom_world_time(r->world));
     return 0;
 }
 

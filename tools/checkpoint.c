@@ -1,10 +1,23 @@
-/* checkpoint.c — a checkpoint is "CAROMCKP", a format version, the session
- * (texts as length + bytes, numbers in native byte order) and the world's
- * snapshot (which carries its own byte-order check). Written through an
+/* checkpoint.c — a checkpoint file holds a run's session and its world's
+ * snapshot. Format version 2, every number little-endian:
+ *
+ *   magic "CAROMCKP", version (u32), byte-order tag 0x01020304 (u32),
+ *   five texts (u32 length, 0xffffffff for none, then the bytes), seven
+ *   numbers (f64), three integers (i64), the snapshot's length (u64), the
+ *   snapshot (which carries its own length and checksum), and a CRC-32C of
+ *   every byte before it (u32; carom_crc32c).
+ *
+ * A checkpoint is read whole and checked before anything in it is believed:
+ * magic, version and tag, then the checksum (any flipped bit is refused),
+ * then every length against the bytes present and every number against its
+ * range. Refusals name the field and its byte offset. Written through an
  * outfile, so an interrupted write never replaces a good checkpoint. */
 #include "checkpoint.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,133 +25,321 @@
 #include "outfile.h"
 
 static const char checkpoint_magic[8] = {'C', 'A', 'R', 'O', 'M', 'C', 'K', 'P'};
-enum { CHECKPOINT_VERSION = 2 }; /* 2: the session's species text */
+enum { CHECKPOINT_VERSION = 2, TEXTS = 6, NUMBERS = 8, INTEGERS = 3, CHECKSUM_BYTES = 4 };
+static const uint32_t byte_order_tag = 0x01020304u;
 static const uint32_t no_text = 0xffffffffu;
+static const uint32_t longest_text = 1u << 20; /* texts are paths */
 
-static void write_text(FILE *out, const char *text)
+/* ---- little-endian fields ------------------------------------------------ */
+
+typedef struct cursor {
+    unsigned char *out;      /* writing */
+    const unsigned char *in; /* reading */
+    size_t size, at;
+    int failed;
+} cursor;
+
+static void put_uint(cursor *c, uint64_t value, int bytes)
 {
-    uint32_t length = text ? (uint32_t)strlen(text) : no_text;
-    fwrite(&length, sizeof length, 1, out);
-    if (text) fwrite(text, 1, length, out);
+    for (int k = 0; k < bytes; k++) c->out[c->at + (size_t)k] = (unsigned char)(value >> (8 * k));
+    c->at += (size_t)bytes;
 }
 
-static void write_session(FILE *out, const session *s)
+static void put_f64(cursor *c, double value)
 {
-    uint32_t version = CHECKPOINT_VERSION;
-    fwrite(checkpoint_magic, 1, sizeof checkpoint_magic, out);
-    fwrite(&version, sizeof version, 1, out);
-    const char *texts[] = {s->scenario_path, s->trajectory, s->events_log, s->stats, s->checkpoint,
-                           s->species};
-    for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++) write_text(out, texts[k]);
-    double numbers[] = {s->until, s->every, s->checkpoint_every, s->next_frame, s->next_checkpoint,
-                        s->kinetic_energy_initial, s->potential_energy_initial};
-    int64_t integers[] = {(int64_t)s->seed, s->events, s->frames_written};
-    fwrite(numbers, sizeof numbers, 1, out);
-    fwrite(integers, sizeof integers, 1, out);
+    uint64_t bits;
+    memcpy(&bits, &value, sizeof bits);
+    put_uint(c, bits, 8);
+}
+
+static uint64_t get_uint(cursor *c, int bytes)
+{
+    if (c->failed || (size_t)bytes > c->size - c->at) {
+        c->failed = 1;
+        return 0;
+    }
+    uint64_t value = 0;
+    for (int k = 0; k < bytes; k++) value |= (uint64_t)c->in[c->at + (size_t)k] << (8 * k);
+    c->at += (size_t)bytes;
+    return value;
+}
+
+static double get_f64(cursor *c)
+{
+    uint64_t bits = get_uint(c, 8);
+    double value;
+    memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+static const char **session_texts(const session *s, const char *texts[TEXTS])
+{
+    texts[0] = s->scenario_path, texts[1] = s->trajectory, texts[2] = s->events_log;
+    texts[3] = s->stats, texts[4] = s->checkpoint, texts[5] = s->species;
+    return texts;
+}
+
+/* Bytes of everything before the snapshot, or 0 if a text is too long. */
+static size_t session_bytes(const session *s)
+{
+    const char *texts[TEXTS];
+    size_t size = sizeof checkpoint_magic + 4 + 4 + 8 * (NUMBERS + INTEGERS) + 8;
+    session_texts(s, texts);
+    for (int k = 0; k < TEXTS; k++) {
+        size_t length = texts[k] ? strlen(texts[k]) : 0;
+        if (length > longest_text) return 0;
+        size += 4 + length;
+    }
+    return size;
+}
+
+static void write_session(cursor *c, const session *s, uint64_t snapshot_size)
+{
+    memcpy(c->out, checkpoint_magic, sizeof checkpoint_magic);
+    c->at = sizeof checkpoint_magic;
+    put_uint(c, CHECKPOINT_VERSION, 4);
+    put_uint(c, byte_order_tag, 4);
+    const char *texts[TEXTS];
+    session_texts(s, texts);
+    for (int k = 0; k < TEXTS; k++) {
+        size_t length = texts[k] ? strlen(texts[k]) : 0;
+        put_uint(c, texts[k] ? (uint32_t)length : no_text, 4);
+        if (length) memcpy(c->out + c->at, texts[k], length);
+        c->at += length;
+    }
+    double numbers[NUMBERS] = {s->until,
+                               s->every,
+                               s->checkpoint_every,
+                               s->next_frame,
+                               s->next_checkpoint,
+                               s->kinetic_energy_initial,
+                               s->potential_energy_initial,
+                               s->equilibrate};
+    int64_t integers[INTEGERS] = {(int64_t)s->seed, s->events, s->frames_written};
+    for (int k = 0; k < NUMBERS; k++) put_f64(c, numbers[k]);
+    for (int k = 0; k < INTEGERS; k++) put_uint(c, (uint64_t)integers[k], 8);
+    put_uint(c, snapshot_size, 8);
 }
 
 int checkpoint_write(const char *path, const session *s, const carom_world *world, char *error,
                      size_t error_size)
 {
-    size_t size = carom_world_snapshot_size(world);
-    void *snapshot = malloc(size);
-    if (!snapshot || carom_world_snapshot(world, snapshot, size) != CAROM_OK) {
-        free(snapshot);
+    size_t head = session_bytes(s), snapshot = carom_world_snapshot_size(world), total = 0;
+    if (head == 0 || snapshot == 0 || snapshot > SIZE_MAX - head - CHECKSUM_BYTES) {
+        snprintf(error, error_size,
+                 "%s: cannot write (a checkpoint this large does not fit in memory here)", path);
+        return -1;
+    }
+    total = head + snapshot + CHECKSUM_BYTES;
+    unsigned char *bytes = malloc(total);
+    if (!bytes || carom_world_snapshot(world, bytes + head, snapshot) != CAROM_OK) {
+        free(bytes);
         snprintf(error, error_size, "%s: cannot write (out of memory for the snapshot)", path);
         return -1;
     }
+    cursor c = {bytes, NULL, total, 0, 0};
+    write_session(&c, s, snapshot);
+    c.at += snapshot;
+    put_uint(&c, carom_crc32c(0, bytes, head + snapshot), 4);
     outfile f;
-    if (outfile_open(&f, path, error, error_size) != 0) {
-        free(snapshot);
-        return -1;
+    int st = outfile_open(&f, path, error, error_size);
+    if (st == 0 && fwrite(bytes, 1, total, f.stream) != total) {
+        snprintf(error, error_size, "%s: cannot write (%s)", path, strerror(errno));
+        outfile_discard(&f);
+        st = -1;
+    } else if (st == 0) {
+        st = outfile_commit(&f, error, error_size);
     }
-    write_session(f.stream, s);
-    uint64_t length = size;
-    fwrite(&length, sizeof length, 1, f.stream);
-    fwrite(snapshot, 1, size, f.stream);
-    free(snapshot);
-    return outfile_commit(&f, error, error_size);
+    free(bytes);
+    return st;
 }
 
 /* ---- reading ------------------------------------------------------------- */
 
 typedef struct reader {
-    FILE *in;
+    cursor c;
+    unsigned char *bytes; /* the file, read whole (c reads it) */
     const char *path;
     char *error;
     size_t error_size;
-    int failed;
 } reader;
 
-static int fail(reader *r, const char *what)
+static int refuse(reader *r, size_t at, const char *field, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static int refuse(reader *r, size_t at, const char *field, const char *format, ...)
 {
-    if (!r->failed)
-        snprintf(r->error, r->error_size, "%s: %s (at byte %ld)", r->path, what, ftell(r->in));
-    r->failed = 1;
+    char detail[300];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(detail, sizeof detail, format, args);
+    va_end(args);
+    snprintf(r->error, r->error_size, "%s: byte %zu (%s): %s", r->path, at, field, detail);
     return -1;
 }
 
-static int read_exactly(reader *r, void *data, size_t size)
+/* The magic, version and byte-order tag, from the file's first 16 bytes. */
+static int check_opening(reader *r, const unsigned char *head, size_t got)
 {
-    if (r->failed) return -1;
-    if (fread(data, 1, size, r->in) != size) return fail(r, "not a complete carom checkpoint");
+    cursor c = {NULL, head, got, sizeof checkpoint_magic, 0};
+    if (got < sizeof checkpoint_magic ||
+        memcmp(head, checkpoint_magic, sizeof checkpoint_magic) != 0) {
+        snprintf(r->error, r->error_size,
+                 "%s: not a carom checkpoint (byte 0, magic: expected \"CAROMCKP\")", r->path);
+        return -1;
+    }
+    uint32_t version = (uint32_t)get_uint(&c, 4);
+    if (c.failed) return refuse(r, got, "format version", "the file ends after %zu bytes", got);
+    if (version != CHECKPOINT_VERSION)
+        return refuse(r, 8, "format version",
+                      "checkpoint format version %u, this carom reads version %d", version,
+                      CHECKPOINT_VERSION);
+    uint32_t tag = (uint32_t)get_uint(&c, 4);
+    if (c.failed) return refuse(r, got, "byte-order tag", "the file ends after %zu bytes", got);
+    if (tag != byte_order_tag)
+        return refuse(r, 12, "byte-order tag", "0x%08x, expected 0x%08x (little-endian)", tag,
+                      byte_order_tag);
     return 0;
 }
 
-static int read_text(reader *r, char **text)
+/* The whole file into r->c (as many bytes as are there, no more). */
+static int slurp(reader *r, FILE *in, unsigned char *head, size_t got)
 {
-    uint32_t length;
-    if (read_exactly(r, &length, sizeof length) != 0) return -1;
-    if (length == no_text) return 0;
-    if (length > 1 << 20) return fail(r, "damaged checkpoint (a name too long)");
-    char *value = malloc((size_t)length + 1);
-    if (!value) return fail(r, "out of memory");
-    if (read_exactly(r, value, length) != 0) {
-        free(value);
-        return -1;
+    size_t size = got, capacity = 1 << 16;
+    unsigned char *bytes = malloc(capacity);
+    if (!bytes) return refuse(r, 0, "file", "out of memory");
+    memcpy(bytes, head, got);
+    for (;;) {
+        size += fread(bytes + size, 1, capacity - size, in);
+        if (size < capacity) break;
+        unsigned char *grown = capacity <= SIZE_MAX / 2 ? realloc(bytes, capacity * 2) : NULL;
+        if (!grown) {
+            free(bytes);
+            return refuse(r, size, "file", "out of memory reading the checkpoint");
+        }
+        bytes = grown;
+        capacity *= 2;
     }
-    value[length] = '\0';
-    *text = value;
+    if (ferror(in)) {
+        free(bytes);
+        return refuse(r, size, "file", "cannot read (%s)", strerror(errno));
+    }
+    r->bytes = bytes;
+    r->c = (cursor){NULL, bytes, size, 0, 0};
+    return 0;
+}
+
+static int check_checksum(reader *r)
+{
+    cursor *c = &r->c;
+    size_t least =
+        sizeof checkpoint_magic + 8 + 4 * TEXTS + 8 * (NUMBERS + INTEGERS) + 8 + CHECKSUM_BYTES;
+    if (c->size < least)
+        return refuse(r, c->size, "file",
+                      "the file ends after %zu bytes; a checkpoint has at least %zu", c->size,
+                      least);
+    c->at = c->size - CHECKSUM_BYTES;
+    uint32_t stored = (uint32_t)get_uint(c, 4),
+             computed = carom_crc32c(0, c->in, c->size - CHECKSUM_BYTES);
+    if (stored != computed)
+        return refuse(
+            r, c->size - CHECKSUM_BYTES, "CRC-32C",
+            "stored 0x%08x, computed 0x%08x over the bytes before it: the checkpoint is damaged",
+            stored, computed);
+    c->at = sizeof checkpoint_magic + 8;
+    c->size -= CHECKSUM_BYTES; /* the fields end where the checksum starts */
+    return 0;
+}
+
+static const char *text_name[TEXTS] = {"scenario path", "trajectory path", "event log path",
+                                       "stats path", "checkpoint path", "species"};
+
+static int read_text(reader *r, int k, char **text)
+{
+    size_t at = r->c.at;
+    uint32_t length = (uint32_t)get_uint(&r->c, 4);
+    if (r->c.failed) return refuse(r, at, text_name[k], "the file ends inside it");
+    if (length == no_text) return 0;
+    if (length > longest_text || length > r->c.size - r->c.at)
+        return refuse(r, at, text_name[k],
+                      "%u bytes long, but %zu remain (and at most %u are allowed)", length,
+                      r->c.size - r->c.at, longest_text);
+    const char *bytes = (const char *)r->c.in + r->c.at;
+    if (memchr(bytes, '\0', length)) return refuse(r, r->c.at, text_name[k], "contains a NUL byte");
+    if (!(*text = malloc((size_t)length + 1))) return refuse(r, at, text_name[k], "out of memory");
+    memcpy(*text, bytes, length);
+    (*text)[length] = '\0';
+    r->c.at += length;
+    return 0;
+}
+
+static int check_numbers(reader *r, size_t at, const double numbers[NUMBERS])
+{
+    static const char *names[NUMBERS] = {"until",
+                                         "every",
+                                         "checkpoint_every",
+                                         "next frame",
+                                         "next checkpoint",
+                                         "initial kinetic energy",
+                                         "initial potential energy",
+                                         "equilibrate"};
+    for (int k = 0; k < NUMBERS; k++) {
+        double x = numbers[k];
+        int ok = !isnan(x);
+        if (k == 0) ok = ok && x >= 0.0;                              /* until may be infinite */
+        if (k == 1 || k == 2 || k == 5 || k == 7) ok = isfinite(x) && x >= 0.0; /* intervals, an energy, a time */
+        if (k == 6) ok = isfinite(x);
+        if (!ok) return refuse(r, at + 8 * (size_t)k, names[k], "%g is out of range", x);
+    }
     return 0;
 }
 
 static int read_session(reader *r, session *s)
 {
-    char magic[8];
-    uint32_t version;
-    if (read_exactly(r, magic, sizeof magic) != 0 || memcmp(magic, checkpoint_magic, sizeof magic) != 0)
-        return fail(r, "not a carom checkpoint");
-    if (read_exactly(r, &version, sizeof version) != 0 || version != CHECKPOINT_VERSION)
-        return fail(r, "checkpoint of another carom version");
-    char **texts[] = {&s->scenario_path, &s->trajectory, &s->events_log, &s->stats, &s->checkpoint,
-                      &s->species};
-    for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++)
-        if (read_text(r, texts[k]) != 0) return -1;
-    double numbers[7];
-    int64_t integers[3];
-    if (read_exactly(r, numbers, sizeof numbers) != 0 || read_exactly(r, integers, sizeof integers) != 0)
-        return -1;
+    char **texts[TEXTS] = {&s->scenario_path, &s->trajectory, &s->events_log, &s->stats,
+                           &s->checkpoint, &s->species};
+    for (int k = 0; k < TEXTS; k++)
+        if (read_text(r, k, texts[k]) != 0) return -1;
+    size_t at = r->c.at;
+    double numbers[NUMBERS];
+    int64_t integers[INTEGERS];
+    for (int k = 0; k < NUMBERS; k++) numbers[k] = get_f64(&r->c);
+    for (int k = 0; k < INTEGERS; k++) integers[k] = (int64_t)get_uint(&r->c, 8);
+    if (r->c.failed) return refuse(r, at, "session numbers", "the file ends inside them");
+    if (check_numbers(r, at, numbers) != 0) return -1;
+    size_t at_integers = at + 8 * NUMBERS;
+    if (integers[1] < -1)
+        return refuse(r, at_integers + 8, "events", "%lld: expected a cap >= 0, or -1 for none",
+                      (long long)integers[1]);
+    if (integers[2] < 0 || integers[2] > INT_MAX)
+        return refuse(r, at_integers + 16, "frames written", "%lld: expected 0 to %d",
+                      (long long)integers[2], INT_MAX);
     s->until = numbers[0], s->every = numbers[1], s->checkpoint_every = numbers[2];
-    s->next_frame = numbers[3], s->next_checkpoint = numbers[4], s->kinetic_energy_initial = numbers[5];
+    s->next_frame = numbers[3], s->next_checkpoint = numbers[4],
+    s->kinetic_energy_initial = numbers[5];
     s->potential_energy_initial = numbers[6];
+    s->equilibrate = numbers[7];
     s->seed = (uint64_t)integers[0], s->events = integers[1], s->frames_written = (int)integers[2];
     return 0;
 }
 
 static int read_world(reader *r, carom_event_callback on_event, void *user, carom_world **world)
 {
-    uint64_t length;
-    if (read_exactly(r, &length, sizeof length) != 0) return -1;
-    if (length > ((uint64_t)1 << 40)) return fail(r, "damaged checkpoint (snapshot size)");
-    void *snapshot = malloc(length ? length : 1);
-    if (!snapshot) return fail(r, "out of memory for the snapshot");
-    int st = read_exactly(r, snapshot, length);
-    if (st == 0 && fgetc(r->in) != EOF) st = fail(r, "damaged checkpoint (bytes after the snapshot)");
-    char why[200];
-    if (st == 0 && carom_world_restore(snapshot, length, on_event, user, world, why, sizeof why) != CAROM_OK)
-        st = fail(r, why);
-    free(snapshot);
-    return st;
+    size_t at = r->c.at;
+    uint64_t length = get_uint(&r->c, 8);
+    size_t rest = r->c.size - r->c.at;
+    if (r->c.failed || length != rest)
+        return refuse(r, at, "snapshot length", "%llu bytes, but %zu remain before the checksum",
+                      (unsigned long long)length, rest);
+    char why[300];
+    if (carom_world_restore(r->c.in + r->c.at, rest, on_event, user, world, why, sizeof why) !=
+        CAROM_OK)
+        return refuse(r, r->c.at, "world snapshot, which starts there", "%s", why);
+    return 0;
 }
 
 int checkpoint_read(const char *path, session *s, carom_event_callback on_event, void *user,
@@ -146,14 +347,22 @@ int checkpoint_read(const char *path, session *s, carom_event_callback on_event,
 {
     *world = NULL;
     memset(s, 0, sizeof *s);
-    reader r = {fopen(path, "rb"), path, error, error_size, 0};
-    if (!r.in) {
+    reader r = {{NULL, NULL, 0, 0, 0}, NULL, path, error, error_size};
+    FILE *in = fopen(path, "rb");
+    if (!in) {
         snprintf(error, error_size, "%s: cannot open (%s)", path, strerror(errno));
         return -1;
     }
-    int st = read_session(&r, s);
+    unsigned char head[16];
+    size_t got = fread(head, 1, sizeof head, in);
+    int st = check_opening(&r, head, got);
+    if (st == 0) st = slurp(&r, in, head, got);
+    fclose(in);
+    if (st != 0) return -1;
+    st = check_checksum(&r);
+    if (st == 0) st = read_session(&r, s);
     if (st == 0) st = read_world(&r, on_event, user, world);
-    fclose(r.in);
+    free(r.bytes);
     if (st != 0) session_free(s);
     return st;
 }
