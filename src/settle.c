@@ -36,6 +36,7 @@
  */
 #include "settle.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -45,6 +46,19 @@
 #include "world.h"
 
 static int wall_axis_side(int wall) { return wall % 2 ? 1 : -1; }
+
+int settle_def_has_floors(const carom_world_def *def)
+{
+    const double g[3] = {def->gravity.x, def->gravity.y, def->gravity.z};
+    for (int a = 0; a < def->dim && a < 3; a++)
+        if (def->boundary[a] == CAROM_WALLS && g[a] != 0.0) return 1;
+    return 0;
+}
+
+int settle_def_has_collapse(const carom_world_def *def)
+{
+    return def->restitution < 1.0 || def->wall_restitution < 1.0;
+}
 
 void settle_configure(carom_world *w)
 {
@@ -57,7 +71,8 @@ void settle_configure(carom_world *w)
     }
     for (int mask = 0; mask < 8; mask++)
         for (int a = 0; a < 3; a++) s->gravity_of[mask][a] = (mask >> a) & 1 ? 0.0 : w->gravity[a];
-    s->collapse = w->def.restitution < 1.0 || w->def.wall_restitution < 1.0;
+    s->collapse = settle_def_has_collapse(&w->def);
+    assert(s->floors == settle_def_has_floors(&w->def));
 }
 
 #define GROW_OR_FAIL(array, count)                                                                 \

@@ -29,6 +29,10 @@ typedef struct settle {
     int32_t *last_partner;   /* id of the last pair partner, -1 after a wall or none */
 } settle;
 
+/* Whether a world of this def keeps per-body floor state (some wall faces
+ * gravity), and the TC model's state (a restitution below 1). */
+int settle_def_has_floors(const carom_world_def *def);
+int settle_def_has_collapse(const carom_world_def *def);
 int settle_reserve(carom_world *w, int32_t capacity); /* 0, or -1 if out of memory */
 void settle_configure(carom_world *w);
 void settle_free(carom_world *w);

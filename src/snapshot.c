@@ -38,19 +38,23 @@
 
 #include "motion.h"
 #include "schedule.h"
+#include "settle.h"
 #include "world.h"
 
 static const char snapshot_magic[8] = {'C', 'A', 'R', 'O', 'M', 'S', 'N', 'P'};
 /* 2: bodies in id order with their cells; 3: neighbour lists; 4: little-endian
- * fields, total length, CRC-32C, collision counts, events since re-sorting */
+ * fields, total length, CRC-32C, collision counts, events since re-sorting,
+ * the settling state (floors, Zeno series, TC model) */
 enum { SNAPSHOT_VERSION = 4 };
 static const uint32_t byte_order_tag = 0x01020304u;
 
 /* Bytes of the fixed parts (checked against what the writer writes). */
 enum {
-    HEADER_BYTES = 260,
+    HEADER_BYTES = 284,
     BODY_BYTES = 110,
     ANCHOR_BYTES = 12,
+    FLOOR_BYTES = 49,    /* settle state, Zeno end and tolerance per axis */
+    COLLAPSE_BYTES = 12, /* last pair collision time, last partner */
     CHECKSUM_BYTES = 4,
     LENGTH_AT = 16, /* where the total length is */
 };
@@ -87,14 +91,23 @@ static int size_mul_add(size_t a, size_t b, size_t c, size_t *out)
     return 0;
 }
 
-static size_t body_bytes(int anchors) { return BODY_BYTES + (anchors ? ANCHOR_BYTES : 0); }
+/* What a body record holds beyond the fixed part. */
+typedef struct layout {
+    int anchors, floors, collapse;
+} layout;
+
+static size_t body_bytes(layout l)
+{
+    return BODY_BYTES + (l.anchors ? ANCHOR_BYTES : 0) + (l.floors ? FLOOR_BYTES : 0) +
+           (l.collapse ? COLLAPSE_BYTES : 0);
+}
 
 /* The snapshot's size for count bodies, or 0 if it does not fit in size_t. */
-static size_t snapshot_bytes(int64_t count, int anchors)
+static size_t snapshot_bytes(int64_t count, layout l)
 {
     size_t size;
     if (count < 0 || (uint64_t)count > SIZE_MAX ||
-        size_mul_add((size_t)count, body_bytes(anchors), HEADER_BYTES + CHECKSUM_BYTES, &size) != 0)
+        size_mul_add((size_t)count, body_bytes(l), HEADER_BYTES + CHECKSUM_BYTES, &size) != 0)
         return 0;
     return size;
 }
@@ -102,6 +115,12 @@ static size_t snapshot_bytes(int64_t count, int anchors)
 /* Anchors are saved while the lists are in use; after bodies were added the
  * lists are rebuilt at the next run, so the anchors mean nothing. */
 static int saves_anchors(int lists_on, int needs_rebuild) { return lists_on && !needs_rebuild; }
+
+static layout layout_of(const carom_world_def *def, int lists_on, int needs_rebuild)
+{
+    return (layout){saves_anchors(lists_on, needs_rebuild), settle_def_has_floors(def),
+                    settle_def_has_collapse(def)};
+}
 
 /* ---- little-endian fields ------------------------------------------------ */
 
@@ -190,6 +209,7 @@ static void write_def(stream *s, const carom_world_def *def)
     put_i32(s, def->max_collisions_per_instant);
     put_i32(s, def->capacity_hint);
     put_f64(s, def->neighbour_shell);
+    put_f64(s, def->collapse_time);
 }
 
 static void write_measure(stream *s, const measure *m)
@@ -203,6 +223,7 @@ static void write_measure(stream *s, const measure *m)
     put_f64(s, m->virial);
     put_f64(s, m->wall_impulse);
     put_f64(s, m->kinetic_integral);
+    put_i64(s, m->rest_events);
 }
 
 static void write_header(stream *s, const carom_world *w, size_t total)
@@ -222,6 +243,7 @@ static void write_header(stream *s, const carom_world *w, size_t total)
     for (int a = 0; a < 3; a++) put_i32(s, w->grid.n[a]);
     put_i32(s, w->nb.on);
     put_f64(s, w->nb.shell);
+    put_f64(s, w->rest.time_scale);
 }
 
 /* One body in id order, with its cell; a pair partner is saved as an id. */
@@ -247,6 +269,15 @@ static void write_body(stream *s, const carom_world *w, int32_t i)
     put_i32(s, w->grid.cell[i]);
     if (saves_anchors(w->nb.on, w->needs_rebuild))
         for (int a = 0; a < 3; a++) put_f32(s, w->nb.anchor[3 * i + a]);
+    int32_t id = w->id_of[i];
+    if (w->rest.state) {
+        put_u8(s, w->rest.state[id]);
+        for (int k = 0; k < 6; k++) put_f64(s, w->rest.zeno[6 * id + k]);
+    }
+    if (w->rest.last_partner) {
+        put_f64(s, w->rest.last_pair_time[id]);
+        put_i32(s, w->rest.last_partner[id]);
+    }
 }
 
 carom_status carom_world_snapshot(const carom_world *w, void *buffer, size_t size)
@@ -270,7 +301,7 @@ carom_status carom_world_snapshot(const carom_world *w, void *buffer, size_t siz
 
 size_t carom_world_snapshot_size(const carom_world *w)
 {
-    return w ? snapshot_bytes(w->count, saves_anchors(w->nb.on, w->needs_rebuild)) : 0;
+    return w ? snapshot_bytes(w->count, layout_of(&w->def, w->nb.on, w->needs_rebuild)) : 0;
 }
 
 /* ---- restoring: messages ------------------------------------------------- */
@@ -340,12 +371,12 @@ static carom_status check_envelope(const unsigned char *in, size_t size, const r
 
 typedef struct header {
     carom_world_def def;
-    double clock, max_radius, shell;
+    double clock, max_radius, shell, time_scale;
     int32_t count, grid_bodies, needs_rebuild, lists_on, n[3];
     int64_t events_since_order;
     measure meas;
     size_t at_def, at_clock, at_count, at_max_radius, at_grid_bodies, at_rebuild, at_order, at_meas,
-        at_grid, at_lists;
+        at_grid, at_lists, at_time_scale;
 } header;
 
 static carom_vec get_vec(stream *s)
@@ -369,6 +400,7 @@ static void read_def(stream *s, carom_world_def *def)
     def->max_collisions_per_instant = get_i32(s);
     def->capacity_hint = get_i32(s);
     def->neighbour_shell = get_f64(s);
+    def->collapse_time = get_f64(s);
 }
 
 static void read_measure(stream *s, measure *m)
@@ -382,6 +414,7 @@ static void read_measure(stream *s, measure *m)
     m->virial = get_f64(s);
     m->wall_impulse = get_f64(s);
     m->kinetic_integral = get_f64(s);
+    m->rest_events = get_i64(s);
 }
 
 static void read_header(stream *s, header *h)
@@ -408,6 +441,8 @@ static void read_header(stream *s, header *h)
     h->at_lists = s->at;
     h->lists_on = get_i32(s);
     h->shell = get_f64(s);
+    h->at_time_scale = s->at;
+    h->time_scale = get_f64(s);
 }
 
 static carom_status check_world_numbers(const header *h, const refusal *r)
@@ -427,6 +462,8 @@ static carom_status check_world_numbers(const header *h, const refusal *r)
     if (h->needs_rebuild != 0 && h->needs_rebuild != 1)
         return refuse(r, h->at_rebuild, "rebuild flag", "%d: expected 0 or 1",
                       (int)h->needs_rebuild);
+    if (!(isfinite(h->time_scale) && h->time_scale >= 0.0))
+        return refuse(r, h->at_time_scale, "time scale", "%g: expected a finite time >= 0", h->time_scale);
     if (h->events_since_order < 0)
         return refuse(r, h->at_order, "events since re-sorting", "%lld: expected a count >= 0",
                       (long long)h->events_since_order);
@@ -451,6 +488,8 @@ static carom_status check_measure(const header *h, const refusal *r)
     if (!isfinite(m->virial) || !isfinite(m->wall_impulse))
         return refuse(r, h->at_meas + 48, "virial and wall impulse",
                       "%g, %g: expected finite numbers", m->virial, m->wall_impulse);
+    if (m->rest_events < 0)
+        return refuse(r, h->at_meas + 72, "rest events", "%lld: expected a count >= 0", (long long)m->rest_events);
     if (!(isfinite(m->kinetic_integral) && m->kinetic_integral >= 0.0))
         return refuse(r, h->at_meas + 64, "kinetic energy integral",
                       "%g: expected a finite number >= 0", m->kinetic_integral);
@@ -521,12 +560,12 @@ static carom_status check_header(const header *h, size_t size, const refusal *r)
     if (st == CAROM_OK) st = check_measure(h, r);
     if (st == CAROM_OK) st = check_lists(h, r);
     if (st != CAROM_OK) return st;
-    size_t expected = snapshot_bytes(h->count, saves_anchors(h->lists_on, h->needs_rebuild));
+    layout l = layout_of(&h->def, h->lists_on, h->needs_rebuild);
+    size_t expected = snapshot_bytes(h->count, l);
     if (expected != size)
         return refuse(r, h->at_count, "body count",
                       "%d bodies of %zu bytes make a snapshot of %zu bytes, but it has %zu",
-                      (int)h->count, body_bytes(saves_anchors(h->lists_on, h->needs_rebuild)),
-                      expected, size);
+                      (int)h->count, body_bytes(l), expected, size);
     return CAROM_OK;
 }
 
@@ -546,6 +585,8 @@ static int valid_event(const carom_world *w, const body_event *e, int32_t self)
         return face_ok && !w->nb.on;
     case EVENT_SHELL:
         return w->nb.on && e->partner == 0 && e->partner_counter == 0;
+    case EVENT_REST:
+        return face_ok && w->rest.state && w->rest.floor_side[e->partner / 2] == (e->partner % 2 ? 1 : -1);
     default:
         return 0;
     }
@@ -675,6 +716,54 @@ static carom_status check_event(const carom_world *w, int32_t i, int scheduled, 
     return CAROM_OK;
 }
 
+/* Body i's settling state (arrays by id; restored bodies have id = slot). */
+static void read_settle(stream *s, carom_world *w, int32_t i)
+{
+    if (w->rest.state) {
+        w->rest.state[i] = get_u8(s);
+        for (int k = 0; k < 6; k++) w->rest.zeno[6 * i + k] = get_f64(s);
+    }
+    if (w->rest.last_partner) {
+        w->rest.last_pair_time[i] = get_f64(s);
+        w->rest.last_partner[i] = get_i32(s);
+    }
+}
+
+/* Resting or finishing only on a floor; a series end not before the clock
+ * (or none), a tolerance >= 0; a last collision not after the clock; a last
+ * partner that exists and is not the body. */
+static carom_status check_settle(const carom_world *w, int32_t i, size_t at, const refusal *r)
+{
+    const settle *st = &w->rest;
+    if (st->state) {
+        int state = st->state[i];
+        for (int a = 0; a < 3; a++) {
+            int used = (state >> a) & (SETTLE_RESTING | SETTLE_FINISHING);
+            if (used && !st->floor_side[a])
+                return refuse(r, at, "settle state", "body %d: 0x%02x rests on axis %d, which has no floor", (int)i,
+                              state, a);
+            double end = st->zeno[6 * i + a], tolerance = st->zeno[6 * i + 3 + a];
+            if (!((isinf(end) && end > 0.0) || (isfinite(end) && end >= 0.0)) ||
+                !(isfinite(tolerance) && tolerance >= 0.0) || (((state >> a) & SETTLE_FINISHING) && !isfinite(end)))
+                return refuse(r, at + 1 + 8 * (size_t)a, "Zeno series",
+                              "body %d: end %g, tolerance %g on axis %d", (int)i, end, tolerance, a);
+        }
+        if (state >> 6) return refuse(r, at, "settle state", "body %d: 0x%02x has unknown bits", (int)i, state);
+        at += FLOOR_BYTES;
+    }
+    if (st->last_partner) {
+        double last = st->last_pair_time[i];
+        int32_t partner = st->last_partner[i];
+        if (!((isinf(last) && last < 0.0) || (isfinite(last) && last <= w->clock)))
+            return refuse(r, at, "last pair collision", "body %d: %g, expected a time not after the clock %g",
+                          (int)i, last, w->clock);
+        if (partner < -1 || partner >= w->count || partner == i)
+            return refuse(r, at + 8, "last partner", "body %d: %d, expected -1 or another body", (int)i,
+                          (int)partner);
+    }
+    return CAROM_OK;
+}
+
 static carom_status read_body(stream *s, carom_world *w, int32_t i, const refusal *r)
 {
     size_t at = s->at;
@@ -695,8 +784,12 @@ static carom_status read_body(stream *s, carom_world *w, int32_t i, const refusa
     int32_t cell = get_i32(s);
     if (saves_anchors(w->nb.on, w->needs_rebuild))
         for (int a = 0; a < 3; a++) w->nb.anchor[3 * i + a] = get_f32(s);
+    size_t at_settle = s->at;
+    read_settle(s, w, i);
     if (s->failed) return refuse(r, at, "body", "body %d: the snapshot ends inside it", (int)i);
-    carom_status st = check_motion(w, b, at, i, r);
+    carom_status st = check_settle(w, i, at_settle, r);
+    if (st != CAROM_OK) return st;
+    st = check_motion(w, b, at, i, r);
     if (st != CAROM_OK) return st;
     if (!(isfinite(w->mass[i]) && w->mass[i] > 0.0))
         return refuse(r, at + AT_MASS, "mass", "body %d: %g, expected a finite number > 0", (int)i,
@@ -766,6 +859,7 @@ static carom_status set_up(carom_world *w, const header *h, const refusal *r)
     w->meas = h->meas;
     w->nb.on = h->lists_on;
     w->nb.shell = h->shell;
+    w->rest.time_scale = h->time_scale;
     int configured = h->n[0] != 0;
     if (world_reserve_bodies(w, h->count) != 0 ||
         (configured && cells_shape(&w->grid, w->dim, w->side, w->periodic, h->n) != 0) ||

@@ -22,11 +22,11 @@ enum {
     AT_VERSION = 8,
     AT_TAG = 12,
     AT_FIRST_TEXT = 16,
-    AT_NUMBERS = 64,
-    AT_INTEGERS = 120,
-    AT_SNAPSHOT_LENGTH = 144,
-    AT_SNAPSHOT = 152,
-    SNAPSHOT_AT_GRID = 236
+    AT_NUMBERS = 68,
+    AT_INTEGERS = 132,
+    AT_SNAPSHOT_LENGTH = 156,
+    AT_SNAPSHOT = 164,
+    SNAPSHOT_AT_GRID = 252
 };
 
 static char path[64];
@@ -239,7 +239,7 @@ static void test_forged_fields_refused(void)
     put_le(bad, AT_SNAPSHOT + snapshot_size - 4,
            carom_crc32c(0, bad + AT_SNAPSHOT, snapshot_size - 4), 4);
     reseal(bad, size);
-    expect_refused(bad, size, "snapshot byte 236 (grid cells)");
+    expect_refused(bad, size, "snapshot byte 252 (grid cells)");
     free(bad);
     free(good);
 }
