@@ -145,6 +145,7 @@ carom_world_def place_world_def(const scenario *s, const double box[3])
     def.restitution = s->restitution;
     def.wall_restitution = s->wall_restitution;
     def.elastic_below_speed = s->elastic_below_speed;
+    def.collapse_time = s->collapse_time;
     def.neighbour_shell = s->neighbour_shell;
     int64_t n = 0;
     for (int g = 0; g < s->group_count; g++)

@@ -45,9 +45,11 @@ int report_stats_json(FILE *out, const carom_world *w, const session *s, double 
     fprintf(out, "  \"dim\": %d,\n  \"n\": %lld,\n", st.dim, (long long)st.bodies);
     json_number(out, "volume", st.volume, ",");
     json_number(out, "time", st.time, ",");
-    fprintf(out, "  \"events\": {\"total\": %lld, \"pair\": %lld, \"wall\": %lld, \"cell\": %lld, \"stale\": %lld},\n",
-            (long long)st.events, (long long)st.pair_events, (long long)st.wall_events,
-            (long long)st.cell_events, (long long)st.stale_events);
+    fprintf(out,
+            "  \"events\": {\"total\": %lld, \"pair\": %lld, \"wall\": %lld, \"cell\": %lld, \"rest\": %lld, "
+            "\"stale\": %lld},\n",
+            (long long)st.events, (long long)st.pair_events, (long long)st.wall_events, (long long)st.cell_events,
+            (long long)st.rest_events, (long long)st.stale_events);
     json_number(out, "kinetic_energy_initial", s->kinetic_energy_initial, ",");
     json_number(out, "kinetic_energy", st.kinetic_energy, ",");
     json_number(out, "potential_energy_initial", s->potential_energy_initial, ",");

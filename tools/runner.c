@@ -31,7 +31,8 @@ void runner_log_event(void *user, const carom_event *e)
     if (!log->out) return;
     int written = e->kind == CAROM_EVENT_PAIR
                       ? fprintf(log->out, "%.17g,pair,%d,%d\n", e->time, (int)e->i, (int)e->j)
-                      : fprintf(log->out, "%.17g,wall,%d,%s\n", e->time, (int)e->i, walls[e->j % 6]);
+                      : fprintf(log->out, "%.17g,%s,%d,%s\n", e->time, e->kind == CAROM_EVENT_REST ? "rest" : "wall",
+                                (int)e->i, walls[e->j % 6]);
     if (written < 0) {
         log->error = errno ? errno : EIO;
         log->out = NULL; /* noticed by the run loop after this slice */

@@ -541,6 +541,7 @@ static int read_world(reader *r, const yaml_node_t *node, scenario *s)
                                 "restitution",
                                 "wall_restitution",
                                 "elastic_below_speed",
+                                "collapse_time",
                                 "neighbour_shell"};
     section world;
     if (open_section(r, node, "world", keys, LENGTH(keys), &world)) return -1;
@@ -551,6 +552,7 @@ static int read_world(reader *r, const yaml_node_t *node, scenario *s)
     if (get_number(&world, "restitution", CLOSED_UNIT, &s->restitution) ||
         get_number(&world, "wall_restitution", CLOSED_UNIT, &s->wall_restitution) ||
         get_number(&world, "elastic_below_speed", NON_NEGATIVE, &s->elastic_below_speed) ||
+        get_number(&world, "collapse_time", ANY_NUMBER, &s->collapse_time) ||
         get_number(&world, "neighbour_shell", ANY_NUMBER, &s->neighbour_shell))
         return -1;
     return 0;

@@ -47,6 +47,7 @@ typedef struct scenario {
     double restitution;      /* `restitution:` in [0, 1] (default 1) */
     double wall_restitution; /* `wall_restitution:` in [0, 1] (default 1) */
     double elastic_below_speed; /* `elastic_below_speed:` >= 0 (default 0) */
+    double collapse_time;       /* `collapse_time:` the TC model's time (default 0: automatic; < 0: off) */
     double neighbour_shell;     /* `neighbour_shell:` (default 0: automatic; < 0: cell lists) */
     uint64_t seed;           /* `seed:` (default 1) */
     scenario_group *groups;  /* `bodies:` */
