@@ -309,7 +309,7 @@ static int quick_mode(void)
 static void test_pile_settles_with_tc(void)
 {
     carom_world *w = pile(0.0);
-    double until = quick_mode() ? 8.0 : 20.0, start = carom_world_stats(w).kinetic_energy;
+    double until = quick_mode() ? 14.0 : 20.0, start = carom_world_stats(w).kinetic_energy;
     carom_status st = carom_world_run(w, until / 2, 20000000);
     carom_stats half = carom_world_stats(w);
     if (st == CAROM_OK) st = carom_world_run(w, until, 20000000);
