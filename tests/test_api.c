@@ -6,6 +6,7 @@
 
 #include "carom.h"
 #include "check.h"
+#include "state_hash.h"
 
 static int contains(const char *text, const char *part) { return strstr(text, part) != NULL; }
 
@@ -209,6 +210,78 @@ static void test_callback_cannot_change_world(void)
     carom_world_destroy(callback_world);
 }
 
+/* Numbers whose squares or products would overflow or lose every digit are
+ * refused, naming the supported range. */
+static void test_scales_out_of_range(void)
+{
+    carom_world_def def = carom_default_world_def();
+    def.box.x = 1e308;
+    expect_bad_def(def, "box.x", "1e-75 to 1e75");
+    def = carom_default_world_def();
+    def.gravity.z = 1e200;
+    expect_bad_def(def, "gravity.z", "1e-75 to 1e75");
+    def = carom_default_world_def();
+    def.collapse_time = NAN;
+    expect_bad_def(def, "collapse_time", "nan");
+    carom_world *w = make_world(3, CAROM_PERIODIC, 10.0);
+    carom_body_def b = carom_default_body_def();
+    b.velocity.y = 1e154;
+    CHECK_EQ_INT(carom_world_add_body(w, &b, NULL), CAROM_INVALID_ARGUMENT);
+    CHECK(contains(carom_world_message(w), "velocity.y") && contains(carom_world_message(w), "1e-75 to 1e75"));
+    b = carom_default_body_def();
+    b.radius = 1e-160;
+    CHECK_EQ_INT(carom_world_add_body(w, &b, NULL), CAROM_INVALID_ARGUMENT);
+    CHECK(contains(carom_world_message(w), "radius") && contains(carom_world_message(w), "supported range"));
+    b = carom_default_body_def();
+    b.mass = 1e-300;
+    CHECK_EQ_INT(carom_world_add_body(w, &b, NULL), CAROM_INVALID_ARGUMENT);
+    CHECK(contains(carom_world_message(w), "mass"));
+    b = carom_default_body_def();
+    b.position.x = 1e-80; /* a tiny coordinate is a position like any other */
+    CHECK_EQ_INT(carom_world_add_body(w, &b, NULL), CAROM_INVALID_ARGUMENT);
+    CHECK_EQ_INT(carom_world_body_count(w), 0);
+    carom_world_destroy(w);
+}
+
+/* A body refused for overlapping, even one wider than any before (which
+ * would need a new grid), leaves the world exactly as it was: the run that
+ * follows gives the same bits as one that never saw the call. */
+static carom_world *running_world(int refuse_one)
+{
+    carom_world *w = make_world(3, CAROM_PERIODIC, 12.0);
+    carom_rng rng = carom_rng_seed(8);
+    for (int k = 0; k < 60; k++) {
+        carom_body_def b = carom_default_body_def();
+        b.position = (carom_vec){12 * carom_rng_uniform(&rng) - 6, 12 * carom_rng_uniform(&rng) - 6,
+                                 12 * carom_rng_uniform(&rng) - 6};
+        b.velocity = (carom_vec){carom_rng_normal(&rng), carom_rng_normal(&rng), carom_rng_normal(&rng)};
+        b.radius = 0.3;
+        carom_world_add_body(w, &b, NULL);
+    }
+    CHECK(carom_world_run(w, 2.0, -1) == CAROM_OK);
+    if (refuse_one) {
+        carom_body_state s;
+        CHECK(carom_world_get_body(w, 0, &s) == CAROM_OK);
+        carom_body_def big = carom_default_body_def();
+        big.position = s.position; /* on top of body 0 */
+        big.radius = 1.5;
+        CHECK_EQ_INT(carom_world_add_body(w, &big, NULL), CAROM_OVERLAP);
+        CHECK(contains(carom_world_message(w), "overlaps body"));
+    }
+    CHECK(carom_world_run(w, 6.0, -1) == CAROM_OK);
+    return w;
+}
+
+static void test_refused_body_changes_nothing(void)
+{
+    carom_world *a = running_world(0), *b = running_world(1);
+    CHECK(hash_bodies(FNV1A_OFFSET, a, 1) == hash_bodies(FNV1A_OFFSET, b, 1));
+    CHECK(carom_world_stats(a).events == carom_world_stats(b).events);
+    CHECK_EQ_INT(carom_world_body_count(b), carom_world_body_count(a));
+    carom_world_destroy(a);
+    carom_world_destroy(b);
+}
+
 static void test_names_and_defaults(void)
 {
     for (int s = CAROM_OK; s <= CAROM_NOT_FOUND; s++)
@@ -247,6 +320,8 @@ int main(void)
     RUN(test_periodic_bodies);
     RUN(test_world_stays_usable);
     RUN(test_callback_cannot_change_world);
+    RUN(test_scales_out_of_range);
+    RUN(test_refused_body_changes_nothing);
     RUN(test_names_and_defaults);
     RUN(test_rng_reproducible);
     return CHECK_SUMMARY();
