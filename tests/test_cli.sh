@@ -9,21 +9,9 @@
 #
 # usage: test_cli.sh CAROM_BINARY EXAMPLES_DIR
 # Prints "N passed, N failed" last; exits non-zero if anything failed.
-set -u
 carom=$(realpath "$1")
 examples=$(realpath "$2")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-
-pass() { passed=$((passed + 1)); echo "pass  $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL  $1: $2"; }
-
-# json_number FILE KEY: the number after "KEY": in a stats file.
-json_number() { awk -v key="\"$2\":" '$1 == key { v = $2; sub(/,$/, "", v); print v; exit }' "$1"; }
-# json_event FILE KIND: one of the event counts.
-json_event() { sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p" "$1" | head -1; }
+source "$(dirname "$0")/testlib.sh"
 # close A B TOLERANCE: |A - B| <= TOLERANCE * max(1, |B|)
 close() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; s = b < 0 ? -b : b; if (s < 1) s = 1; exit !(d <= t * s) }'; }
 
@@ -345,5 +333,4 @@ check_round_trip
 check_restart hard_spheres 4
 check_restart granular_gravity 6
 check_periodic_checkpoints
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

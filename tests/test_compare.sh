@@ -9,15 +9,8 @@
 #
 # usage: test_compare.sh CAROM_BINARY
 # Prints "N passed, N failed" last; exits non-zero if anything failed.
-set -u
 carom=$(realpath "$1")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-
-pass() { passed=$((passed + 1)); echo "pass  $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL  $1: $2"; }
+source "$(dirname "$0")/testlib.sh"
 
 # csv_field FILE METHOD DT COLUMN: one value of the CSV report (dt "0" for exact).
 csv_field() {
@@ -114,5 +107,4 @@ assert len(d["results"][1]["checkpoints"]) == 32' "$json" || { fail dilute "JSON
 check_usage
 check_head_on
 check_dilute
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -8,14 +8,8 @@
 #
 # usage: test_install.sh BUILD_DIR
 # Prints "N passed, N failed" last; exits non-zero if anything failed.
-set -u
 build=$(realpath "$1")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); echo "pass  $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL  $1: $2"; }
+source "$(dirname "$0")/testlib.sh"
 
 cat >"$work/hello.c" <<'C'
 #include <stdio.h>
@@ -93,5 +87,4 @@ if install_prefix "$work/prefix"; then
   with_pkg_config "$work/moved" moved
   with_find_package "$work/moved" moved
 fi
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

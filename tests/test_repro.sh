@@ -9,21 +9,10 @@
 #
 # usage: test_repro.sh CAROM_BINARY EXAMPLES_DIR REPRO_DIR
 # Prints "N passed, N failed" last; exits non-zero if anything failed.
-set -u
 carom=$(realpath "$1")
 examples=$(realpath "$2")
 repro=$(realpath "$3")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-
-pass() { passed=$((passed + 1)); echo "pass  $1"; }
-fail() { failed=$((failed + 1)); echo "FAIL  $1: $2"; }
-
-json_number() { awk -v key="\"$2\":" '$1 == key { v = $2; sub(/,$/, "", v); print v; exit }' "$1"; }
-json_text() { sed -n "s/^ *\"$2\": \"\(.*\)\",\{0,1\}$/\1/p" "$1" | head -1; }
-json_event() { sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p" "$1" | head -1; }
+source "$(dirname "$0")/testlib.sh"
 # same A B: the two numbers are the same double
 same() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 == b + 0) }'; }
 
@@ -113,5 +102,4 @@ check_refused until-tiny "cannot advance the clock" "a frame interval that canno
 check_no_leftovers until-tiny
 check_refused lattice-huge-box "supported range" "a box whose sides overflow is refused, naming the range"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+finish
