@@ -39,7 +39,8 @@ static void advance(carom_world *w, int32_t i, double t)
  * what a collapsing cluster does). */
 static carom_status note_instant(carom_world *w, int32_t i, double t)
 {
-    if (t - w->hot[i].t <= 0x1p-40 * fmax(fabs(t), w->rest.time_scale)) {
+    double since = t - w->hot[i].t;
+    if (since <= 0x1p-40 * fabs(t) || since <= w->rest.creep_span) {
         if (++w->instant[i] >= (uint32_t)w->def.max_collisions_per_instant)
             return world_fail(w, CAROM_JAMMED,
                               "body %d had %u events in a row at t = %.17g without the clock advancing "
@@ -82,13 +83,13 @@ static carom_status process_pair(carom_world *w, int32_t owner, double t)
     advance(w, j, t);
     double dr[3], virial;
     contact_separation(w, i, j, dr);
-    double e = settle_pair_restitution(w, i, j, t);
+    double e = w->rest.collapse ? settle_pair_restitution(w, i, j, t) : w->def.restitution;
     double impulse = collide_pair(w->hot[i].v, w->hot[j].v, w->mass[i], w->mass[j], dr, e,
                                   w->def.elastic_below_speed, &virial);
     w->counter[i]++;
     w->counter[j]++;
     w->collisions[i]++, w->collisions[j]++;
-    settle_after_pair(w, i, j, t);
+    if (w->rest.collapse || w->rest.floors) settle_after_pair(w, i, j, t);
     w->meas.pair_events++;
     w->meas.window_pairs++;
     w->meas.virial += virial;

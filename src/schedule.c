@@ -39,14 +39,16 @@ static inline double pair_time_before(const carom_world *w, int32_t i, int32_t j
 }
 
 /* The earliest event found so far. reach is its time plus a few units in the
- * last place: the horizon handed to the early rejection, so that a pair whose
- * time rounds to exactly best.time is never rejected and a tie is always
- * decided by the total order (offer_pair), whatever order the candidates
- * come in. just is the body whose last collision was with this one and no
+ * last place of the clock (slack): the horizon handed to the early rejection,
+ * so that a pair whose time rounds to exactly best.time is never rejected
+ * and a tie is always decided by the total order (offer_pair), whatever
+ * order the candidates come in. (Ties need best.time near the clock, where
+ * its units in the last place are the clock's; far from it the rejection's
+ * relative margin of 1e-9 is far wider than a unit in the last place.) just is the body whose last collision was with this one and no
  * other (see collapse_just_collided): they cannot meet again until one of
  * them is disturbed, so no event between them is taken. */
 typedef struct candidate {
-    double time, reach;
+    double time, reach, slack;
     body_event event;
     int32_t just;
 } candidate;
@@ -54,7 +56,7 @@ typedef struct candidate {
 static inline void set_best(candidate *best, double time, body_event event)
 {
     best->time = time;
-    best->reach = time + fabs(time) * 0x1p-50;
+    best->reach = time + best->slack;
     best->event = event;
 }
 
@@ -76,15 +78,24 @@ static int still_touching(const carom_world *w, int32_t i, int32_t j, const doub
     return d2 <= sigma * sigma * (1.0 + 1e-9);
 }
 
+/* The scans below take check_just as a constant: always inlined, each is
+ * compiled twice, and worlds without last partners (all elastic ones) never
+ * pay for the test. */
+#if defined(__GNUC__)
+#define SCAN static inline __attribute__((always_inline))
+#else
+#define SCAN static inline
+#endif
+
 /* Files pair (i, j) in best if it is earlier, or as early and best is not a
  * pair or a pair with a higher id: the total order (time, kind, id). */
-static inline void offer_pair(const carom_world *w, candidate *best, double t, int32_t i, int32_t j,
-                              const double shift[3])
+SCAN void offer_pair(const carom_world *w, candidate *best, double t, int32_t i, int32_t j,
+                     const double shift[3], const int check_just)
 {
     if (t < best->time ||
         (t == best->time && t < INFINITY &&
          (best->event.kind != EVENT_PAIR || w->id_of[j] < w->id_of[best->event.partner]))) {
-        if (j == best->just && still_touching(w, i, j, shift)) return;
+        if (check_just && j == best->just && still_touching(w, i, j, shift)) return;
         set_best(best, t, (body_event){j, w->counter[j], EVENT_PAIR});
     }
 }
@@ -113,7 +124,7 @@ static inline double free_pair_time_before(const body_hot *a, const body_hot *b,
 }
 
 /* Every neighbour in body i's list (neighbour lists are never used with gravity). */
-static void consider_listed_pairs(const carom_world *w, int32_t i, candidate *best)
+SCAN void consider_listed_pairs(const carom_world *w, int32_t i, candidate *best, const int check_just)
 {
     const neighbours *nb = &w->nb;
     const int32_t *row = neighbours_row(nb, i);
@@ -121,12 +132,13 @@ static void consider_listed_pairs(const carom_world *w, int32_t i, candidate *be
     for (int k = 0, n = nb->count[i]; k < n; k++) {
         int32_t j = neighbours_slot(row[k]);
         const double *shift = neighbours_shift(&w->grid, row[k]);
-        offer_pair(w, best, free_pair_time_before(a, &w->hot[j], shift, best->reach), i, j, shift);
+        offer_pair(w, best, free_pair_time_before(a, &w->hot[j], shift, best->reach), i, j, shift, check_just);
     }
 }
 
 /* Every body in the cells around i, under gravity. */
-static void consider_cell_pairs_under_gravity(const carom_world *w, int32_t i, candidate *best)
+SCAN void consider_cell_pairs_under_gravity(const carom_world *w, int32_t i, candidate *best,
+                                           const int check_just)
 {
     int32_t home = w->grid.cell[i];
     const cells_pattern *pattern = cells_pattern_at(&w->grid, home);
@@ -134,12 +146,13 @@ static void consider_cell_pairs_under_gravity(const carom_world *w, int32_t i, c
     for (int k = 0; k < pattern->count; k++) {
         const double *shift = w->grid.image_shift[pattern->image[k]];
         for (int32_t j = head[pattern->offset[k]]; j >= 0; j = next[j])
-            if (j != i) offer_pair(w, best, pair_time_before(w, i, j, shift, best->reach), i, j, shift);
+            if (j != i)
+                offer_pair(w, best, pair_time_before(w, i, j, shift, best->reach), i, j, shift, check_just);
     }
 }
 
 /* Every body in the cells around i, without a field: the lean kernel. */
-static void consider_cell_pairs(const carom_world *w, int32_t i, candidate *best)
+SCAN void consider_cell_pairs(const carom_world *w, int32_t i, candidate *best, const int check_just)
 {
     int32_t home = w->grid.cell[i];
     const cells_pattern *pattern = cells_pattern_at(&w->grid, home);
@@ -149,16 +162,24 @@ static void consider_cell_pairs(const carom_world *w, int32_t i, candidate *best
         const double *shift = w->grid.image_shift[pattern->image[k]];
         for (int32_t j = head[pattern->offset[k]]; j >= 0; j = next[j]) {
             double t = free_pair_time_before(a, &w->hot[j], shift, best->reach);
-            if (j != i) offer_pair(w, best, t, i, j, shift);
+            if (j != i) offer_pair(w, best, t, i, j, shift, check_just);
         }
     }
 }
 
 static void consider_pairs(const carom_world *w, int32_t i, candidate *best)
 {
-    if (w->nb.on) consider_listed_pairs(w, i, best);
-    else if (w->has_gravity) consider_cell_pairs_under_gravity(w, i, best);
-    else consider_cell_pairs(w, i, best);
+    if (best->just >= 0) {
+        if (w->nb.on) consider_listed_pairs(w, i, best, 1);
+        else if (w->has_gravity) consider_cell_pairs_under_gravity(w, i, best, 1);
+        else consider_cell_pairs(w, i, best, 1);
+    } else if (w->nb.on) {
+        consider_listed_pairs(w, i, best, 0);
+    } else if (w->has_gravity) {
+        consider_cell_pairs_under_gravity(w, i, best, 0);
+    } else {
+        consider_cell_pairs(w, i, best, 0);
+    }
 }
 
 /* The walls; on a floor where the body's Zeno series is finishing, its end
@@ -166,14 +187,14 @@ static void consider_pairs(const carom_world *w, int32_t i, candidate *best)
 static void consider_walls(const carom_world *w, int32_t i, candidate *best)
 {
     const body_hot *b = &w->hot[i];
-    const double *g = motion_gravity(w, i);
-    int state = w->rest.state ? w->rest.state[w->id_of[i]] : 0;
     for (int a = 0; a < w->dim; a++) {
         if (w->periodic[a]) continue;
+        const double *g = motion_gravity(w, i);
+        int state = w->rest.state ? w->rest.state[w->id_of[i]] >> a : 0;
         double reach = w->half[a] - b->radius;
         int floor = w->rest.floor_side[a] > 0 ? 2 * a + 1 : 2 * a;
-        int settled = w->rest.floor_side[a] && ((state >> a) & (SETTLE_RESTING | SETTLE_FINISHING));
-        if (settled && ((state >> a) & SETTLE_FINISHING))
+        int settled = w->rest.floor_side[a] && (state & (SETTLE_RESTING | SETTLE_FINISHING));
+        if (settled && (state & SETTLE_FINISHING))
             consider(best, w->rest.zeno[6 * w->id_of[i] + a], EVENT_REST, floor, 0);
         if (!(settled && floor == 2 * a + 1))
             consider(best, b->t + predict_crossing(b->x[a] - reach, b->v[a], g[a]), EVENT_WALL, 2 * a + 1, 0);
@@ -197,7 +218,8 @@ static void consider_cell_exit(const carom_world *w, int32_t i, candidate *best)
 
 void schedule_body(carom_world *w, int32_t i)
 {
-    candidate best = {INFINITY, INFINITY, {-1, 0, EVENT_NONE}, settle_just_partner(w, i)};
+    candidate best = {INFINITY, INFINITY, fabs(w->clock) * 0x1p-49, {-1, 0, EVENT_NONE},
+                      w->rest.last_partner ? settle_just_partner(w, i) : -1};
     /* Walls and the cell exit first: their time is the horizon beyond which no
      * pair needs its square root. A pair still wins a tie with them. */
     consider_walls(w, i, &best);

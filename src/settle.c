@@ -156,6 +156,7 @@ void settle_resolve_scales(carom_world *w)
     double v_ref = sqrt(vv / w->count + sqrt(g) * d);
     if (!(v_ref > 0.0 && isfinite(v_ref) && isfinite(d / v_ref))) return; /* nothing moves yet */
     w->rest.time_scale = d / v_ref;
+    w->rest.creep_span = 0x1p-40 * w->rest.time_scale;
     if (w->rest.collapse && w->def.collapse_time == 0.0) w->def.collapse_time = 0.01 * w->rest.time_scale;
 }
 

@@ -21,6 +21,7 @@ typedef struct settle {
     /* d / v at the first run (d the largest diameter, v^2 = <v^2> + |g| d), or
      * 0 before: the scale of "negligible" for the jam guard's creeping clock. */
     double time_scale;
+    double creep_span; /* 2^-40 of it */
     double gravity_of[8][3]; /* the world's gravity without the axes of each resting mask */
     /* By body id (never permuted with the memory layout): */
     uint8_t *state;          /* SETTLE_* bits; NULL without floors */
