@@ -153,6 +153,9 @@ static carom_status damaged(const stream *s, char *why, size_t why_size, const c
     return CAROM_INVALID_ARGUMENT;
 }
 
+/* The same message, for a snapshot that is fine but too large for the memory. */
+#define out_of_memory(...) (damaged(__VA_ARGS__), CAROM_OUT_OF_MEMORY)
+
 static carom_status read_header(stream *s, carom_world_def *def, char *why, size_t why_size)
 {
     char magic[8];
@@ -221,7 +224,7 @@ static carom_status read_bodies(stream *s, carom_world *w, char *why, size_t why
         cells_insert(&w->grid, i, cell);
     }
     if (w->nb.on && neighbours_link_all(w) != 0)
-        return damaged(s, why, why_size, "out of memory for neighbour lists");
+        return out_of_memory(s, why, why_size, "out of memory for neighbour lists");
     return CAROM_OK;
 }
 
@@ -246,13 +249,20 @@ static carom_status read_world(stream *s, carom_world *w, char *why, size_t why_
     if (world_reserve_bodies(w, count) != 0 ||
         cells_shape(&w->grid, w->dim, w->side, w->periodic, n) != 0 ||
         (w->nb.on && neighbours_reserve(&w->nb, w->capacity) != 0))
-        return damaged(s, why, why_size, "out of memory for %d bodies", (int)count);
+        return out_of_memory(s, why, why_size, "out of memory for %d bodies", (int)count);
     w->count = count;
     return read_bodies(s, w, why, why_size);
 }
 
 carom_status carom_world_restore(const void *buffer, size_t size, carom_event_callback on_event,
                                  void *user, carom_world **world, char *why, size_t why_size)
+{
+    return carom_world_restore_with(buffer, size, NULL, on_event, user, world, why, why_size);
+}
+
+carom_status carom_world_restore_with(const void *buffer, size_t size, const carom_allocator *allocator,
+                                      carom_event_callback on_event, void *user, carom_world **world,
+                                      char *why, size_t why_size)
 {
     if (world) *world = NULL;
     if (!buffer || !world) return CAROM_INVALID_ARGUMENT;
@@ -262,6 +272,7 @@ carom_status carom_world_restore(const void *buffer, size_t size, carom_event_ca
     if (st != CAROM_OK) return st;
     def.on_event = on_event;
     def.user = user;
+    if (allocator) def.allocator = *allocator;
     carom_world *w = NULL;
     if ((st = carom_world_create(&def, &w, why, why_size)) != CAROM_OK) return st;
     if ((st = read_world(&s, w, why, why_size)) == CAROM_OK && s.at != size)
