@@ -218,7 +218,8 @@ double carom_world_time(const carom_world *world);
  * still usable, clock at the jam) when a jam is detected. Returns
  * CAROM_OUT_OF_MEMORY when an event cannot get the memory it needs: the
  * world is then exactly as a run capped at the events before it would have
- * left it, and the run can be continued. */
+ * left it (but for stale predictions redone, which change no future), and
+ * the run can be continued. */
 carom_status carom_world_run(carom_world *world, double t_end, int64_t max_events);
 
 /* Reads a body's state at the current time. Does not change the world. */
