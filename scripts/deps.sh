@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages carom needs that are missing (run as root on
 # Debian 12; a new machine has gcc, make and cmake). The core library needs
-# nothing beyond a C11 compiler and libm.
+# nothing beyond a C11 compiler and libm; clang and its runtime libraries
+# (libFuzzer, the sanitizers) are for the fuzz targets (scripts/fuzz.sh).
 set -euo pipefail
-needed=(gcc make cmake libyaml-dev)
+needed=(gcc make cmake libyaml-dev clang libclang-rt-14-dev)
 missing=()
 for pkg in "${needed[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

@@ -123,11 +123,23 @@ static int read_session(reader *r, session *s)
     return 0;
 }
 
+/* Bytes from the position to the end of the file (0 if unknown), so that no
+ * length read from the file is trusted before it is checked against it. */
+static uint64_t bytes_left(FILE *in)
+{
+    long here = ftell(in);
+    if (here < 0 || fseek(in, 0, SEEK_END) != 0) return 0;
+    long end = ftell(in);
+    if (fseek(in, here, SEEK_SET) != 0 || end < here) return 0;
+    return (uint64_t)(end - here);
+}
+
 static int read_world(reader *r, carom_event_callback on_event, void *user, carom_world **world)
 {
     uint64_t length;
     if (read_exactly(r, &length, sizeof length) != 0) return -1;
-    if (length > ((uint64_t)1 << 40)) return fail(r, "damaged checkpoint (snapshot size)");
+    if (length > ((uint64_t)1 << 40) || length != bytes_left(r->in))
+        return fail(r, "damaged checkpoint (the snapshot size does not match the file)");
     void *snapshot = malloc(length ? length : 1);
     if (!snapshot) return fail(r, "out of memory for the snapshot");
     int st = read_exactly(r, snapshot, length);
