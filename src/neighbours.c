@@ -208,13 +208,13 @@ static double cell_gap2(double gap[3][3], const int8_t dir[3])
     return d2;
 }
 
-/* Links body i with every body in the cells around its anchor that is
- * within reach; with only_higher, only with bodies in higher slots (when
- * linking everyone, each pair once). The largest radius screens first: whole
+/* Links body i with every body in a higher slot in the cells around its
+ * anchor that is within reach (linking everyone, each pair once; a renewal
+ * searches all slots, collect_row below). The largest radius screens first: whole
  * cells out of its reach are skipped (about a third of the 27), and j's hot
  * record (a cache line, far away at 10^6 bodies) is read only for the few
  * bodies that may be listed. */
-static int link_body(carom_world *w, int32_t i, int only_higher)
+static int link_body(carom_world *w, int32_t i)
 {
     int32_t home = w->grid.cell[i];
     const cells_pattern *pattern = cells_pattern_at(&w->grid, home);
@@ -227,7 +227,7 @@ static int link_body(carom_world *w, int32_t i, int only_higher)
         int code = pattern->image[k]; /* the grid's image codes are the lists' */
         const double *shift = w->grid.image_shift[code];
         for (int32_t j = head[pattern->offset[k]]; j >= 0; j = next[j]) {
-            if (j == i || (only_higher && j < i)) continue;
+            if (j <= i) continue;
             double d2 = anchor_gap2(&w->nb, a_i, j, shift);
             if (!reaches(d2, r_i + w->max_radius, shell) || !reaches(d2, r_i + w->hot[j].radius, shell))
                 continue;
@@ -264,7 +264,7 @@ int neighbours_link_all(carom_world *w)
     nb->epoch++;
     for (int32_t i = 0; i < w->count; i++) nb->count[i] = 0;
     for (int32_t i = 0; i < w->count; i++)
-        if (link_body(w, i, 1) != 0) return -1;
+        if (link_body(w, i) != 0) return -1;
     return 0;
 }
 
