@@ -4,7 +4,8 @@
  * crashing, the run must keep every promise of fuzz_common.h: events at
  * finite times that never go back nor precede the clock, no NaN in any body
  * afterwards, every body in the box; and with restitution 1 at walls and
- * pairs, the energy (kinetic + potential) is conserved to 1e-9 relative. */
+ * pairs and no gravity along a periodic axis, the energy (kinetic +
+ * potential) is conserved to 1e-9 relative. */
 #include "fuzz_common.h"
 #include "place.h"
 #include "scenario.h"
@@ -39,7 +40,11 @@ static void run_scenario(scenario *s)
     }
     double e0 = total_energy(w), scale = energy_scale(w);
     fuzz_run_and_check(w, &events, s->until, MAX_EVENTS);
+    /* along a periodic axis gravity speeds bodies up for ever and the
+     * potential -m g.x jumps as they wrap: no energy to conserve there */
     int elastic = s->restitution == 1.0 && s->wall_restitution == 1.0;
+    for (int a = 0; a < s->dim; a++)
+        if (s->boundary[a] == CAROM_PERIODIC && s->gravity[a] != 0.0) elastic = 0;
     if (elastic && isfinite(e0) && isfinite(scale) && scale > 0.0)
         PROMISE(fabs(total_energy(w) - e0) <= 1e-9 * scale, "energy %.17g became %.17g at e = 1", e0,
                 total_energy(w));
