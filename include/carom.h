@@ -89,6 +89,28 @@ typedef struct carom_event {
  * (carom_world_get_body, carom_world_stats) but not changed. */
 typedef void (*carom_event_callback)(void *user, const carom_event *event);
 
+/* An allocator for everything a world (or a frame stepper) allocates, for
+ * embedders that keep their own heaps, count memory or test out-of-memory
+ * paths (the idea of Lua's lua_Alloc and Box2D's b2SetAllocator). All
+ * members NULL (the default): the C library. Otherwise allocate and release
+ * are both required; reallocate may be NULL (then allocate, copy, release).
+ *   allocate(user, size): a new block of size > 0 bytes, aligned for any
+ *       type (max_align_t), or NULL if out of memory.
+ *   reallocate(user, block, old_size, new_size): block resized, contents kept
+ *       up to the smaller size, or NULL with block untouched. It must not
+ *       fail when new_size <= old_size (as Lua asks of its allocator).
+ *   release(user, block, size): frees a block with the size it has now.
+ * Blocks are never NULL and sizes never 0 in these calls. Every failure to
+ * allocate makes the call return CAROM_OUT_OF_MEMORY and leaves the world as
+ * it was before that call (a run keeps the events before the one that could
+ * not get memory: see carom_world_run). */
+typedef struct carom_allocator {
+    void *(*allocate)(void *user, size_t size);
+    void *(*reallocate)(void *user, void *block, size_t old_size, size_t new_size);
+    void (*release)(void *user, void *block, size_t size);
+    void *user;
+} carom_allocator;
+
 typedef struct carom_world_def {
     int dim;                     /* 2 or 3 */
     carom_vec box;               /* side lengths (L); the box is centred on the origin */
@@ -125,11 +147,12 @@ typedef struct carom_world_def {
     double neighbour_shell;
     carom_event_callback on_event; /* optional; NULL for none */
     void *user;                  /* passed to on_event */
+    carom_allocator allocator;   /* optional; all NULL: the C library */
 } carom_world_def;
 
 /* Defaults: 3D, a 10 x 10 x 10 periodic box, no gravity, elastic (e = 1),
  * elastic_below_speed 0, collapse_time 0 (automatic), max_collisions_per_instant
- * 1000, no callback. */
+ * 1000, no callback, the C library's allocator. */
 carom_world_def carom_default_world_def(void);
 
 typedef struct carom_body_def {
@@ -216,7 +239,11 @@ double carom_world_time(const carom_world *world);
 /* Runs until the clock reaches t_end or max_events events (pair, wall and
  * cell) have been processed, whichever comes first. t_end may be INFINITY if
  * max_events > 0; max_events < 0 means no cap. Returns CAROM_JAMMED (world
- * still usable, clock at the jam) when a jam is detected. */
+ * still usable, clock at the jam) when a jam is detected. Returns
+ * CAROM_OUT_OF_MEMORY when an event cannot get the memory it needs: the
+ * world is then exactly as a run capped at the events before it would have
+ * left it (but for stale predictions redone, which change no future), and
+ * the run can be continued. */
 carom_status carom_world_run(carom_world *world, double t_end, int64_t max_events);
 
 /* The time of the earliest event scheduled (pair, wall, cell or rest), or
@@ -260,6 +287,12 @@ carom_status carom_world_restore(const void *buffer, size_t size, carom_event_ca
 /* CRC-32C (Castagnoli; RFC 3720, B.4) of size bytes, continuing from crc (0
  * to start): the checksum snapshots and checkpoint files carry. */
 uint32_t carom_crc32c(uint32_t crc, const void *data, size_t size);
+/* The same, with the restored world allocating through allocator (NULL:
+ * the C library, as carom_world_restore does; an allocator is not part of a
+ * snapshot). */
+carom_status carom_world_restore_with(const void *buffer, size_t size, const carom_allocator *allocator,
+                                      carom_event_callback on_event, void *user, carom_world **world,
+                                      char *why, size_t why_size);
 
 /* A fast, explicit, seedable random number generator: xoshiro256** seeded by
  * splitmix64 (Blackman & Vigna 2018). Same seed, same sequence, everywhere. */
@@ -356,7 +389,8 @@ typedef struct carom_frame_stats {
 
 typedef struct carom_frame carom_frame;
 
-/* A stepper for the bodies (in id order) of a world def. Unlike a world it
+/* A stepper for the bodies (in id order) of a world def (its allocator
+ * included). Unlike a world it
  * accepts overlapping bodies (frame-based code has to live with them); the
  * rest is checked as carom_world_add_body checks it (finite numbers,
  * positive radius and mass, inside the box, periodic sides at least three
@@ -376,7 +410,9 @@ const char *carom_frame_message(const carom_frame *frame);
 /* Runs frames of def.dt. After k frames of def.dt in a row the clock is
  * exactly start + k * dt (no accumulated round-off). Returns CAROM_JAMMED
  * (a warning: every frame was completed and the stepper is usable) if a
- * frame in it was left unresolved; the message names the first. */
+ * frame in it was left unresolved; the message names the first. Returns
+ * CAROM_OUT_OF_MEMORY if a frame cannot get the memory it needs: the
+ * stepper is then as it was after the frames before that one. */
 carom_status carom_frame_run(carom_frame *frame, int64_t frames);
 /* One frame of length dt (T, > 0), e.g. to change the frame timing. */
 carom_status carom_frame_step(carom_frame *frame, double dt);

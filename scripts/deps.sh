@@ -2,9 +2,10 @@
 # Installs the Debian packages carom needs that are missing (run as root on
 # Debian 12; a new machine has gcc, make and cmake). The core library needs
 # nothing beyond a C11 compiler and libm; python3-ase is for test_ase, which
-# checks that ASE reads carom's trajectories.
+# checks that ASE reads carom's trajectories; clang and its runtime libraries
+# (libFuzzer, the sanitizers) are for the fuzz targets (scripts/fuzz.sh).
 set -euo pipefail
-needed=(gcc make cmake libyaml-dev python3-ase)
+needed=(gcc make cmake libyaml-dev python3-ase clang libclang-rt-14-dev)
 needed+=(pkgconf) # pkg-config, for test_install (a program built against the installed carom)
 missing=()
 for pkg in "${needed[@]}"; do

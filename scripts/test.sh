@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds and runs the whole test suite twice: optimised with warnings as
-# errors, then Debug with AddressSanitizer and UndefinedBehaviorSanitizer.
-# The last line is "N passed, N failed" over both passes.
+# errors, then Debug with AddressSanitizer and UndefinedBehaviorSanitizer;
+# then a short run of each libFuzzer target (CAROM_FUZZ_SECONDS each, default
+# 20; scripts/fuzz.sh runs long campaigns), each counted as one test.
+# The last line is "N passed, N failed" over all of them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh || exit 1
@@ -29,8 +31,17 @@ run_pass() { # name, extra environment, cmake options...
   failed=$((failed + fails))
 }
 
+run_fuzz() { # a short, reproducible run of each fuzz target (scripts/fuzz.sh), each counted as one test
+  local runs=${CAROM_FUZZ_RUNS:-30000} t
+  echo "== fuzz: each target for $runs executions from a fixed seed"
+  for t in scenario xyz snapshot checkpoint run; do
+    if CAROM_FUZZ_RUNS=$runs scripts/fuzz.sh "$t" 300 1; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+  done
+}
+
 mkdir -p build
 run_pass release "CAROM_TEST_QUICK=0" -DCMAKE_BUILD_TYPE=Release
 run_pass sanitize "CAROM_TEST_QUICK=1" -DCMAKE_BUILD_TYPE=Debug -DCAROM_SANITIZE=ON
+run_fuzz
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -28,7 +28,7 @@
 
 #include <assert.h>
 #include <math.h>
-#include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "memory.h"
@@ -273,28 +273,37 @@ static int32_t ring_size_for(int32_t capacity)
     return size;
 }
 
+/* heap = block + 3, so heap[1 + 4 m] .. heap[4 + 4 m] fill one cache line.
+ * Room for every body, though only the near future is ever touched. */
+static size_t block_bytes(int32_t capacity) { return ((size_t)capacity + 3) * sizeof(calendar_entry); }
+static size_t head_bytes(int32_t buckets) { return ((size_t)buckets + 1) * sizeof(int32_t); }
+
+static void free_arrays(calendar *cal)
+{
+    if (cal->capacity == 0) return;
+    memory_free(cal->mem, cal->block, block_bytes(cal->capacity));
+    memory_free(cal->mem, cal->body, (size_t)cal->capacity * sizeof *cal->body);
+    memory_free(cal->mem, cal->head, head_bytes(cal->bucket_count));
+}
+
 int calendar_reserve(calendar *cal, int32_t capacity)
 {
     if (capacity <= cal->capacity) return 0;
+    if ((size_t)capacity > SIZE_MAX / sizeof(calendar_entry) - 3) return -1; /* 32-bit machines */
     int32_t buckets = ring_size_for(capacity);
-    /* heap = block + 3, so heap[1 + 4 m] .. heap[4 + 4 m] fill one cache line.
-     * Room for every body, though only the near future is ever touched. */
-    size_t bytes = ((size_t)capacity + 3) * sizeof(calendar_entry);
-    calendar_entry *block = aligned_alloc(64, (bytes + 63) / 64 * 64);
-    calendar_body *body = memory_grow(NULL, (size_t)capacity * sizeof *body);
-    int32_t *head = malloc(((size_t)buckets + 1) * sizeof *head);
+    calendar_entry *block = memory_alloc_lines(cal->mem, block_bytes(capacity));
+    calendar_body *body = memory_alloc(cal->mem, (size_t)capacity * sizeof *body);
+    int32_t *head = memory_alloc(cal->mem, head_bytes(buckets));
     if (!block || !body || !head) {
-        free(block);
-        free(body);
-        free(head);
+        memory_free(cal->mem, block, block_bytes(capacity));
+        memory_free(cal->mem, body, (size_t)capacity * sizeof *body);
+        memory_free(cal->mem, head, head_bytes(buckets));
         return -1;
     }
     int32_t pending = cal->capacity > 0 ? gather(cal) : NO_BODY;
     if (cal->capacity > 0) memcpy(body, cal->body, (size_t)cal->capacity * sizeof *body);
     for (int32_t b = cal->capacity; b < capacity; b++) body[b].where = CALENDAR_ABSENT;
-    free(cal->block);
-    free(cal->body);
-    free(cal->head);
+    free_arrays(cal);
     cal->block = block;
     cal->heap = block + 3;
     cal->body = body;
@@ -312,10 +321,10 @@ int calendar_reserve(calendar *cal, int32_t capacity)
 
 void calendar_free(calendar *cal)
 {
-    free(cal->block);
-    free(cal->body);
-    free(cal->head);
+    const carom_allocator *mem = cal->mem;
+    free_arrays(cal);
     *cal = (calendar){0};
+    cal->mem = mem;
 }
 
 void calendar_clear(calendar *cal)

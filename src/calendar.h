@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "carom.h"
+
 /* A near-future heap entry carries its time, so sifting compares neighbouring
  * entries without visiting the per-body records. */
 typedef struct calendar_entry {
@@ -44,11 +46,15 @@ typedef struct calendar {
     int mode;              /* CALENDAR_* below */
     int64_t current;       /* the bucket being served: the heap holds every event before its end */
     double origin, inverse_width; /* bucket of time t: floor((t - origin) * inverse_width) */
+    const carom_allocator *mem;   /* NULL: the C library */
 } calendar;
 
-/* Returns 0 on success, -1 if out of memory (the calendar is then unchanged). */
+/* Returns 0 on success, -1 if out of memory (the calendar is then unchanged).
+ * calendar_init uses the C library; set cal->mem on a zeroed calendar and
+ * call calendar_reserve to use another allocator. */
 int calendar_init(calendar *cal, int32_t capacity);
 int calendar_reserve(calendar *cal, int32_t capacity);
+/* Frees the arrays; the calendar keeps its allocator and can be used again. */
 void calendar_free(calendar *cal);
 void calendar_clear(calendar *cal);
 

@@ -18,7 +18,6 @@
 
 #include <assert.h>
 #include <math.h>
-#include <stdlib.h>
 
 #include "memory.h"
 #include "predict.h"
@@ -35,35 +34,36 @@ static int32_t cells_per_axis(double side, double min_width, int periodic)
     return n < least ? least : n;
 }
 
-/* Coarsens the grid until it has at most max_cells cells, keeping at least
+/* Coarsens n until there are at most max_cells cells, keeping at least
  * three cells on periodic axes. */
-static void limit_cells(cells *grid, int dim, int64_t max_cells)
+static void limit_cells(int32_t n[3], const int periodic[3], int dim, int64_t max_cells)
 {
     for (;;) {
-        int64_t total = (int64_t)grid->n[0] * grid->n[1] * grid->n[2];
+        int64_t total = (int64_t)n[0] * n[1] * n[2];
         if (total <= max_cells) return;
         int widest = -1;
         for (int a = 0; a < dim; a++) {
-            int32_t least = grid->periodic[a] ? 3 : 1;
-            if (grid->n[a] > least && (widest < 0 || grid->n[a] > grid->n[widest])) widest = a;
+            int32_t least = periodic[a] ? 3 : 1;
+            if (n[a] > least && (widest < 0 || n[a] > n[widest])) widest = a;
         }
         if (widest < 0) return;
-        int32_t least = grid->periodic[widest] ? 3 : 1;
-        int32_t shrunk = (int32_t)(grid->n[widest] * 0.8);
-        grid->n[widest] = shrunk < least ? least : shrunk;
+        int32_t least = periodic[widest] ? 3 : 1;
+        int32_t shrunk = (int32_t)(n[widest] * 0.8);
+        n[widest] = shrunk < least ? least : shrunk;
     }
 }
 
 int cells_configure(cells *grid, int dim, const double side[3], const int periodic[3],
                     double min_width, int64_t max_cells)
 {
+    int32_t n[3];
+    int active_periodic[3];
     for (int a = 0; a < 3; a++) {
-        grid->periodic[a] = a < dim ? periodic[a] : 0;
-        grid->n[a] = a < dim ? cells_per_axis(side[a], min_width, grid->periodic[a]) : 1;
+        active_periodic[a] = a < dim ? periodic[a] : 0;
+        n[a] = a < dim ? cells_per_axis(side[a], min_width, active_periodic[a]) : 1;
     }
     if (max_cells > INT32_MAX / 2) max_cells = INT32_MAX / 2;
-    limit_cells(grid, dim, max_cells < 27 ? 27 : max_cells);
-    int32_t n[3] = {grid->n[0], grid->n[1], grid->n[2]};
+    limit_cells(n, active_periodic, dim, max_cells < 27 ? 27 : max_cells);
     return cells_shape(grid, dim, side, periodic, n);
 }
 
@@ -135,8 +135,26 @@ static void set_pattern_of(cells *grid)
                     (uint8_t)(axis_class(grid, 0, k0) | axis_class(grid, 1, k1) << 2 | axis_class(grid, 2, k2) << 4);
 }
 
+/* The new arrays are allocated before anything is changed, so a grid that
+ * cannot get them stays as it was (issue 11: out of memory must not leave
+ * n and width updated over the old arrays). */
 int cells_shape(cells *grid, int dim, const double side[3], const int periodic[3], const int32_t n[3])
 {
+    int64_t cells_wanted = (int64_t)n[0] * n[1] * n[2];
+    if (cells_wanted < 1 || cells_wanted > INT32_MAX) return -1;
+    int32_t total = (int32_t)cells_wanted;
+    int32_t *head = memory_alloc(grid->mem, (size_t)total * sizeof *head);
+    uint8_t *pattern_of = memory_alloc(grid->mem, (size_t)total);
+    if (!head || !pattern_of) {
+        memory_free(grid->mem, head, (size_t)total * sizeof *head);
+        memory_free(grid->mem, pattern_of, (size_t)total);
+        return -1;
+    }
+    memory_free(grid->mem, grid->head, (size_t)grid->total * sizeof *grid->head);
+    memory_free(grid->mem, grid->pattern_of, (size_t)grid->total);
+    grid->head = head;
+    grid->pattern_of = pattern_of;
+    grid->total = total;
     for (int a = 0; a < 3; a++) {
         grid->side[a] = side[a];
         grid->half[a] = 0.5 * side[a];
@@ -144,14 +162,6 @@ int cells_shape(cells *grid, int dim, const double side[3], const int periodic[3
         grid->n[a] = n[a];
         grid->width[a] = side[a] / n[a];
     }
-    int32_t total = n[0] * n[1] * n[2];
-    int32_t *head = memory_grow(grid->head, (size_t)total * sizeof *head);
-    if (!head) return -1;
-    grid->head = head;
-    uint8_t *pattern_of = realloc(grid->pattern_of, (size_t)total);
-    if (!pattern_of) return -1;
-    grid->pattern_of = pattern_of;
-    grid->total = total;
     for (int32_t c = 0; c < total; c++) grid->head[c] = -1;
     for (int32_t b = 0; b < grid->capacity; b++) grid->cell[b] = -1;
     set_patterns(grid);
@@ -162,12 +172,12 @@ int cells_shape(cells *grid, int dim, const double side[3], const int periodic[3
 int cells_reserve(cells *grid, int32_t bodies)
 {
     if (bodies <= grid->capacity) return 0;
-    int32_t **arrays[3] = {&grid->next, &grid->prev, &grid->cell};
-    for (int k = 0; k < 3; k++) {
-        int32_t *grown = memory_grow(*arrays[k], (size_t)bodies * sizeof **arrays[k]);
-        if (!grown) return -1;
-        *arrays[k] = grown;
-    }
+    size_t old_bytes = (size_t)grid->capacity * sizeof(int32_t);
+    size_t new_bytes = memory_bytes((size_t)bodies, sizeof(int32_t));
+    memory_array arrays[3] = {{(void **)&grid->next, old_bytes, new_bytes},
+                              {(void **)&grid->prev, old_bytes, new_bytes},
+                              {(void **)&grid->cell, old_bytes, new_bytes}};
+    if (memory_grow_together(grid->mem, arrays, 3) != 0) return -1;
     for (int32_t b = grid->capacity; b < bodies; b++) grid->cell[b] = -1;
     grid->capacity = bodies;
     return 0;
@@ -175,12 +185,15 @@ int cells_reserve(cells *grid, int32_t bodies)
 
 void cells_free(cells *grid)
 {
-    free(grid->head);
-    free(grid->pattern_of);
-    free(grid->next);
-    free(grid->prev);
-    free(grid->cell);
+    const carom_allocator *mem = grid->mem;
+    size_t per_body = (size_t)grid->capacity * sizeof(int32_t);
+    memory_free(mem, grid->head, (size_t)grid->total * sizeof *grid->head);
+    memory_free(mem, grid->pattern_of, (size_t)grid->total);
+    memory_free(mem, grid->next, per_body);
+    memory_free(mem, grid->prev, per_body);
+    memory_free(mem, grid->cell, per_body);
     *grid = (cells){0};
+    grid->mem = mem;
 }
 
 static int32_t cell_index(const cells *grid, const int32_t k[3])

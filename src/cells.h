@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "carom.h"
+
 /* The stencil shared by every cell of one class (interior, or against given
  * box faces): the neighbours of cell c are c + offset[m], whose bodies are
  * seen through the periodic image image[m] (an index into image_shift). */
@@ -33,6 +35,7 @@ typedef struct cells {
     uint8_t *pattern_of;         /* per cell: its pattern */
     cells_pattern pattern[CELLS_PATTERNS];
     double image_shift[27][3];   /* image (s0 + 1) + 3 (s1 + 1) + 9 (s2 + 1) -> s_a box sides */
+    const carom_allocator *mem;  /* NULL: the C library */
 } cells;
 
 /* One neighbouring cell of a stencil and the shift (a multiple of the box
@@ -48,13 +51,15 @@ enum { CELLS_STENCIL_MAX = 27 };
  * least min_width wide, at most about max_cells in all (cells larger than
  * needed are always correct). Periodic axes always get at least three cells,
  * so side / 3 must be at least min_width there (the caller checks). Empties
- * the grid. Returns 0, or -1 if out of memory. */
+ * the grid. Returns 0, or -1 if out of memory (the grid is then unchanged). */
 int cells_configure(cells *grid, int dim, const double side[3], const int periodic[3],
                     double min_width, int64_t max_cells);
 /* Sets up a grid of exactly n[a] cells per axis (as cells_configure chose
  * them earlier: used to restore a snapshot). Empties the grid. */
 int cells_shape(cells *grid, int dim, const double side[3], const int periodic[3], const int32_t n[3]);
+/* Room for bodies in the per-body lists. 0, or -1 if out of memory (then unchanged). */
 int cells_reserve(cells *grid, int32_t bodies);
+/* Frees the arrays; the grid keeps its allocator and can be used again. */
 void cells_free(cells *grid);
 
 /* The cell that contains position x (clamped into the grid). */

@@ -10,8 +10,11 @@
  */
 #include "contact.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "memory.h"
 
 int contact_configure(carom_frame *f)
 {
@@ -55,8 +58,10 @@ int contact_overlap(carom_frame *f, int32_t i, int32_t j, const double xi[3], co
 static int push_pair(carom_frame *f, int32_t i, int32_t j)
 {
     if (f->pair_count == f->pair_capacity) {
+        if (f->pair_capacity > INT32_MAX / 2) return -1;
         int32_t capacity = f->pair_capacity ? 2 * f->pair_capacity : 64;
-        frame_pair *grown = realloc(f->pairs, (size_t)capacity * sizeof *grown);
+        frame_pair *grown = memory_grow(&f->world.allocator, f->pairs, (size_t)f->pair_capacity * sizeof *grown,
+                                        memory_bytes((size_t)capacity, sizeof *grown));
         if (!grown) return -1;
         f->pairs = grown;
         f->pair_capacity = capacity;

@@ -25,6 +25,7 @@
 #include "collide.h"
 #include "contact.h"
 #include "impact.h"
+#include "memory.h"
 
 static const char axis_name[3] = {'x', 'y', 'z'};
 
@@ -207,11 +208,45 @@ static carom_status plain_frame(carom_frame *f, double t1)
 
 /* ---- running ----------------------------------------------------------- */
 
+/* Everything a frame changes outside its scratch arrays (end, in_frame,
+ * dirty, the pair list and the heap are set afresh by each frame). */
+static void save_state(carom_frame *f)
+{
+    size_t n = (size_t)f->count;
+    memcpy(f->saved_x, f->x, 3 * n * sizeof *f->x);
+    memcpy(f->saved_v, f->v, 3 * n * sizeof *f->v);
+    memcpy(f->saved_t, f->t, n * sizeof *f->t);
+    memcpy(f->saved_collisions, f->collisions, n * sizeof *f->collisions);
+    f->saved_stats = f->stats;
+    f->saved_penetration_sum = f->penetration_sum;
+    f->saved_penetration_count = f->penetration_count;
+    f->saved_jam_reported = f->jam_reported;
+}
+
+static void restore_state(carom_frame *f)
+{
+    size_t n = (size_t)f->count;
+    memcpy(f->x, f->saved_x, 3 * n * sizeof *f->x);
+    memcpy(f->v, f->saved_v, 3 * n * sizeof *f->v);
+    memcpy(f->t, f->saved_t, n * sizeof *f->t);
+    memcpy(f->collisions, f->saved_collisions, n * sizeof *f->collisions);
+    f->stats = f->saved_stats;
+    f->penetration_sum = f->saved_penetration_sum;
+    f->penetration_count = f->saved_penetration_count;
+    f->jam_reported = f->saved_jam_reported;
+}
+
+/* One frame; a frame that runs out of memory is undone. */
 static carom_status step_to(carom_frame *f, double t1)
 {
+    save_state(f);
     carom_status st = f->def.method == CAROM_FRAME_BISECTION ? impact_frame(f, t1) : plain_frame(f, t1);
+    if (st == CAROM_OUT_OF_MEMORY) {
+        restore_state(f);
+        snprintf(f->message, sizeof f->message, "out of memory in a frame");
+        return st;
+    }
     f->stats.frames++;
-    if (st == CAROM_OUT_OF_MEMORY) snprintf(f->message, sizeof f->message, "out of memory in a frame");
     return st;
 }
 
@@ -223,8 +258,8 @@ carom_status carom_frame_run(carom_frame *f, int64_t frames)
     for (int64_t k = 0; k < frames; k++) {
         double t1 = f->base_time + (double)(f->frames_since_base + 1) * f->def.dt;
         carom_status st = step_to(f, t1);
-        f->frames_since_base++;
         if (st == CAROM_OUT_OF_MEMORY) return st;
+        f->frames_since_base++;
         if (st != CAROM_OK) result = st;
     }
     return result;
@@ -236,6 +271,7 @@ carom_status carom_frame_step(carom_frame *f, double dt)
     f->jam_reported = 0;
     double t1 = frame_clock(f) + dt;
     carom_status st = step_to(f, t1);
+    if (st == CAROM_OUT_OF_MEMORY) return st;
     f->base_time = t1;
     f->frames_since_base = 0;
     return st;
@@ -327,17 +363,45 @@ static carom_status check_body(const carom_frame *f, int32_t id, const carom_bod
     return CAROM_OK;
 }
 
+/* The per-body arrays: where each lives and its bytes per body. */
+enum { FRAME_ARRAYS = 15 };
+static void frame_arrays(carom_frame *f, void **arrays[FRAME_ARRAYS], size_t bytes[FRAME_ARRAYS])
+{
+    void **where[FRAME_ARRAYS] = {
+        (void **)&f->x,          (void **)&f->v,        (void **)&f->end,        (void **)&f->t,
+        (void **)&f->radius,     (void **)&f->mass,     (void **)&f->collisions, (void **)&f->in_frame,
+        (void **)&f->dirty,      (void **)&f->dirty_list, (void **)&f->scan_list, (void **)&f->saved_x,
+        (void **)&f->saved_v,    (void **)&f->saved_t,  (void **)&f->saved_collisions};
+    size_t size[FRAME_ARRAYS] = {
+        3 * sizeof *f->x,      3 * sizeof *f->v,    3 * sizeof *f->end,        sizeof *f->t,
+        sizeof *f->radius,     sizeof *f->mass,     sizeof *f->collisions,     sizeof *f->in_frame,
+        sizeof *f->dirty,      sizeof *f->dirty_list, sizeof *f->scan_list,    3 * sizeof *f->saved_x,
+        3 * sizeof *f->saved_v, sizeof *f->saved_t, sizeof *f->saved_collisions};
+    for (int k = 0; k < FRAME_ARRAYS; k++) arrays[k] = where[k], bytes[k] = size[k];
+}
+
 static carom_status allocate(carom_frame *f, int32_t n)
 {
-    size_t m = n > 0 ? (size_t)n : 1;
-    f->x = calloc(3 * m, sizeof *f->x), f->v = calloc(3 * m, sizeof *f->v), f->end = calloc(3 * m, sizeof *f->end);
-    f->t = calloc(m, sizeof *f->t), f->radius = calloc(m, sizeof *f->radius), f->mass = calloc(m, sizeof *f->mass);
-    f->collisions = calloc(m, sizeof *f->collisions), f->in_frame = calloc(m, sizeof *f->in_frame);
-    f->dirty = calloc(m, sizeof *f->dirty);
-    f->dirty_list = calloc(m, sizeof *f->dirty_list), f->scan_list = calloc(m, sizeof *f->scan_list);
-    int ok = f->x && f->v && f->end && f->t && f->radius && f->mass && f->collisions && f->in_frame &&
-             f->dirty && f->dirty_list && f->scan_list;
-    return ok ? CAROM_OK : CAROM_OUT_OF_MEMORY;
+    void **arrays[FRAME_ARRAYS];
+    size_t bytes[FRAME_ARRAYS];
+    frame_arrays(f, arrays, bytes);
+    f->room = n > 0 ? n : 1;
+    for (int k = 0; k < FRAME_ARRAYS; k++) {
+        *arrays[k] = memory_alloc_zeroed(&f->world.allocator, (size_t)f->room, bytes[k]);
+        if (!*arrays[k]) return CAROM_OUT_OF_MEMORY;
+    }
+    return CAROM_OK;
+}
+
+static void release(carom_frame *f)
+{
+    void **arrays[FRAME_ARRAYS];
+    size_t bytes[FRAME_ARRAYS];
+    frame_arrays(f, arrays, bytes);
+    for (int k = 0; k < FRAME_ARRAYS; k++) memory_free(&f->world.allocator, *arrays[k], (size_t)f->room * bytes[k]);
+    memory_free(&f->world.allocator, f->pairs, (size_t)f->pair_capacity * sizeof *f->pairs);
+    memory_free(&f->world.allocator, f->heap, (size_t)f->heap_capacity * sizeof *f->heap);
+    cells_free(&f->grid);
 }
 
 static void set_geometry(carom_frame *f, const carom_world_def *w)
@@ -392,11 +456,12 @@ static carom_status create_at(const carom_world_def *world, const carom_body_def
     carom_world_destroy(probe);
     if (st != CAROM_OK) return st;
     if ((st = check_frame_def(def, why, size)) != CAROM_OK) return st;
-    carom_frame *f = calloc(1, sizeof *f);
+    carom_frame *f = memory_alloc_zeroed(&world->allocator, 1, sizeof *f);
     if (!f) return fail(why, size, CAROM_OUT_OF_MEMORY, "out of memory");
     f->def = *def;
     f->base_time = start;
     set_geometry(f, world);
+    f->grid.mem = &f->world.allocator;
     st = allocate(f, count);
     if (st != CAROM_OK) fail(why, size, st, "out of memory for %d bodies", (int)count);
     if (st == CAROM_OK) st = add_bodies(f, bodies, count, why, size);
@@ -423,25 +488,24 @@ carom_status carom_frame_create_from_world(const carom_world *world, const carom
     if (frame) *frame = NULL;
     if (!world) return fail(why, why_size, CAROM_INVALID_ARGUMENT, "carom_frame_create_from_world: no world");
     int32_t n = carom_world_body_count(world);
-    carom_body_def *bodies = malloc((size_t)(n > 0 ? n : 1) * sizeof *bodies);
+    carom_world_def def_w = carom_world_definition(world);
+    size_t bytes = (size_t)(n > 0 ? n : 1) * sizeof(carom_body_def);
+    carom_body_def *bodies = memory_alloc(&def_w.allocator, bytes);
     if (!bodies) return fail(why, why_size, CAROM_OUT_OF_MEMORY, "out of memory for %d bodies", (int)n);
     for (int32_t i = 0; i < n; i++) {
         carom_body_state s;
         carom_world_get_body(world, i, &s);
         bodies[i] = (carom_body_def){s.position, s.velocity, s.radius, s.mass};
     }
-    carom_world_def def_w = carom_world_definition(world);
     carom_status st = create_at(&def_w, bodies, n, def, carom_world_time(world), frame, why, why_size);
-    free(bodies);
+    memory_free(&def_w.allocator, bodies, bytes);
     return st;
 }
 
 void carom_frame_destroy(carom_frame *f)
 {
     if (!f) return;
-    void *arrays[] = {f->x, f->v, f->end, f->t, f->radius, f->mass, f->collisions, f->in_frame,
-                      f->dirty, f->dirty_list, f->scan_list, f->pairs, f->heap};
-    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) free(arrays[k]);
-    cells_free(&f->grid);
-    free(f);
+    carom_allocator allocator = f->world.allocator;
+    release(f);
+    memory_free(&allocator, f, sizeof *f);
 }

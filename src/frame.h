@@ -50,6 +50,16 @@ struct carom_frame {
     impact_candidate *heap; /* bisection: pending contacts, earliest first */
     int32_t heap_count, heap_capacity;
 
+    int32_t room;         /* bodies the per-body arrays hold (count, at least 1) */
+    /* What a frame changes, saved before each frame so that one that runs
+     * out of memory is undone (the stepper is then as after the frame before). */
+    double *saved_x, *saved_v, *saved_t;
+    uint32_t *saved_collisions;
+    carom_frame_stats saved_stats;
+    double saved_penetration_sum;
+    int64_t saved_penetration_count;
+    int saved_jam_reported;
+
     double base_time;     /* the clock is base_time + frames_since_base * def.dt */
     int64_t frames_since_base;
     carom_frame_stats stats;

@@ -14,10 +14,12 @@
 #include "impact.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "bisect.h"
 #include "contact.h"
+#include "memory.h"
 
 /* ---- pending contacts, earliest first (a binary heap) --------------------- */
 
@@ -38,8 +40,10 @@ static void swap(impact_candidate *a, impact_candidate *b)
 static int heap_push(carom_frame *f, impact_candidate c)
 {
     if (f->heap_count == f->heap_capacity) {
+        if (f->heap_capacity > INT32_MAX / 2) return -1;
         int32_t capacity = f->heap_capacity ? 2 * f->heap_capacity : 64;
-        impact_candidate *grown = realloc(f->heap, (size_t)capacity * sizeof *grown);
+        impact_candidate *grown = memory_grow(&f->world.allocator, f->heap, (size_t)f->heap_capacity * sizeof *grown,
+                                        memory_bytes((size_t)capacity, sizeof *grown));
         if (!grown) return -1;
         f->heap = grown;
         f->heap_capacity = capacity;

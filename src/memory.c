@@ -1,17 +1,25 @@
-/* memory.c — the engine's large arrays (per body and per cell) and huge pages.
+/* memory.c — the core's allocations: through the embedder's allocator when
+ * the world def names one (the idea of Lua's lua_Alloc and Box2D's
+ * b2SetAllocator: the library never calls malloc behind the caller's back),
+ * else through the C library, with huge pages for the large arrays.
  *
- * At 10^6 bodies the hot data is several times the last-level cache, and
- * nearly every event reads records at random places in it. With 4 KiB pages
- * each of those reads also misses the TLB (a page walk before the load can
- * even start); with 2 MiB pages the TLB covers the whole working set. On
- * Linux, transparent huge pages in "madvise" mode back only the ranges that
- * ask for them, so every block of a few MiB or more asks (madvise
- * MADV_HUGEPAGE); the kernel then uses a huge page for each aligned 2 MiB
- * inside it. The advice covers every page of the block, not just its aligned
- * interior: a block split into several mappings could no longer be grown by
- * remapping, and realloc would copy it instead, with both copies resident at
- * once. It is advice: where it is refused or unavailable nothing changes but
- * the speed.
+ * Huge pages: at 10^6 bodies the hot data is several times the last-level
+ * cache, and nearly every event reads records at random places in it. With
+ * 4 KiB pages each of those reads also misses the TLB (a page walk before
+ * the load can even start); with 2 MiB pages the TLB covers the whole
+ * working set. On Linux, transparent huge pages in "madvise" mode back only
+ * the ranges that ask for them, so every block of a few MiB or more asks
+ * (madvise MADV_HUGEPAGE); the kernel then uses a huge page for each aligned
+ * 2 MiB inside it. The advice covers every page of the block, not just its
+ * aligned interior: a block split into several mappings could no longer be
+ * grown by remapping, and realloc would copy it instead, with both copies
+ * resident at once. It is advice: where it is refused or unavailable nothing
+ * changes but the speed. A caller's allocator owns its pages: no advice.
+ *
+ * Growing several arrays all or none (memory_grow_together) is what makes a
+ * failed call leave the world as it was: if the fifth of seven arrays cannot
+ * grow, the first four are shrunk back, so each array's size stays the one
+ * its owner records (a caller's allocator is told the size on release).
  */
 #if defined(__linux__) && !defined(_DEFAULT_SOURCE)
 #define _DEFAULT_SOURCE /* madvise */
@@ -20,13 +28,14 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #if defined(__linux__)
 #include <sys/mman.h>
 #include <unistd.h>
 #endif
 
-enum { ADVISE_FROM_BYTES = 8 << 20 };
+enum { ADVISE_FROM_BYTES = 8 << 20, CACHE_LINE = 64 };
 
 static void advise_huge_pages(void *block, size_t bytes)
 {
@@ -42,9 +51,98 @@ static void advise_huge_pages(void *block, size_t bytes)
 #endif
 }
 
-void *memory_grow(void *block, size_t bytes)
+static int custom(const carom_allocator *allocator) { return allocator && allocator->allocate; }
+
+static size_t at_least_one(size_t bytes) { return bytes > 0 ? bytes : 1; }
+
+size_t memory_bytes(size_t count, size_t size)
 {
-    void *grown = realloc(block, bytes > 0 ? bytes : 1);
-    if (grown) advise_huge_pages(grown, bytes);
+    if (size != 0 && count > SIZE_MAX / size) return SIZE_MAX;
+    return count * size;
+}
+
+void *memory_alloc(const carom_allocator *allocator, size_t bytes)
+{
+    return memory_grow(allocator, NULL, 0, bytes);
+}
+
+void *memory_alloc_zeroed(const carom_allocator *allocator, size_t count, size_t size)
+{
+    size_t bytes = memory_bytes(count, size);
+    void *block = memory_alloc(allocator, bytes);
+    if (block) memset(block, 0, bytes);
+    return block;
+}
+
+/* A caller's allocator without reallocate: a new block, the contents, the old one released. */
+static void *move_block(const carom_allocator *allocator, void *block, size_t old_bytes, size_t new_bytes)
+{
+    void *moved = allocator->allocate(allocator->user, new_bytes);
+    if (!moved) return NULL;
+    memcpy(moved, block, old_bytes < new_bytes ? old_bytes : new_bytes);
+    allocator->release(allocator->user, block, old_bytes);
+    return moved;
+}
+
+void *memory_grow(const carom_allocator *allocator, void *block, size_t old_bytes, size_t new_bytes)
+{
+    if (new_bytes == SIZE_MAX) return NULL; /* a size that overflowed */
+    new_bytes = at_least_one(new_bytes);
+    if (custom(allocator)) {
+        if (!block) return allocator->allocate(allocator->user, new_bytes);
+        old_bytes = at_least_one(old_bytes);
+        if (allocator->reallocate) return allocator->reallocate(allocator->user, block, old_bytes, new_bytes);
+        return move_block(allocator, block, old_bytes, new_bytes);
+    }
+    void *grown = realloc(block, new_bytes);
+    if (grown) advise_huge_pages(grown, new_bytes);
     return grown;
+}
+
+void memory_free(const carom_allocator *allocator, void *block, size_t bytes)
+{
+    if (!block) return;
+    if (custom(allocator)) allocator->release(allocator->user, block, at_least_one(bytes));
+    else free(block);
+}
+
+void *memory_alloc_lines(const carom_allocator *allocator, size_t bytes)
+{
+    if (custom(allocator)) return memory_alloc(allocator, bytes);
+    size_t rounded = (at_least_one(bytes) + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
+    if (rounded < bytes) return NULL;
+    void *block = aligned_alloc(CACHE_LINE, rounded);
+    if (block) advise_huge_pages(block, rounded);
+    return block;
+}
+
+/* Back to its old size; a shrink that the C library refuses leaves the
+ * larger block, which free() releases all the same. */
+static void shrink_one(const carom_allocator *allocator, memory_array *array)
+{
+    if (array->old_bytes == 0) {
+        memory_free(allocator, *array->block, array->new_bytes);
+        *array->block = NULL;
+        return;
+    }
+    void *shrunk = memory_grow(allocator, *array->block, array->new_bytes, array->old_bytes);
+    if (shrunk) *array->block = shrunk;
+}
+
+void memory_shrink_back(const carom_allocator *allocator, memory_array *arrays, int count)
+{
+    for (int k = count - 1; k >= 0; k--) shrink_one(allocator, &arrays[k]);
+}
+
+int memory_grow_together(const carom_allocator *allocator, memory_array *arrays, int count)
+{
+    for (int k = 0; k < count; k++) {
+        void *grown = memory_grow(allocator, *arrays[k].block, arrays[k].old_bytes, arrays[k].new_bytes);
+        if (!grown) {
+            memory_shrink_back(allocator, arrays, k);
+            return -1;
+        }
+        *arrays[k].block = grown;
+    }
+    return 0;
 }

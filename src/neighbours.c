@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "memory.h"
+#include "motion.h"
 #include "world.h"
 
 enum { FIRST_WIDTH = 16, WIDTH_STEP = 4 };
@@ -44,12 +45,24 @@ static const double pi = 3.14159265358979323846;
 /* Float anchors: the rounding of an anchor must stay this far inside the shell. */
 static const double anchor_rounding_share = 1e-4;
 
+static size_t anchor_bytes(int32_t rows) { return memory_bytes((size_t)rows, 3 * sizeof(float)); }
+static size_t count_bytes(int32_t rows) { return memory_bytes((size_t)rows, sizeof(uint16_t)); }
+/* rows rows of width entries, and the spare row */
+static size_t entry_bytes(int32_t rows, int32_t width)
+{
+    return memory_bytes((size_t)rows + 1, memory_bytes((size_t)width, sizeof(int32_t)));
+}
+
 void neighbours_free(neighbours *nb)
 {
-    free(nb->anchor);
-    free(nb->count);
-    free(nb->entry);
+    const carom_allocator *mem = nb->mem;
+    if (nb->rows > 0) {
+        memory_free(mem, nb->anchor, anchor_bytes(nb->rows));
+        memory_free(mem, nb->count, count_bytes(nb->rows));
+        memory_free(mem, nb->entry, entry_bytes(nb->rows, nb->width));
+    }
     *nb = (neighbours){0};
+    nb->mem = mem;
 }
 
 static double packing_fraction(const carom_world *w)
@@ -93,25 +106,26 @@ double neighbours_choose(carom_world *w)
     return 2.0 * w->max_radius + 2.0 * nb->shell;
 }
 
-/* Rows of at least width entries for w->capacity bodies; rows keep their entries. */
+/* Rows of at least width entries for w->capacity bodies; rows (the spare
+ * one included) keep their entries. All three arrays grow, or none. */
 static int reserve_rows(neighbours *nb, int32_t rows, int32_t width)
 {
     if (rows <= nb->rows && width <= nb->width) return 0;
     if (rows < nb->rows) rows = nb->rows;
+    if (rows < 1) rows = 1;
     if (width < nb->width) width = nb->width;
-    float *anchor = memory_grow(nb->anchor, (size_t)rows * 3 * sizeof *anchor);
-    if (!anchor) return -1;
-    nb->anchor = anchor;
-    uint16_t *count = realloc(nb->count, (size_t)rows * sizeof *count);
-    if (!count) return -1;
-    nb->count = count;
-    int32_t *entry = memory_grow(nb->entry, (size_t)rows * (size_t)width * sizeof *entry);
-    if (!entry) return -1;
-    /* widen in place, last row first: a row never moves onto one not yet moved */
-    for (int32_t r = nb->rows - 1; r >= 0 && width > nb->width; r--)
+    memory_array arrays[3] = {
+        {(void **)&nb->anchor, nb->rows > 0 ? anchor_bytes(nb->rows) : 0, anchor_bytes(rows)},
+        {(void **)&nb->count, nb->rows > 0 ? count_bytes(nb->rows) : 0, count_bytes(rows)},
+        {(void **)&nb->entry, nb->rows > 0 ? entry_bytes(nb->rows, nb->width) : 0, entry_bytes(rows, width)}};
+    if (memory_grow_together(nb->mem, arrays, 3) != 0) return -1;
+    int32_t *entry = nb->entry;
+    /* widen in place, the spare row (index nb->rows) first: a row never moves onto one not yet moved */
+    for (int32_t r = nb->rows; nb->rows > 0 && r >= 0 && width > nb->width; r--)
         memmove(entry + (size_t)r * width, entry + (size_t)r * nb->width, (size_t)nb->width * sizeof *entry);
-    for (int32_t r = nb->rows; r < rows; r++) count[r] = 0;
-    nb->entry = entry;
+    if (nb->rows > 0 && rows > nb->rows) /* the spare row moves to the end */
+        memmove(entry + (size_t)rows * width, entry + (size_t)nb->rows * width, (size_t)width * sizeof *entry);
+    for (int32_t r = nb->rows; r < rows; r++) nb->count[r] = 0;
     nb->rows = rows;
     nb->width = width;
     return 0;
@@ -194,13 +208,13 @@ static double cell_gap2(double gap[3][3], const int8_t dir[3])
     return d2;
 }
 
-/* Links body i with every body in the cells around its anchor that is
- * within reach; with only_higher, only with bodies in higher slots (when
- * linking everyone, each pair once). The largest radius screens first: whole
+/* Links body i with every body in a higher slot in the cells around its
+ * anchor that is within reach (linking everyone, each pair once; a renewal
+ * searches all slots, collect_row below). The largest radius screens first: whole
  * cells out of its reach are skipped (about a third of the 27), and j's hot
  * record (a cache line, far away at 10^6 bodies) is read only for the few
  * bodies that may be listed. */
-static int link_body(carom_world *w, int32_t i, int only_higher)
+static int link_body(carom_world *w, int32_t i)
 {
     int32_t home = w->grid.cell[i];
     const cells_pattern *pattern = cells_pattern_at(&w->grid, home);
@@ -213,7 +227,7 @@ static int link_body(carom_world *w, int32_t i, int only_higher)
         int code = pattern->image[k]; /* the grid's image codes are the lists' */
         const double *shift = w->grid.image_shift[code];
         for (int32_t j = head[pattern->offset[k]]; j >= 0; j = next[j]) {
-            if (j == i || (only_higher && j < i)) continue;
+            if (j <= i) continue;
             double d2 = anchor_gap2(&w->nb, a_i, j, shift);
             if (!reaches(d2, r_i + w->max_radius, shell) || !reaches(d2, r_i + w->hot[j].radius, shell))
                 continue;
@@ -247,9 +261,10 @@ static void file_by_anchor(carom_world *w, int32_t i)
 int neighbours_link_all(carom_world *w)
 {
     neighbours *nb = &w->nb;
+    nb->epoch++;
     for (int32_t i = 0; i < w->count; i++) nb->count[i] = 0;
     for (int32_t i = 0; i < w->count; i++)
-        if (link_body(w, i, 1) != 0) return -1;
+        if (link_body(w, i) != 0) return -1;
     return 0;
 }
 
@@ -269,15 +284,101 @@ int neighbours_build(carom_world *w)
     return neighbours_link_all(w);
 }
 
+/* Where set_anchor will put body i's anchor once it is at time t. */
+static void anchor_at(const carom_world *w, int32_t i, double t, double a[3])
+{
+    double x[3], v[3];
+    motion_state_at(&w->hot[i], w->gravity, w->has_gravity, t, x, v);
+    for (int k = 0; k < 3; k++) {
+        if (w->periodic[k]) {
+            if (x[k] >= w->half[k]) x[k] -= w->side[k];
+            else if (x[k] < -w->half[k]) x[k] += w->side[k];
+        }
+        a[k] = (float)x[k];
+    }
+}
+
+/* Appends an entry to the spare row, widening every row if it is full. */
+static int push_spare(neighbours *nb, int32_t slot, int code)
+{
+    if (nb->prepared_count == nb->width &&
+        (nb->width >= UINT16_MAX - WIDTH_STEP || reserve_rows(nb, nb->rows, nb->width + WIDTH_STEP) != 0))
+        return -1;
+    nb->entry[(int64_t)nb->rows * nb->width + nb->prepared_count++] = slot << NEIGHBOURS_IMAGE_BITS | code;
+    return 0;
+}
+
+/* The same search as link_body, from the anchor body i will get, into the
+ * spare row; the rows of the bodies it finds must take one entry more. */
+static int collect_row(carom_world *w, int32_t i, const double a_i[3], int32_t *fullest)
+{
+    neighbours *nb = &w->nb;
+    int32_t home = cells_locate(&w->grid, a_i);
+    const cells_pattern *pattern = cells_pattern_at(&w->grid, home);
+    double gap[3][3], r_i = w->hot[i].radius, shell = nb->shell;
+    face_gaps(&w->grid, home, a_i, gap);
+    const int32_t *head = w->grid.head + home, *next = w->grid.next;
+    for (int k = 0; k < pattern->count; k++) {
+        if (!reaches(cell_gap2(gap, pattern->dir[k]), r_i + w->max_radius, shell)) continue;
+        int code = pattern->image[k];
+        const double *shift = w->grid.image_shift[code];
+        for (int32_t j = head[pattern->offset[k]]; j >= 0; j = next[j]) {
+            if (j == i) continue;
+            double d2 = anchor_gap2(nb, a_i, j, shift);
+            if (!reaches(d2, r_i + w->max_radius, shell) || !reaches(d2, r_i + w->hot[j].radius, shell))
+                continue;
+            if (push_spare(nb, j, code) != 0) return -1;
+            if (nb->count[j] > *fullest) *fullest = nb->count[j];
+        }
+    }
+    return 0;
+}
+
+/* The cells around the new anchor are searched in the order link_body
+ * would search them after i is filed there (i heads its new cell's list,
+ * and skips itself), so the row comes out as link_body would write it. */
+int neighbours_prepare_renew(carom_world *w, int32_t i, double t)
+{
+    neighbours *nb = &w->nb;
+    double a_i[3];
+    int32_t fullest = 0;
+    anchor_at(w, i, t, a_i);
+    nb->prepared = 0;
+    nb->prepared_count = 0;
+    if (collect_row(w, i, a_i, &fullest) != 0) return -1;
+    /* each new neighbour gains i (an old one loses it first: one to spare) */
+    if (fullest + 1 > nb->width) {
+        int32_t width = nb->width + WIDTH_STEP;
+        while (width < fullest + 1) width += WIDTH_STEP;
+        if (width >= UINT16_MAX || reserve_rows(nb, nb->rows, width) != 0) return -1;
+    }
+    nb->prepared = i + 1;
+    nb->prepared_t = t;
+    nb->prepared_epoch = nb->epoch;
+    return 0;
+}
+
 int neighbours_renew(carom_world *w, int32_t i)
 {
     neighbours *nb = &w->nb;
+    int ready = nb->prepared == i + 1 && nb->prepared_t == w->hot[i].t && nb->prepared_epoch == nb->epoch;
+    if (!ready && neighbours_prepare_renew(w, i, w->hot[i].t) != 0) return -1;
     const int32_t *row = neighbours_row(nb, i);
     for (int k = 0; k < nb->count[i]; k++) forget(nb, neighbours_slot(row[k]), i);
-    nb->count[i] = 0;
     set_anchor(w, i);
     file_by_anchor(w, i);
-    return link_body(w, i, 0);
+    int32_t *new_row = nb->entry + (int64_t)i * nb->width;
+    memcpy(new_row, nb->entry + (int64_t)nb->rows * nb->width, (size_t)nb->prepared_count * sizeof *new_row);
+    nb->count[i] = (uint16_t)nb->prepared_count;
+    for (int k = 0; k < nb->count[i]; k++) {
+        int32_t j = neighbours_slot(new_row[k]);
+        int code = new_row[k] & ((1 << NEIGHBOURS_IMAGE_BITS) - 1);
+        assert(nb->count[j] < nb->width);
+        nb->entry[(int64_t)j * nb->width + nb->count[j]++] = i << NEIGHBOURS_IMAGE_BITS | (26 - code);
+    }
+    nb->prepared = 0;
+    nb->epoch++;
+    return 0;
 }
 
 double neighbours_exit_time(const carom_world *w, int32_t i)
@@ -320,6 +421,7 @@ void neighbours_copy(neighbours *nb, int32_t dst, int32_t src)
 
 void neighbours_relabel(neighbours *nb, int32_t count, const int32_t *to)
 {
+    nb->epoch++;
     int32_t image_mask = (1 << NEIGHBOURS_IMAGE_BITS) - 1;
     for (int32_t s = 0; s < count; s++) {
         int32_t *row = nb->entry + (int64_t)s * nb->width;

@@ -23,9 +23,18 @@ typedef struct neighbours {
     int32_t rows;      /* rows allocated */
     float *anchor;     /* 3 per body: where its shell is centred */
     uint16_t *count;   /* per body: entries in its row */
-    int32_t *entry;    /* width per body */
+    int32_t *entry;    /* width per body, and one spare row after the last */
+    /* A renewal prepared (neighbours_prepare_renew) and not yet made: the
+     * body's new row waits in the spare row. */
+    int32_t prepared;         /* the body + 1, or 0 for none */
+    int32_t prepared_count;   /* entries in the spare row */
+    double prepared_t;        /* the time it was prepared for */
+    uint64_t prepared_epoch;  /* epoch then */
+    uint64_t epoch;           /* counts changes of anchors and rows, so a stale preparation is seen */
+    const carom_allocator *mem; /* NULL: the C library */
 } neighbours;
 
+/* Frees the lists; nb keeps its allocator and can be used again. */
 void neighbours_free(neighbours *nb);
 /* Room for lists of this many bodies. 0, or -1 if out of memory. */
 int neighbours_reserve(neighbours *nb, int32_t bodies);
@@ -42,9 +51,16 @@ int neighbours_build(carom_world *w);
 /* Links every pair from the anchors and grid cells already in place (after a
  * snapshot is restored). 0, or -1 if out of memory. */
 int neighbours_link_all(carom_world *w);
+/* Finds the new row body i will get when renewed at time t (it must not
+ * have moved since its time stamp otherwise) and makes room for it and in
+ * its new neighbours' rows, before anything changes. 0, or -1 if out of
+ * memory (the lists are then unchanged, only perhaps wider). */
+int neighbours_prepare_renew(carom_world *w, int32_t i, double t);
 /* Body i, brought to the clock at the edge of its shell, gets a new anchor
  * where it is and a new row; its old neighbours forget it and the new ones
- * learn it. 0, or -1 if out of memory (the world is then unusable). */
+ * learn it. Prepared by neighbours_prepare_renew for this time it cannot
+ * fail; otherwise it prepares first: 0, or -1 if out of memory (the lists
+ * then unchanged). */
 int neighbours_renew(carom_world *w, int32_t i);
 
 /* Time after body i's time stamp at which it leaves its shell (INFINITY at rest). */

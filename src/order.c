@@ -12,7 +12,7 @@
  */
 #include "order.h"
 
-#include <stdlib.h>
+#include "memory.h"
 
 /* Below this many bodies everything stays in cache: ordering would not pay. */
 enum { ORDER_MIN_BODIES = 4096, ORDER_EVENTS_PER_BODY = 16 };
@@ -93,16 +93,19 @@ static void relink_cells(carom_world *w)
 int order_permute(carom_world *w, int32_t *from)
 {
     int32_t n = w->count;
-    int32_t *to = calloc((size_t)(n > 0 ? n : 1), sizeof *to);
-    int32_t *scratch = malloc((size_t)(w->nb.width > 0 ? w->nb.width : 1) * sizeof *scratch);
+    const carom_allocator *mem = &w->def.allocator;
+    size_t to_bytes = (size_t)(n > 0 ? n : 1) * sizeof(int32_t);
+    size_t scratch_bytes = (size_t)(w->nb.width > 0 ? w->nb.width : 1) * sizeof(int32_t);
+    int32_t *to = memory_alloc(mem, to_bytes);
+    int32_t *scratch = memory_alloc(mem, scratch_bytes);
     if (!to || !scratch) {
-        free(to);
-        free(scratch);
+        memory_free(mem, to, to_bytes);
+        memory_free(mem, scratch, scratch_bytes);
         return -1;
     }
     for (int32_t p = 0; p < n; p++) to[from[p]] = p;
     permute(w, from, scratch);
-    free(scratch);
+    memory_free(mem, scratch, scratch_bytes);
     if (w->nb.on) neighbours_relabel(&w->nb, n, to);
     for (int32_t s = 0; s < n; s++) {
         if (w->event[s].kind == EVENT_PAIR) w->event[s].partner = to[w->event[s].partner];
@@ -110,19 +113,20 @@ int order_permute(carom_world *w, int32_t *from)
     }
     calendar_relabel(&w->cal, to);
     relink_cells(w);
-    free(to);
+    memory_free(mem, to, to_bytes);
     return 0;
 }
 
 int order_bodies(carom_world *w)
 {
-    w->events_since_order = 0;
-    int32_t *from = malloc((size_t)(w->count > 0 ? w->count : 1) * sizeof *from);
-    if (!from) return -1;
+    size_t from_bytes = (size_t)(w->count > 0 ? w->count : 1) * sizeof(int32_t);
+    int32_t *from = memory_alloc(&w->def.allocator, from_bytes);
+    if (!from) return -1; /* tried again after the next event */
     int32_t placed = 0; /* the cells in index order; each list in its order */
     for (int32_t c = 0; c < w->grid.total; c++)
         for (int32_t j = w->grid.head[c]; j >= 0; j = w->grid.next[j]) from[placed++] = j;
     int st = order_permute(w, from);
-    free(from);
+    memory_free(&w->def.allocator, from, from_bytes);
+    if (st == 0) w->events_since_order = 0;
     return st;
 }

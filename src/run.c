@@ -193,6 +193,10 @@ static carom_status process_next(carom_world *w, int32_t i, double t, int *count
         schedule_body(w, i);
         return CAROM_OK;
     }
+    /* the memory an event needs is found before anything changes */
+    if (w->event[i].kind == EVENT_SHELL && neighbours_prepare_renew(w, i, t) != 0)
+        return world_fail(w, CAROM_OUT_OF_MEMORY, "out of memory growing the neighbour list of body %d",
+                          (int)w->id_of[i]);
     w->clock = t;
     *counted = 1;
     switch (w->event[i].kind) {

@@ -216,6 +216,14 @@ static void consider_cell_exit(const carom_world *w, int32_t i, candidate *best)
     consider(best, b->t + s, EVENT_CELL, face, 0);
 }
 
+double schedule_own_time(const carom_world *w, int32_t i)
+{
+    candidate best = {INFINITY, INFINITY, 0.0, {-1, 0, EVENT_NONE}, -1};
+    consider_walls(w, i, &best);
+    consider_cell_exit(w, i, &best);
+    return best.time;
+}
+
 void schedule_body(carom_world *w, int32_t i)
 {
     candidate best = {INFINITY, INFINITY, fabs(w->clock) * 0x1p-49, {-1, 0, EVENT_NONE},

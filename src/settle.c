@@ -75,35 +75,6 @@ void settle_configure(carom_world *w)
     assert(s->floors == settle_def_has_floors(&w->def));
 }
 
-#define GROW_OR_FAIL(array, count)                                                                 \
-    do {                                                                                           \
-        void *grown_ = memory_grow((array), (size_t)(count) * sizeof *(array));                    \
-        if (!grown_) return -1;                                                                    \
-        (array) = grown_;                                                                          \
-    } while (0)
-
-int settle_reserve(carom_world *w, int32_t capacity)
-{
-    settle *s = &w->rest;
-    if (s->floors) {
-        GROW_OR_FAIL(s->state, capacity);
-        GROW_OR_FAIL(s->zeno, 6 * (size_t)capacity);
-    }
-    if (s->collapse) {
-        GROW_OR_FAIL(s->last_pair_time, capacity);
-        GROW_OR_FAIL(s->last_partner, capacity);
-    }
-    return 0;
-}
-
-void settle_free(carom_world *w)
-{
-    free(w->rest.state);
-    free(w->rest.zeno);
-    free(w->rest.last_pair_time);
-    free(w->rest.last_partner);
-}
-
 static void clear_series(settle *s, int32_t id, int axis)
 {
     s->zeno[6 * id + axis] = INFINITY;

@@ -23,7 +23,8 @@ typedef struct settle {
     double time_scale;
     double creep_span; /* 2^-40 of it */
     double gravity_of[8][3]; /* the world's gravity without the axes of each resting mask */
-    /* By body id (never permuted with the memory layout): */
+    /* By body id (never permuted with the memory layout); allocated with the
+     * world's other per-body arrays (world_reserve_bodies): */
     uint8_t *state;          /* SETTLE_* bits; NULL without floors */
     double *zeno;            /* 6 per body: end and tolerance of the series on each axis */
     double *last_pair_time;  /* time of the last pair collision (-inf: none); NULL when elastic */
@@ -34,9 +35,7 @@ typedef struct settle {
  * gravity), and the TC model's state (a restitution below 1). */
 int settle_def_has_floors(const carom_world_def *def);
 int settle_def_has_collapse(const carom_world_def *def);
-int settle_reserve(carom_world *w, int32_t capacity); /* 0, or -1 if out of memory */
 void settle_configure(carom_world *w);
-void settle_free(carom_world *w);
 void settle_new_body(carom_world *w, int32_t id);
 /* The restitution of a pair collision (slots i, j) or a wall bounce at t. */
 double settle_pair_restitution(const carom_world *w, int32_t i, int32_t j, double t);

@@ -329,6 +329,9 @@ static carom_status refuse(const refusal *r, size_t at, const char *field, const
     return CAROM_INVALID_ARGUMENT;
 }
 
+/* The same message for a snapshot that is sound but too large for the memory. */
+#define out_of_memory(...) (refuse(__VA_ARGS__), CAROM_OUT_OF_MEMORY)
+
 /* ---- restoring: the envelope --------------------------------------------- */
 
 static carom_status check_envelope(const unsigned char *in, size_t size, const refusal *r)
@@ -615,7 +618,7 @@ static carom_status check_motion(const carom_world *w, const body_hot *b, size_t
         if (!isfinite(b->x[a]) || (inactive && b->x[a] != 0.0))
             return refuse(r, at + AT_X + 8 * (size_t)a, "position", "body %d: %g on axis %d",
                           (int)id, b->x[a], a);
-        if (!isfinite(b->v[a]) || (inactive && b->v[a] != 0.0))
+        if (!isfinite(b->v[a]) || !world_in_scale(b->v[a]) || (inactive && b->v[a] != 0.0))
             return refuse(r, at + AT_V + 8 * (size_t)a, "velocity", "body %d: %g on axis %d",
                           (int)id, b->v[a], a);
     }
@@ -623,7 +626,7 @@ static carom_status check_motion(const carom_world *w, const body_hot *b, size_t
         return refuse(r, at + AT_T, "time stamp",
                       "body %d: %.17g, expected a time in [0, clock %.17g]", (int)id, b->t,
                       w->clock);
-    if (!(b->radius > 0.0 && b->radius <= w->max_radius))
+    if (!(b->radius > 0.0 && b->radius <= w->max_radius && world_in_scale(b->radius)))
         return refuse(r, at + AT_RADIUS, "radius",
                       "body %d: %g, expected > 0 and at most the largest radius %g", (int)id,
                       b->radius, w->max_radius);
@@ -729,9 +732,13 @@ static void read_settle(stream *s, carom_world *w, int32_t i)
     }
 }
 
-/* Resting or finishing only on a floor; a series end not before the clock
- * (or none), a tolerance >= 0; a last collision not after the clock; a last
- * partner that exists and is not the body. */
+/* Resting or finishing only on a floor; a resting body exactly on it with no
+ * normal velocity (as settle_rest leaves it, and free flight keeps it); a
+ * finishing series ending within its tolerance after the body's time stamp
+ * (its last bounce was at most then); a series end not before 0 (or none), a
+ * tolerance >= 0; a last collision not after the clock; a last partner that
+ * exists and is not the body. Anything else would let it sink through its
+ * floor. */
 static carom_status check_settle(const carom_world *w, int32_t i, size_t at, const refusal *r)
 {
     const settle *st = &w->rest;
@@ -742,7 +749,22 @@ static carom_status check_settle(const carom_world *w, int32_t i, size_t at, con
             if (used && !st->floor_side[a])
                 return refuse(r, at, "settle state", "body %d: 0x%02x rests on axis %d, which has no floor", (int)i,
                               state, a);
+            const body_hot *b = &w->hot[i];
+            if (((state >> a) & SETTLE_RESTING) &&
+                !(b->v[a] == 0.0 && b->x[a] == st->floor_side[a] * (w->half[a] - b->radius)))
+                return refuse(r, at, "settle state", "body %d rests on axis %d but is at %g moving at %g", (int)i, a,
+                              b->x[a], b->v[a]);
             double end = st->zeno[6 * i + a], tolerance = st->zeno[6 * i + 3 + a];
+            /* settle_after_wall's tolerance, from a first bounce at some time in [0, end] */
+            double widest = isfinite(end) ? fmax(1e-10 * end, 0x1p-36 * fmax(end, w->rest.time_scale)) : 0.0;
+            if (!(tolerance <= widest))
+                return refuse(r, at + 1 + 8 * (size_t)(3 + a), "Zeno series",
+                              "body %d: tolerance %g on axis %d, more than a series ending at %g can have", (int)i,
+                              tolerance, a, end);
+            if (((state >> a) & SETTLE_FINISHING) && !(end >= b->t - tolerance && end - b->t <= tolerance))
+                return refuse(r, at + 1 + 8 * (size_t)a, "Zeno series",
+                              "body %d: its series on axis %d ends at %.17g, not within %g after its time stamp %.17g",
+                              (int)i, a, end, tolerance, b->t);
             if (!((isinf(end) && end > 0.0) || (isfinite(end) && end >= 0.0)) ||
                 !(isfinite(tolerance) && tolerance >= 0.0) || (((state >> a) & SETTLE_FINISHING) && !isfinite(end)))
                 return refuse(r, at + 1 + 8 * (size_t)a, "Zeno series",
@@ -791,8 +813,8 @@ static carom_status read_body(stream *s, carom_world *w, int32_t i, const refusa
     if (st != CAROM_OK) return st;
     st = check_motion(w, b, at, i, r);
     if (st != CAROM_OK) return st;
-    if (!(isfinite(w->mass[i]) && w->mass[i] > 0.0))
-        return refuse(r, at + AT_MASS, "mass", "body %d: %g, expected a finite number > 0", (int)i,
+    if (!world_mass_in_range(w->mass[i]))
+        return refuse(r, at + AT_MASS, "mass", "body %d: %g, expected a number from 1e-100 to 1e100", (int)i,
                       w->mass[i]);
     if (w->instant[i] > (uint32_t)w->def.max_collisions_per_instant)
         return refuse(r, at + AT_INSTANT, "events this instant",
@@ -845,6 +867,31 @@ static carom_status read_bodies(stream *s, carom_world *w, const header *h, cons
     return CAROM_OK;
 }
 
+/* A body's own next wall, cell or shell exit, recomputed from its stored
+ * state by the same code that first predicted it (so to the bit), is not
+ * before the clock (it would have been processed: a body whose own event is
+ * past has gone through a wall or out of its cell unseen), and its scheduled
+ * event is no later. (A finishing Zeno series may end a hair before the
+ * clock by round-off: its end is checked against the time stamp instead.)
+ * Body i's record is at HEADER_BYTES + i * its size. */
+static carom_status check_own_events(const carom_world *w, const refusal *r)
+{
+    if (w->needs_rebuild) return CAROM_OK; /* every event is predicted again at the next run */
+    size_t size = body_bytes(layout_of(&w->def, w->nb.on, w->needs_rebuild));
+    for (int32_t i = 0; i < w->count; i++) {
+        double scheduled = calendar_time(&w->cal, i), own = schedule_own_time(w, i);
+        int finishing = w->rest.state && (w->rest.state[i] >> 3) != 0;
+        if (!(own >= w->clock || finishing))
+            return refuse(r, HEADER_BYTES + (size_t)i * size + AT_X, "body",
+                          "body %d: its own next wall or cell event was due at %.17g, before the clock %.17g",
+                          (int)i, own, w->clock);
+        if (!(scheduled <= fmax(own, w->clock)))
+            return refuse(r, HEADER_BYTES + (size_t)i * size + AT_TIME, "event time",
+                          "body %d: %.17g, after its own next wall or cell event at %.17g", (int)i, scheduled, own);
+    }
+    return CAROM_OK;
+}
+
 /* ---- restoring: the world ------------------------------------------------ */
 
 /* The header's state in a new world, with room for its bodies. */
@@ -866,7 +913,7 @@ static carom_status set_up(carom_world *w, const header *h, const refusal *r)
         (configured && cells_shape(&w->grid, w->dim, w->side, w->periodic, h->n) != 0) ||
         (saves_anchors(h->lists_on, h->needs_rebuild) &&
          neighbours_reserve(&w->nb, w->capacity) != 0))
-        return refuse(r, h->at_count, "body count", "out of memory for %d bodies", (int)h->count);
+        return out_of_memory(r, h->at_count, "body count", "out of memory for %d bodies", (int)h->count);
     w->count = h->count;
     return CAROM_OK;
 }
@@ -880,14 +927,22 @@ static carom_status restore_world(stream *s, const header *h, carom_world *w, co
         st = read_bodies(s, w, h, r);
     }
     if (st == CAROM_OK && saves_anchors(w->nb.on, w->needs_rebuild) && neighbours_link_all(w) != 0)
-        st = refuse(r, HEADER_BYTES, "bodies", "out of memory for the neighbour lists of %d bodies",
+        st = out_of_memory(r, HEADER_BYTES, "bodies", "out of memory for the neighbour lists of %d bodies",
                     (int)w->count);
     if (st == CAROM_OK && s->failed) st = refuse(r, s->at, "bodies", "the snapshot ends early");
+    if (st == CAROM_OK) st = check_own_events(w, r);
     return st;
 }
 
 carom_status carom_world_restore(const void *buffer, size_t size, carom_event_callback on_event,
                                  void *user, carom_world **world, char *why, size_t why_size)
+{
+    return carom_world_restore_with(buffer, size, NULL, on_event, user, world, why, why_size);
+}
+
+carom_status carom_world_restore_with(const void *buffer, size_t size, const carom_allocator *allocator,
+                                      carom_event_callback on_event, void *user, carom_world **world,
+                                      char *why, size_t why_size)
 {
     if (world) *world = NULL;
     if (!buffer || !world) return CAROM_INVALID_ARGUMENT;
@@ -896,6 +951,7 @@ carom_status carom_world_restore(const void *buffer, size_t size, carom_event_ca
     if (st != CAROM_OK) return st;
     stream s = {NULL, buffer, size, 0, 0};
     header h;
+    memset(&h, 0, sizeof h);
     read_header(&s, &h);
     if (s.failed || s.at != HEADER_BYTES)
         return refuse(&r, s.at, "header", "the header ends early");
@@ -903,6 +959,7 @@ carom_status carom_world_restore(const void *buffer, size_t size, carom_event_ca
     carom_world_def def = h.def;
     def.on_event = on_event;
     def.user = user;
+    def.allocator = allocator ? *allocator : (carom_allocator){0};
     def.capacity_hint = h.def.capacity_hint < h.count ? h.def.capacity_hint : h.count;
     char def_why[200] = "";
     carom_world *w = NULL;

@@ -32,6 +32,9 @@ static const char axis_name[3] = {'x', 'y', 'z'};
 
 static int in_scale(double value) { return value == 0.0 || (fabs(value) >= SCALE_MIN && fabs(value) <= SCALE_MAX); }
 
+int world_in_scale(double value) { return in_scale(value); }
+int world_mass_in_range(double mass) { return isfinite(mass) && mass >= 1e-100 && mass <= 1e100; }
+
 carom_status world_fail(carom_world *w, carom_status status, const char *format, ...)
 {
     va_list args;
@@ -135,6 +138,10 @@ static int check_def(const carom_world_def *def, char *why, size_t size)
     if (isnan(def->neighbour_shell))
         return fail_def(why, size, "world_def.neighbour_shell = %g: expected a number (0: automatic)",
                         def->neighbour_shell);
+    const carom_allocator *m = &def->allocator;
+    if (!m->allocate != !m->release || (m->reallocate && !m->allocate))
+        return fail_def(why, size, "world_def.allocator: allocate and release must be set together "
+                                   "(reallocate is optional), or all left NULL for the C library");
     if (def->capacity_hint < 0)
         return fail_def(why, size, "world_def.capacity_hint = %d: expected a count >= 0",
                         (int)def->capacity_hint);
@@ -143,32 +150,47 @@ static int check_def(const carom_world_def *def, char *why, size_t size)
 
 /* ---- lifecycle ----------------------------------------------------------- */
 
-/* Grows array to count elements, or returns -1 (the array is then unchanged);
- * a byte count that would not fit in size_t (32-bit targets) fails too. */
-#define GROW_OR_FAIL(array, count)                                                                 \
-    do {                                                                                           \
-        if ((size_t)(count) > SIZE_MAX / sizeof *(array)) return -1;                               \
-        void *grown_ = memory_grow((array), (size_t)(count) * sizeof *(array));                    \
-        if (!grown_) return -1;                                                                    \
-        (array) = grown_;                                                                          \
-    } while (0)
+/* The per-body arrays (the settling state's too, where the world keeps it),
+ * from capacity w->capacity to capacity; returns how many. */
+enum { BODY_ARRAYS_MAX = 12 };
+static int body_arrays(carom_world *w, int32_t capacity, memory_array arrays[BODY_ARRAYS_MAX])
+{
+    void **blocks[BODY_ARRAYS_MAX] = {(void **)&w->hot,   (void **)&w->mass,  (void **)&w->counter,
+                                      (void **)&w->instant, (void **)&w->collisions, (void **)&w->event,
+                                      (void **)&w->id_of, (void **)&w->slot_of};
+    size_t element[BODY_ARRAYS_MAX] = {sizeof *w->hot,   sizeof *w->mass,  sizeof *w->counter,
+                                       sizeof *w->instant, sizeof *w->collisions, sizeof *w->event,
+                                       sizeof *w->id_of, sizeof *w->slot_of};
+    int count = 8;
+    if (w->rest.floors) {
+        blocks[count] = (void **)&w->rest.state, element[count++] = sizeof *w->rest.state;
+        blocks[count] = (void **)&w->rest.zeno, element[count++] = 6 * sizeof *w->rest.zeno;
+    }
+    if (w->rest.collapse) {
+        blocks[count] = (void **)&w->rest.last_pair_time, element[count++] = sizeof *w->rest.last_pair_time;
+        blocks[count] = (void **)&w->rest.last_partner, element[count++] = sizeof *w->rest.last_partner;
+    }
+    for (int k = 0; k < count; k++)
+        arrays[k] = (memory_array){blocks[k], (size_t)w->capacity * element[k],
+                                   memory_bytes((size_t)capacity, element[k])};
+    return count;
+}
 
+/* Every array grows or none does, and the capacity is raised only when all
+ * have: a failure leaves the world as it was. */
 int world_reserve_bodies(carom_world *w, int32_t needed)
 {
     if (needed <= w->capacity) return 0;
     int32_t capacity = w->capacity > 0 ? w->capacity : 16;
     while (capacity < needed) capacity = capacity > INT32_MAX / 2 ? INT32_MAX : 2 * capacity;
-    GROW_OR_FAIL(w->hot, capacity);
-    GROW_OR_FAIL(w->mass, capacity);
-    GROW_OR_FAIL(w->counter, capacity);
-    GROW_OR_FAIL(w->instant, capacity);
-    GROW_OR_FAIL(w->collisions, capacity);
-    GROW_OR_FAIL(w->event, capacity);
-    GROW_OR_FAIL(w->id_of, capacity);
-    GROW_OR_FAIL(w->slot_of, capacity);
-    if (cells_reserve(&w->grid, capacity) != 0 || calendar_reserve(&w->cal, capacity) != 0 ||
-        settle_reserve(w, capacity) != 0)
+    memory_array arrays[BODY_ARRAYS_MAX];
+    int count = body_arrays(w, capacity, arrays);
+    if (memory_grow_together(&w->def.allocator, arrays, count) != 0) return -1;
+    /* the grid and the calendar may keep the room they got: they track it themselves */
+    if (cells_reserve(&w->grid, capacity) != 0 || calendar_reserve(&w->cal, capacity) != 0) {
+        memory_shrink_back(&w->def.allocator, arrays, count);
         return -1;
+    }
     w->capacity = capacity;
     return 0;
 }
@@ -182,12 +204,13 @@ carom_status carom_world_create(const carom_world_def *def, carom_world **world,
         return CAROM_INVALID_ARGUMENT;
     }
     if (check_def(def, why, why_size)) return CAROM_INVALID_ARGUMENT;
-    carom_world *w = calloc(1, sizeof *w);
+    carom_world *w = memory_alloc_zeroed(&def->allocator, 1, sizeof *w);
     if (!w) {
         fail_def(why, why_size, "out of memory creating a world");
         return CAROM_OUT_OF_MEMORY;
     }
     w->def = *def;
+    w->grid.mem = w->nb.mem = w->cal.mem = &w->def.allocator;
     w->dim = def->dim;
     const double box[3] = {def->box.x, def->box.y, def->box.z};
     const double g[3] = {def->gravity.x, def->gravity.y, def->gravity.z};
@@ -214,19 +237,14 @@ carom_status carom_world_create(const carom_world_def *def, carom_world **world,
 void carom_world_destroy(carom_world *w)
 {
     if (!w) return;
-    free(w->hot);
-    free(w->mass);
-    free(w->counter);
-    free(w->instant);
-    free(w->collisions);
-    free(w->event);
-    free(w->id_of);
-    free(w->slot_of);
+    carom_allocator allocator = w->def.allocator;
+    memory_array arrays[BODY_ARRAYS_MAX];
+    int count = body_arrays(w, w->capacity, arrays);
+    for (int k = 0; k < count; k++) memory_free(&allocator, *arrays[k].block, arrays[k].old_bytes);
     cells_free(&w->grid);
     neighbours_free(&w->nb);
     calendar_free(&w->cal);
-    settle_free(w);
-    free(w);
+    memory_free(&allocator, w, sizeof *w);
 }
 
 const char *carom_world_message(const carom_world *w) { return w ? w->message : "no world"; }
@@ -265,7 +283,7 @@ static carom_status check_body_numbers(carom_world *w, int32_t id, const carom_b
         return world_fail(w, CAROM_INVALID_ARGUMENT,
                           "body %d: radius = %g: expected a number > 0 in the supported range " SCALE_TEXT, (int)id,
                           b->radius);
-    if (!(isfinite(b->mass) && b->mass >= 1e-100 && b->mass <= 1e100))
+    if (!world_mass_in_range(b->mass))
         return world_fail(w, CAROM_INVALID_ARGUMENT,
                           "body %d: mass = %g: expected a number in the supported range 1e-100 to 1e100", (int)id,
                           b->mass);
@@ -306,14 +324,15 @@ static int fit_grid_for(carom_world *w, double radius)
         if (w->grid.total == 0 || w->grid.width[a] < 2.0 * widest) narrow = 1;
     int crowded = w->count + 1 > 2 * (int64_t)w->grid_bodies;
     if (!narrow && !crowded) return 0;
-    w->grid_bodies = w->count + 1;
-    w->needs_rebuild = 1; /* cell exits predicted on the old grid are void */
     double width = 2.5 * widest;
     for (int a = 0; a < w->dim; a++)
         if (w->periodic[a] && width > w->side[a] / 3.0) width = w->side[a] / 3.0;
     int64_t expected = w->count + 1 > w->def.capacity_hint ? 2 * (int64_t)(w->count + 1)
                                                            : w->def.capacity_hint;
-    return schedule_regrid(w, width, 2 * expected);
+    if (schedule_regrid(w, width, 2 * expected) != 0) return -1; /* the grid is then as it was */
+    w->grid_bodies = w->count + 1;
+    w->needs_rebuild = 1; /* cell exits predicted on the old grid are void */
+    return 0;
 }
 
 static carom_status check_no_overlap(carom_world *w, int32_t id, const double x[3], double r)

@@ -69,6 +69,11 @@ struct carom_world {
 /* Makes room for needed bodies in every per-body array. 0, or -1 if out of memory. */
 int world_reserve_bodies(carom_world *w, int32_t needed);
 
+/* Lengths, speeds and accelerations: 0, or a magnitude from 1e-75 to 1e75
+ * (predictions square products of two); masses from 1e-100 to 1e100. */
+int world_in_scale(double value);
+int world_mass_in_range(double mass);
+
 /* Writes the world's message (printf-style) and returns status. */
 carom_status world_fail(carom_world *w, carom_status status, const char *format, ...)
 #if defined(__GNUC__)

@@ -36,7 +36,7 @@ static void test_contents_survive_growth(void)
     uint32_t *block = NULL;
     size_t filled = 0;
     for (size_t s = 0; s < sizeof steps / sizeof steps[0]; s++) {
-        uint32_t *grown = memory_grow(block, steps[s] * sizeof *block);
+        uint32_t *grown = memory_grow(NULL, block, filled * sizeof *block, steps[s] * sizeof *block);
         CHECK(grown != NULL);
         if (!grown) break;
         block = grown;
@@ -95,12 +95,12 @@ static void expect_one_advised_mapping(const uint32_t *block, size_t bytes, cons
 static void test_large_blocks_are_advised_whole(void)
 {
     size_t count = 16 << 20; /* 64 MiB */
-    uint32_t *block = memory_grow(NULL, count * sizeof *block);
+    uint32_t *block = memory_grow(NULL, NULL, 0, count * sizeof *block);
     CHECK(block != NULL);
     if (!block) return;
     fill(block, 0, count);
     expect_one_advised_mapping(block, count * sizeof *block, "first allocation");
-    uint32_t *grown = memory_grow(block, 2 * count * sizeof *block);
+    uint32_t *grown = memory_grow(NULL, block, count * sizeof *block, 2 * count * sizeof *block);
     CHECK(grown != NULL);
     if (!grown) {
         free(block);

@@ -347,6 +347,8 @@ static void test_forged_fields_refused(void)
     free(self);
     expect_field_refused(good, size, body1 + BODY_KIND, 9, 1, "event");
     expect_field_refused(good, size, body1 + BODY_TIME, bits_of(clock / 2), 8, "event time");
+    /* an event put off past the body's own wall or cell event: it would pass unseen */
+    expect_field_refused(good, size, body1 + BODY_TIME, bits_of(clock + 1e6), 8, "own next wall or cell event");
     expect_field_refused(good, size, body1 + BODY_CELL, get_le(good, body1 + BODY_CELL, 4) ^ 1, 4,
                          "cell");
     expect_field_refused(good, size, body1 + BODY_CELL, 1000, 4, "cell");

@@ -290,7 +290,7 @@ static int check_numbers(reader *r, size_t at, const double numbers[NUMBERS])
     for (int k = 0; k < NUMBERS; k++) {
         double x = numbers[k];
         int ok = !isnan(x);
-        if (k == 0) ok = ok && x >= 0.0;                              /* until may be infinite */
+        if (k == 0) ok = ok && x > 0.0; /* until may be infinite, and is never 0 */
         if (k == 1 || k == 2 || k == 5 || k == 7) ok = isfinite(x) && x >= 0.0; /* intervals, an energy, a time */
         if (k == 6) ok = isfinite(x);
         if (!ok) return refuse(r, at + 8 * (size_t)k, names[k], "%g is out of range", x);

@@ -1,0 +1,155 @@
+/* fuzz_common.h — what the libFuzzer targets share: the input as a file
+ * (the readers take paths), a failed promise as a crash (libFuzzer then saves
+ * the input), and the checks of a world after a bounded run: every event at
+ * a finite time, never before the clock or the previous event, naming real
+ * bodies and walls; no NaN or infinity in any body or statistic afterwards;
+ * every centre inside the box. */
+#ifndef CAROM_FUZZ_COMMON_H
+#define CAROM_FUZZ_COMMON_H
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "carom.h"
+
+/* A broken promise: say which, and crash so that libFuzzer keeps the input. */
+#define PROMISE(cond, ...)                                                           \
+    do {                                                                             \
+        if (!(cond)) {                                                               \
+            fprintf(stderr, "%s:%d: promise broken: %s: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                                            \
+            fputc('\n', stderr);                                                     \
+            abort();                                                                 \
+        }                                                                            \
+    } while (0)
+
+/* Writes the input to this process's file (named once, rewritten each time)
+ * with the given suffix; returns its path. */
+static inline const char *fuzz_input_file(const uint8_t *data, size_t size, const char *suffix)
+{
+    static char path[128];
+    snprintf(path, sizeof path, "/tmp/carom-fuzz-%ld%s", (long)getpid(), suffix);
+    FILE *f = fopen(path, "wb");
+    if (!f) abort();
+    if (size > 0 && fwrite(data, 1, size, f) != size) abort();
+    if (fclose(f) != 0) abort();
+    return path;
+}
+
+/* Little-endian value of bytes bytes at p. */
+static inline void fuzz_put_le(uint8_t *p, uint64_t value, int bytes)
+{
+    for (int k = 0; k < bytes; k++) p[k] = (uint8_t)(value >> (8 * k));
+}
+
+/* Snapshots and checkpoints end with a CRC-32C of what precedes them, so a
+ * mutated input would only ever test the checksum (every single flip of it
+ * is tested in test_snapshot and test_checkpoint). The targets reseal what
+ * they are given instead: the snapshot's total length (bytes 16-23) and
+ * checksum, and for a checkpoint also the length in front of its snapshot
+ * and the file's own checksum, so that the field checks behind are reached. */
+static inline void fuzz_reseal_snapshot(uint8_t *snap, size_t size)
+{
+    if (size < 28) return;
+    fuzz_put_le(snap + 16, size, 8);
+    fuzz_put_le(snap + size - 4, carom_crc32c(0, snap, size - 4), 4);
+}
+
+static inline void fuzz_reseal_checkpoint(uint8_t *file, size_t size)
+{
+    if (size < 4) return;
+    for (size_t at = 8; at + 8 + 4 <= size; at++)
+        if (memcmp(file + at, "CAROMSNP", 8) == 0) {
+            fuzz_reseal_snapshot(file + at, size - 4 - at);
+            if (at >= 8) fuzz_put_le(file + at - 8, size - 4 - at, 8);
+            break;
+        }
+    fuzz_put_le(file + size - 4, carom_crc32c(0, file, size - 4), 4);
+}
+
+/* What the event callback checks against. */
+typedef struct fuzz_events {
+    const carom_world *world;
+    int dim;
+    int periodic[3];
+    carom_vec gravity;
+    double start, last, t_end;
+    int32_t bodies;
+    int64_t seen;
+} fuzz_events;
+
+static inline void fuzz_on_event(void *user, const carom_event *e)
+{
+    fuzz_events *f = user;
+    PROMISE(isfinite(e->time), "event %lld at t = %g", (long long)f->seen, e->time);
+    PROMISE(e->time >= f->last && e->time >= f->start, "event %lld at t = %.17g, before %.17g",
+            (long long)f->seen, e->time, f->last > f->start ? f->last : f->start);
+    PROMISE(e->time <= f->t_end, "event at t = %.17g after t_end = %.17g", e->time, f->t_end);
+    PROMISE(e->time == carom_world_time(f->world), "the clock is %.17g at an event of t = %.17g",
+            carom_world_time(f->world), e->time);
+    PROMISE(isfinite(e->impulse) && e->impulse >= 0.0, "impulse %g", e->impulse);
+    PROMISE(e->i >= 0 && e->i < f->bodies, "body %d of %d", (int)e->i, (int)f->bodies);
+    if (e->kind == CAROM_EVENT_PAIR) {
+        PROMISE(e->j > e->i && e->j < f->bodies, "pair (%d, %d) of %d bodies", (int)e->i, (int)e->j,
+                (int)f->bodies);
+    } else {
+        PROMISE(e->kind == CAROM_EVENT_WALL || e->kind == CAROM_EVENT_REST, "event kind %d", (int)e->kind);
+        PROMISE(e->j >= 0 && e->j < 2 * f->dim && !f->periodic[e->j / 2], "wall %d", (int)e->j);
+        if (e->kind == CAROM_EVENT_REST) { /* on a floor: the wall gravity pushes the body against */
+            double g = e->j / 2 == 0 ? f->gravity.x : e->j / 2 == 1 ? f->gravity.y : f->gravity.z;
+            PROMISE(e->j % 2 ? g > 0.0 : g < 0.0, "body %d rests on wall %d, gravity %g along it", (int)e->i,
+                    (int)e->j, g);
+            PROMISE(e->impulse == 0.0, "a rest event with impulse %g", e->impulse);
+        }
+    }
+    f->last = e->time;
+    f->seen++;
+}
+
+static inline void fuzz_events_start(fuzz_events *f, const carom_world *w, double t_end)
+{
+    carom_world_def def = carom_world_definition(w);
+    f->world = w;
+    f->dim = def.dim;
+    for (int a = 0; a < 3; a++) f->periodic[a] = a < def.dim && def.boundary[a] == CAROM_PERIODIC;
+    f->gravity = def.gravity;
+    f->start = f->last = carom_world_time(w);
+    f->t_end = t_end;
+    f->bodies = carom_world_body_count(w);
+    f->seen = 0;
+}
+
+static inline int fuzz_finite3(carom_vec v) { return isfinite(v.x) && isfinite(v.y) && isfinite(v.z); }
+
+/* Runs w for at most max_events events up to t_end and checks what it promises. */
+static inline void fuzz_run_and_check(carom_world *w, fuzz_events *f, double t_end, int64_t max_events)
+{
+    fuzz_events_start(f, w, t_end);
+    carom_status st = carom_world_run(w, t_end, max_events);
+    PROMISE(st == CAROM_OK || st == CAROM_JAMMED, "carom_world_run: %s: %s", carom_status_name(st),
+            carom_world_message(w));
+    double clock = carom_world_time(w);
+    PROMISE(clock >= f->start && clock >= f->last && clock <= t_end, "the clock went from %.17g to %.17g",
+            f->start, clock);
+    carom_world_def def = carom_world_definition(w);
+    const double box[3] = {def.box.x, def.box.y, def.box.z};
+    for (int32_t i = 0; i < carom_world_body_count(w); i++) {
+        carom_body_state b;
+        PROMISE(carom_world_get_body(w, i, &b) == CAROM_OK, "body %d", (int)i);
+        PROMISE(fuzz_finite3(b.position) && fuzz_finite3(b.velocity), "body %d: (%g, %g, %g) (%g, %g, %g)",
+                (int)i, b.position.x, b.position.y, b.position.z, b.velocity.x, b.velocity.y, b.velocity.z);
+        const double x[3] = {b.position.x, b.position.y, b.position.z};
+        for (int a = 0; a < def.dim; a++)
+            PROMISE(fabs(x[a]) <= 0.5 * box[a] * (1.0 + 1e-9), "body %d: position %c = %.17g outside the box %g",
+                    (int)i, "xyz"[a], x[a], box[a]);
+    }
+    carom_stats s = carom_world_stats(w);
+    PROMISE(isfinite(s.kinetic_energy) && isfinite(s.potential_energy) && isfinite(s.time),
+            "stats: KE %g, PE %g, t %g", s.kinetic_energy, s.potential_energy, s.time);
+}
+
+#endif

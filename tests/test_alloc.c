@@ -1,0 +1,578 @@
+/* test_alloc.c — the caller's allocator, and failure atomicity: for every k,
+ * a run of a representative scenario with an allocator that refuses its k-th
+ * request. Each call that gets CAROM_OUT_OF_MEMORY must leave its world (or
+ * frame stepper) exactly as it was before the call — for a run, exactly as a
+ * run capped at the events (frames) it finished — which is checked against a
+ * replay that never failed; the call is then made again, and at the end
+ * every world must have the same bits as in the run that never failed. The
+ * allocator counts live bytes and checks that each block is released or
+ * resized with the size it has (the contract in carom.h); it must hold none
+ * after the worlds are destroyed, and the sanitizer build's LeakSanitizer
+ * sees its blocks too.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "carom.h"
+#include "check.h"
+#include "memory.h"
+#include "order.h"
+#include "state_hash.h"
+#include "world.h"
+
+/* ---- a counting allocator that refuses its k-th request for more memory ---- */
+
+typedef struct counting {
+    long requests;   /* calls that asked for more memory */
+    long fail_at;    /* refuse this request (1-based); 0: never */
+    long refused;
+    long long live;  /* bytes held now */
+    long blocks;     /* blocks held now */
+    int size_errors; /* a release or resize named the wrong size */
+} counting;
+
+enum { HEADER = 16 }; /* each block carries its size in front (keeps max_align_t alignment) */
+
+static int refuse(counting *c)
+{
+    c->requests++;
+    if (c->requests != c->fail_at) return 0;
+    c->refused++;
+    return 1;
+}
+
+static void *counting_allocate(void *user, size_t size)
+{
+    counting *c = user;
+    if (size == 0) c->size_errors++;
+    if (refuse(c) || size > SIZE_MAX - HEADER) return NULL;
+    unsigned char *block = malloc(size + HEADER);
+    if (!block) return NULL;
+    memcpy(block, &size, sizeof size);
+    c->live += (long long)size;
+    c->blocks++;
+    return block + HEADER;
+}
+
+static size_t size_of(const void *p)
+{
+    size_t size;
+    memcpy(&size, (const unsigned char *)p - HEADER, sizeof size);
+    return size;
+}
+
+static void *counting_reallocate(void *user, void *p, size_t old_size, size_t new_size)
+{
+    counting *c = user;
+    if (size_of(p) != old_size || new_size == 0) c->size_errors++;
+    if ((new_size > old_size && refuse(c)) || new_size > SIZE_MAX - HEADER) return NULL;
+    unsigned char *block = realloc((unsigned char *)p - HEADER, new_size + HEADER);
+    if (!block) return NULL;
+    memcpy(block, &new_size, sizeof new_size);
+    c->live += (long long)new_size - (long long)old_size;
+    return block + HEADER;
+}
+
+static void counting_release(void *user, void *p, size_t size)
+{
+    counting *c = user;
+    if (size_of(p) != size) c->size_errors++;
+    c->live -= (long long)size;
+    c->blocks--;
+    free((unsigned char *)p - HEADER);
+}
+
+static carom_allocator counting_allocator(counting *c, int with_reallocate)
+{
+    return (carom_allocator){counting_allocate, with_reallocate ? counting_reallocate : NULL, counting_release, c};
+}
+
+/* ---- fingerprints: everything a caller can see, and the snapshot ---------- */
+
+static uint64_t hash_double(uint64_t h, double x) { return fnv1a(h, &x, sizeof x); }
+static uint64_t hash_int(uint64_t h, int64_t x) { return fnv1a(h, &x, sizeof x); }
+
+static uint64_t fingerprint_world(const carom_world *w, int with_snapshot)
+{
+    uint64_t h = hash_bodies(FNV1A_OFFSET, w, 1);
+    carom_stats s = carom_world_stats(w);
+    const double reals[] = {s.time, s.kinetic_energy, s.potential_energy, s.momentum.x, s.momentum.y,
+                            s.momentum.z, s.window, s.mean_temperature, s.pressure, s.wall_pressure};
+    /* stale predictions redone are bookkeeping: a run that stops at an event
+     * that cannot get memory may have redone a few more than a capped run */
+    const int64_t counts[] = {s.bodies, s.events, s.pair_events, s.wall_events, s.cell_events,
+                              with_snapshot ? s.stale_events : 0};
+    for (size_t k = 0; k < sizeof reals / sizeof reals[0]; k++) h = hash_double(h, reals[k]);
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) h = hash_int(h, counts[k]);
+    if (with_snapshot) {
+        size_t size = carom_world_snapshot_size(w);
+        unsigned char *bytes = malloc(size);
+        CHECK(bytes && carom_world_snapshot(w, bytes, size) == CAROM_OK);
+        if (bytes) h = fnv1a(h, bytes, size);
+        free(bytes);
+    }
+    return h;
+}
+
+static uint64_t fingerprint_frame(const carom_frame *f)
+{
+    uint64_t h = FNV1A_OFFSET;
+    for (int32_t i = 0; i < carom_frame_body_count(f); i++) {
+        carom_body_state b;
+        CHECK(carom_frame_get_body(f, i, &b) == CAROM_OK);
+        h = fnv1a(h, &b.position, sizeof b.position);
+        h = fnv1a(h, &b.velocity, sizeof b.velocity);
+        h = hash_int(h, (int64_t)b.collisions);
+    }
+    carom_frame_stats s = carom_frame_get_stats(f);
+    const double reals[] = {s.time, s.max_penetration, s.mean_penetration, s.kinetic_energy};
+    const int64_t counts[] = {s.frames, s.pair_checks, s.bisection_steps, s.pair_collisions,
+                              s.wall_collisions, s.receding_overlaps, s.passes, s.jammed_frames};
+    for (size_t k = 0; k < sizeof reals / sizeof reals[0]; k++) h = hash_double(h, reals[k]);
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) h = hash_int(h, counts[k]);
+    return h;
+}
+
+/* ---- the harness: scenarios are straight-line code over these steps ---- */
+
+typedef struct harness harness;
+typedef void (*scenario_fn)(harness *h);
+
+struct harness {
+    counting count;
+    carom_allocator allocator;
+    scenario_fn scenario;
+    int step;                /* steps taken so far */
+    int stop_step;           /* replay: stop after this step ... */
+    int64_t stop_after;      /* ... capped at this many events or frames */
+    int stopped;
+    uint64_t at_stop;
+    carom_world *worlds[8];
+    carom_frame *frames[8];
+    int world_count, frame_count;
+    long ooms, ooms_mid_run; /* failures seen, and of them inside runs after some progress */
+};
+
+static void harness_init(harness *h, scenario_fn scenario, long fail_at)
+{
+    memset(h, 0, sizeof *h);
+    h->scenario = scenario;
+    h->count.fail_at = fail_at;
+    h->allocator = counting_allocator(&h->count, 1);
+    h->stop_step = -1;
+}
+
+static uint64_t harness_final(harness *h)
+{
+    uint64_t f = FNV1A_OFFSET;
+    for (int k = 0; k < h->world_count; k++) f = hash_int(f, (int64_t)fingerprint_world(h->worlds[k], 1));
+    for (int k = 0; k < h->frame_count; k++) f = hash_int(f, (int64_t)fingerprint_frame(h->frames[k]));
+    return f;
+}
+
+static void harness_destroy(harness *h)
+{
+    for (int k = 0; k < h->world_count; k++) carom_world_destroy(h->worlds[k]);
+    for (int k = 0; k < h->frame_count; k++) carom_frame_destroy(h->frames[k]);
+    h->world_count = h->frame_count = 0;
+}
+
+/* The state the scenario reaches, never failing, after step stop_step capped at after events/frames. */
+static uint64_t replay(scenario_fn scenario, int stop_step, int64_t after)
+{
+    harness r;
+    harness_init(&r, scenario, 0);
+    r.stop_step = stop_step;
+    r.stop_after = after;
+    scenario(&r);
+    CHECK(r.stopped);
+    harness_destroy(&r);
+    return r.at_stop;
+}
+
+static carom_world *create_step(harness *h, const carom_world_def *def)
+{
+    carom_world_def d = *def;
+    d.allocator = h->allocator;
+    carom_world *w = NULL;
+    long long live = h->count.live;
+    h->step++;
+    carom_status st = carom_world_create(&d, &w, NULL, 0);
+    if (st == CAROM_OUT_OF_MEMORY) {
+        h->ooms++;
+        CHECK(w == NULL && h->count.live == live);
+        st = carom_world_create(&d, &w, NULL, 0);
+    }
+    CHECK_EQ_INT(st, CAROM_OK);
+    if (w) h->worlds[h->world_count++] = w;
+    return w;
+}
+
+static carom_world *restore_step(harness *h, const carom_world *from)
+{
+    size_t size = carom_world_snapshot_size(from);
+    unsigned char *bytes = malloc(size);
+    CHECK(bytes && carom_world_snapshot(from, bytes, size) == CAROM_OK);
+    carom_world *w = NULL;
+    long long live = h->count.live;
+    h->step++;
+    carom_status st = carom_world_restore_with(bytes, size, &h->allocator, NULL, NULL, &w, NULL, 0);
+    if (st == CAROM_OUT_OF_MEMORY) {
+        h->ooms++;
+        CHECK(w == NULL && h->count.live == live);
+        st = carom_world_restore_with(bytes, size, &h->allocator, NULL, NULL, &w, NULL, 0);
+    }
+    free(bytes);
+    CHECK_EQ_INT(st, CAROM_OK);
+    if (w) h->worlds[h->world_count++] = w;
+    return w;
+}
+
+/* A call on a world that must either succeed (or fail for another reason,
+ * as in the run that never failed) or change nothing. */
+static carom_status add_step(harness *h, carom_world *w, const carom_body_def *b)
+{
+    h->step++;
+    uint64_t before = fingerprint_world(w, 1);
+    carom_status st = carom_world_add_body(w, b, NULL);
+    if (st == CAROM_OUT_OF_MEMORY) {
+        h->ooms++;
+        CHECK_MSG(fingerprint_world(w, 1) == before, "step %d: a failed carom_world_add_body changed the world", h->step);
+        st = carom_world_add_body(w, b, NULL);
+    }
+    CHECK(st != CAROM_OUT_OF_MEMORY);
+    return st;
+}
+
+static void run_step(harness *h, carom_world *w, double t_end, int64_t max_events)
+{
+    int step = ++h->step;
+    int64_t events = carom_world_stats(w).events;
+    if (step == h->stop_step) {
+        CHECK_EQ_INT(carom_world_run(w, t_end, h->stop_after), CAROM_OK);
+        h->at_stop = fingerprint_world(w, 0);
+        h->stopped = 1;
+        return;
+    }
+    carom_status st = carom_world_run(w, t_end, max_events);
+    if (st == CAROM_OUT_OF_MEMORY) {
+        int64_t done = carom_world_stats(w).events - events;
+        h->ooms++;
+        if (done > 0) h->ooms_mid_run++;
+        CHECK_MSG(fingerprint_world(w, 0) == replay(h->scenario, step, done),
+                  "step %d: a run that ran out of memory after %lld events is not the run capped there", step,
+                  (long long)done);
+        st = carom_world_run(w, t_end, max_events < 0 ? -1 : max_events - done);
+    }
+    CHECK_EQ_INT(st, CAROM_OK);
+}
+
+static carom_frame *frame_step_create(harness *h, const carom_world *w, carom_frame_method method)
+{
+    carom_frame_def def = carom_default_frame_def();
+    def.method = method;
+    def.dt = 0.01;
+    carom_frame *f = NULL;
+    long long live = h->count.live;
+    h->step++;
+    carom_status st = carom_frame_create_from_world(w, &def, &f, NULL, 0);
+    if (st == CAROM_OUT_OF_MEMORY) {
+        h->ooms++;
+        CHECK(f == NULL && h->count.live == live);
+        st = carom_frame_create_from_world(w, &def, &f, NULL, 0);
+    }
+    CHECK_EQ_INT(st, CAROM_OK);
+    if (f) h->frames[h->frame_count++] = f;
+    return f;
+}
+
+static void frames_step(harness *h, carom_frame *f, int64_t frames)
+{
+    int step = ++h->step;
+    int64_t before = carom_frame_get_stats(f).frames;
+    if (step == h->stop_step) {
+        CHECK(carom_frame_run(f, h->stop_after) != CAROM_OUT_OF_MEMORY);
+        h->at_stop = fingerprint_frame(f);
+        h->stopped = 1;
+        return;
+    }
+    carom_status st = carom_frame_run(f, frames);
+    if (st == CAROM_OUT_OF_MEMORY) {
+        int64_t done = carom_frame_get_stats(f).frames - before;
+        h->ooms++;
+        if (done > 0) h->ooms_mid_run++;
+        CHECK_MSG(fingerprint_frame(f) == replay(h->scenario, step, done),
+                  "step %d: a frame run that ran out of memory after %lld frames is not the run capped there",
+                  step, (long long)done);
+        st = carom_frame_run(f, frames - done);
+    }
+    CHECK(st != CAROM_OUT_OF_MEMORY);
+}
+
+#define STOP_IF_REPLAYED() \
+    do {                   \
+        if (h->stopped) return; \
+    } while (0)
+
+/* ---- the scenarios ------------------------------------------------------ */
+
+static carom_body_def random_body(carom_rng *rng, const double box[3], int dim, double radius)
+{
+    carom_body_def b = carom_default_body_def();
+    b.radius = radius;
+    b.mass = 0.5 + carom_rng_uniform(rng);
+    double x[3], v[3];
+    for (int a = 0; a < 3; a++) {
+        x[a] = a < dim ? (carom_rng_uniform(rng) - 0.5) * (box[a] - 2.0 * radius) : 0.0;
+        v[a] = a < dim ? carom_rng_uniform(rng) - 0.5 : 0.0;
+    }
+    b.position = (carom_vec){x[0], x[1], x[2]};
+    b.velocity = (carom_vec){v[0], v[1], v[2]};
+    return b;
+}
+
+/* 2D walls under gravity: creation, growth of every array while adding,
+ * runs, steering, bodies added after a run, a snapshot restored, and both
+ * frame steppers started from the world. */
+static void scenario_gravity(harness *h)
+{
+    carom_world_def def = carom_default_world_def();
+    def.dim = 2;
+    def.box = (carom_vec){14, 14, 1};
+    def.boundary[0] = def.boundary[1] = CAROM_WALLS;
+    def.gravity = (carom_vec){0, -1, 0};
+    const double box[3] = {14, 14, 1};
+    carom_world *w = create_step(h, &def);
+    if (!w) return;
+    carom_rng rng = carom_rng_seed(11);
+    for (int k = 0; k < 70; k++) {
+        carom_body_def b = random_body(&rng, box, 2, 0.3);
+        add_step(h, w, &b);
+    }
+    run_step(h, w, 2.0, -1);
+    STOP_IF_REPLAYED();
+    CHECK_EQ_INT(carom_world_set_body_velocity(w, 3, (carom_vec){1, 2, 0}), CAROM_OK);
+    for (int k = 0; k < 40; k++) {
+        carom_body_def b = random_body(&rng, box, 2, 0.25 + 0.002 * k);
+        add_step(h, w, &b);
+    }
+    run_step(h, w, 3.5, -1);
+    STOP_IF_REPLAYED();
+    carom_world *copy = restore_step(h, w);
+    if (!copy) return;
+    run_step(h, copy, 4.5, -1);
+    STOP_IF_REPLAYED();
+    run_step(h, w, 4.5, -1);
+    STOP_IF_REPLAYED();
+    carom_frame *plain = frame_step_create(h, w, CAROM_FRAME_PLAIN);
+    if (plain) frames_step(h, plain, 30);
+    STOP_IF_REPLAYED();
+    carom_frame *bisection = frame_step_create(h, w, CAROM_FRAME_BISECTION);
+    if (bisection) frames_step(h, bisection, 30);
+}
+
+/* A dense 3D fluid: neighbour lists, which widen while the run goes on and
+ * are rebuilt from a snapshot. */
+static void scenario_dense(harness *h)
+{
+    enum { SIDE = 6 };
+    const double spacing = 1.1, radius = 0.5;
+    carom_world_def def = carom_default_world_def();
+    def.box = (carom_vec){SIDE * spacing, SIDE * spacing, SIDE * spacing};
+    def.neighbour_shell = 0.45;
+    carom_world *w = create_step(h, &def);
+    if (!w) return;
+    carom_rng rng = carom_rng_seed(12);
+    for (int i = 0; i < SIDE * SIDE * SIDE; i++) {
+        carom_body_def b = carom_default_body_def();
+        b.radius = radius;
+        b.position = (carom_vec){(i % SIDE - SIDE / 2 + 0.5) * spacing, (i / SIDE % SIDE - SIDE / 2 + 0.5) * spacing,
+                                 (i / (SIDE * SIDE) - SIDE / 2 + 0.5) * spacing};
+        b.velocity = (carom_vec){carom_rng_normal(&rng), carom_rng_normal(&rng), carom_rng_normal(&rng)};
+        add_step(h, w, &b);
+    }
+    run_step(h, w, INFINITY, 3000);
+    STOP_IF_REPLAYED();
+    carom_world *copy = restore_step(h, w);
+    if (!copy) return;
+    run_step(h, copy, INFINITY, 1500);
+    STOP_IF_REPLAYED();
+    run_step(h, w, INFINITY, 1500);
+}
+
+/* Frame steppers with many overlaps at once: the pair list and the
+ * bisection heap grow inside frames. */
+static void scenario_crowded_frames(harness *h)
+{
+    carom_world_def def = carom_default_world_def();
+    def.dim = 2;
+    def.box = (carom_vec){12, 12, 1};
+    def.boundary[0] = CAROM_WALLS;
+    carom_rng rng = carom_rng_seed(13);
+    carom_body_def bodies[160];
+    const double box[3] = {12, 12, 1};
+    for (int k = 0; k < 160; k++) bodies[k] = random_body(&rng, box, 2, 0.45);
+    for (int m = 0; m < 2; m++) {
+        carom_frame_def fd = carom_default_frame_def();
+        fd.method = m ? CAROM_FRAME_BISECTION : CAROM_FRAME_PLAIN;
+        fd.dt = 0.02;
+        fd.max_passes = 20;
+        carom_world_def d = def;
+        d.allocator = h->allocator;
+        carom_frame *f = NULL;
+        long long live = h->count.live;
+        h->step++;
+        carom_status st = carom_frame_create(&d, bodies, 160, &fd, &f, NULL, 0);
+        if (st == CAROM_OUT_OF_MEMORY) {
+            h->ooms++;
+            CHECK(f == NULL && h->count.live == live);
+            st = carom_frame_create(&d, bodies, 160, &fd, &f, NULL, 0);
+        }
+        CHECK_EQ_INT(st, CAROM_OK);
+        if (!f) return;
+        h->frames[h->frame_count++] = f;
+        frames_step(h, f, 8);
+        STOP_IF_REPLAYED();
+    }
+}
+
+/* ---- the tests ------------------------------------------------------------ */
+
+/* Every k from 1 to the number of requests of the run that never fails. */
+static void fail_every_allocation(scenario_fn scenario, const char *name, long min_requests)
+{
+    harness reference;
+    harness_init(&reference, scenario, 0);
+    scenario(&reference);
+    uint64_t expected = harness_final(&reference);
+    long requests = reference.count.requests;
+    harness_destroy(&reference);
+    CHECK_EQ_INT(reference.count.live, 0);
+    CHECK_EQ_INT(reference.count.blocks, 0);
+    CHECK_EQ_INT(reference.count.size_errors, 0);
+    CHECK_MSG(requests >= min_requests, "%s: only %ld requests for memory", name, requests);
+    long ooms = 0, mid_run = 0, diverged = 0;
+    for (long k = 1; k <= requests; k++) {
+        harness h;
+        harness_init(&h, scenario, k);
+        scenario(&h);
+        if (harness_final(&h) != expected) diverged++;
+        harness_destroy(&h);
+        CHECK_MSG(h.count.refused == 1 && h.ooms <= 1, "%s, k = %ld: %ld refused, %ld failures seen", name, k,
+                  h.count.refused, h.ooms);
+        CHECK_MSG(h.count.live == 0 && h.count.blocks == 0, "%s, k = %ld: %lld bytes in %ld blocks leaked", name,
+                  k, h.count.live, h.count.blocks);
+        CHECK_EQ_INT(h.count.size_errors, 0);
+        ooms += h.ooms;
+        mid_run += h.ooms_mid_run;
+    }
+    CHECK_MSG(diverged == 0, "%s: %ld of %ld runs did not end with the bits of the run that never failed", name,
+              diverged, requests);
+    printf("%s: %ld requests; %ld refusals gave CAROM_OUT_OF_MEMORY (%ld inside a run after progress), "
+           "the rest were absorbed (retried later)\n",
+           name, requests, ooms, mid_run);
+}
+
+static void test_gravity_walls_and_frames(void) { fail_every_allocation(scenario_gravity, "gravity", 60); }
+static void test_dense_neighbour_lists(void) { fail_every_allocation(scenario_dense, "dense", 30); }
+static void test_crowded_frames(void) { fail_every_allocation(scenario_crowded_frames, "crowded frames", 10); }
+
+/* Without reallocate (allocate, copy, release) the same bits. */
+static void test_without_reallocate(void)
+{
+    harness a, b;
+    harness_init(&a, scenario_gravity, 0);
+    harness_init(&b, scenario_gravity, 0);
+    b.allocator = counting_allocator(&b.count, 0);
+    scenario_gravity(&a);
+    scenario_gravity(&b);
+    CHECK(harness_final(&a) == harness_final(&b));
+    harness_destroy(&a);
+    harness_destroy(&b);
+    CHECK_EQ_INT(b.count.live, 0);
+    CHECK_EQ_INT(b.count.size_errors, 0);
+}
+
+/* Re-sorting bodies in memory that cannot get its scratch changes nothing,
+ * and is tried again at the next event (the counter is not reset). */
+static void test_order_out_of_memory(void)
+{
+    counting c = {0};
+    carom_world_def def = carom_default_world_def();
+    def.allocator = counting_allocator(&c, 1);
+    carom_world *w = NULL;
+    CHECK_EQ_INT(carom_world_create(&def, &w, NULL, 0), CAROM_OK);
+    if (!w) return;
+    carom_rng rng = carom_rng_seed(14);
+    const double box[3] = {10, 10, 10};
+    for (int k = 0; k < 200; k++) {
+        carom_body_def b = random_body(&rng, box, 3, 0.3);
+        carom_world_add_body(w, &b, NULL);
+    }
+    CHECK_EQ_INT(carom_world_run(w, 1.0, -1), CAROM_OK);
+    uint64_t before = fingerprint_world(w, 1), before_plain = fingerprint_world(w, 0);
+    int64_t since = w->events_since_order;
+    for (long k = 1; k <= 2; k++) {
+        c.fail_at = c.requests + k;
+        CHECK_EQ_INT(order_bodies(w), -1);
+        CHECK(fingerprint_world(w, 1) == before);
+        CHECK_EQ_INT(w->events_since_order, since);
+    }
+    c.fail_at = 0;
+    CHECK_EQ_INT(order_bodies(w), 0);
+    /* the layout is never seen (the snapshot differs only by the re-sort counter it carries) */
+    CHECK(fingerprint_world(w, 0) == before_plain);
+    CHECK_EQ_INT(w->events_since_order, 0);
+    carom_world_destroy(w);
+    CHECK_EQ_INT(c.live, 0);
+}
+
+/* All or none: the third array refused, the first two are back at their sizes. */
+static void test_grow_together(void)
+{
+    counting c = {0};
+    carom_allocator a = counting_allocator(&c, 1);
+    void *p[3] = {memory_alloc(&a, 8), memory_alloc(&a, 16), memory_alloc(&a, 24)};
+    memset(p[0], 7, 8);
+    memory_array arrays[3] = {{&p[0], 8, 800}, {&p[1], 16, 1600}, {&p[2], 24, 2400}};
+    long long live = c.live;
+    c.fail_at = c.requests + 3;
+    void *kept = p[2];
+    CHECK_EQ_INT(memory_grow_together(&a, arrays, 3), -1);
+    CHECK(c.live == live && p[2] == kept);
+    CHECK(((unsigned char *)p[0])[7] == 7);
+    c.fail_at = 0;
+    CHECK_EQ_INT(memory_grow_together(&a, arrays, 3), 0);
+    CHECK_EQ_INT(c.live, live + 800 + 1600 + 2400 - 48);
+    CHECK(((unsigned char *)p[0])[7] == 7);
+    for (int k = 0; k < 3; k++) memory_free(&a, p[k], arrays[k].new_bytes);
+    CHECK_EQ_INT(c.live, 0);
+    CHECK_EQ_INT(c.size_errors, 0);
+    CHECK(memory_grow(&a, NULL, 0, memory_bytes(SIZE_MAX / 2, 4)) == NULL); /* a size that overflowed */
+}
+
+static void test_half_an_allocator_is_refused(void)
+{
+    counting c = {0};
+    carom_world_def def = carom_default_world_def();
+    def.allocator = counting_allocator(&c, 1);
+    def.allocator.release = NULL;
+    carom_world *w = NULL;
+    char why[200] = "";
+    CHECK_EQ_INT(carom_world_create(&def, &w, why, sizeof why), CAROM_INVALID_ARGUMENT);
+    CHECK(w == NULL && strstr(why, "allocator") != NULL);
+    CHECK_EQ_INT(c.requests, 0);
+}
+
+int main(void)
+{
+    RUN(test_grow_together);
+    RUN(test_half_an_allocator_is_refused);
+    RUN(test_order_out_of_memory);
+    RUN(test_without_reallocate);
+    RUN(test_crowded_frames);
+    RUN(test_gravity_walls_and_frames);
+    RUN(test_dense_neighbour_lists);
+    return CHECK_SUMMARY();
+}
