@@ -184,7 +184,7 @@ static void consider_pairs(const carom_world *w, int32_t i, candidate *best)
 
 /* The walls; on a floor where the body's Zeno series is finishing, its end
  * (the hops left are negligible, see settle.c); none on a floor it rests on. */
-static void consider_walls(const carom_world *w, int32_t i, candidate *best)
+static inline void consider_walls(const carom_world *w, int32_t i, candidate *best, int with_rest)
 {
     const body_hot *b = &w->hot[i];
     for (int a = 0; a < w->dim; a++) {
@@ -194,7 +194,7 @@ static void consider_walls(const carom_world *w, int32_t i, candidate *best)
         double reach = w->half[a] - b->radius;
         int floor = w->rest.floor_side[a] > 0 ? 2 * a + 1 : 2 * a;
         int settled = w->rest.floor_side[a] && (state & (SETTLE_RESTING | SETTLE_FINISHING));
-        if (settled && (state & SETTLE_FINISHING))
+        if (with_rest && settled && (state & SETTLE_FINISHING))
             consider(best, w->rest.zeno[6 * w->id_of[i] + a], EVENT_REST, floor, 0);
         if (!(settled && floor == 2 * a + 1))
             consider(best, b->t + predict_crossing(b->x[a] - reach, b->v[a], g[a]), EVENT_WALL, 2 * a + 1, 0);
@@ -216,11 +216,11 @@ static void consider_cell_exit(const carom_world *w, int32_t i, candidate *best)
     consider(best, b->t + s, EVENT_CELL, face, 0);
 }
 
-double schedule_own_time(const carom_world *w, int32_t i)
+double schedule_own_time(const carom_world *w, int32_t i, int which)
 {
     candidate best = {INFINITY, INFINITY, 0.0, {-1, 0, EVENT_NONE}, -1};
-    consider_walls(w, i, &best);
-    consider_cell_exit(w, i, &best);
+    consider_walls(w, i, &best, which & OWN_REST);
+    if (which & OWN_CELL) consider_cell_exit(w, i, &best);
     return best.time;
 }
 
@@ -230,7 +230,7 @@ void schedule_body(carom_world *w, int32_t i)
                       w->rest.last_partner ? settle_just_partner(w, i) : -1};
     /* Walls and the cell exit first: their time is the horizon beyond which no
      * pair needs its square root. A pair still wins a tie with them. */
-    consider_walls(w, i, &best);
+    consider_walls(w, i, &best, 1);
     consider_cell_exit(w, i, &best);
     consider_pairs(w, i, &best);
     w->event[i] = best.event;

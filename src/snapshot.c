@@ -871,21 +871,28 @@ static carom_status read_bodies(stream *s, carom_world *w, const header *h, cons
  * state by the same code that first predicted it (so to the bit), is not
  * before the clock (it would have been processed: a body whose own event is
  * past has gone through a wall or out of its cell unseen), and its scheduled
- * event is no later. (A finishing Zeno series may end a hair before the
- * clock by round-off: its end is checked against the time stamp instead.)
+ * event is no later than those and the end of a finishing Zeno series (which
+ * may fall a hair before the clock by round-off, and is checked against the
+ * time stamp in check_settle).
  * Body i's record is at HEADER_BYTES + i * its size. */
 static carom_status check_own_events(const carom_world *w, const refusal *r)
 {
-    if (w->needs_rebuild) return CAROM_OK; /* every event is predicted again at the next run */
     size_t size = body_bytes(layout_of(&w->def, w->nb.on, w->needs_rebuild));
     for (int32_t i = 0; i < w->count; i++) {
-        double scheduled = calendar_time(&w->cal, i), own = schedule_own_time(w, i);
-        int finishing = w->rest.state && (w->rest.state[i] >> 3) != 0;
-        if (!(own >= w->clock || finishing))
+        /* bodies added since the last run may have changed the grid, and
+         * every event is predicted again at the next: only the walls then */
+        if (w->needs_rebuild) {
+            if (!(schedule_own_time(w, i, 0) >= w->clock))
+                return refuse(r, HEADER_BYTES + (size_t)i * size + AT_X, "body",
+                              "body %d: its own next wall event was due before the clock %.17g", (int)i, w->clock);
+            continue;
+        }
+        double scheduled = calendar_time(&w->cal, i), own = schedule_own_time(w, i, OWN_REST | OWN_CELL);
+        if (!(schedule_own_time(w, i, OWN_CELL) >= w->clock))
             return refuse(r, HEADER_BYTES + (size_t)i * size + AT_X, "body",
                           "body %d: its own next wall or cell event was due at %.17g, before the clock %.17g",
                           (int)i, own, w->clock);
-        if (!(scheduled <= fmax(own, w->clock)))
+        if (!(scheduled <= fmax(own, w->clock))) /* a series' end may fall a hair before the clock */
             return refuse(r, HEADER_BYTES + (size_t)i * size + AT_TIME, "event time",
                           "body %d: %.17g, after its own next wall or cell event at %.17g", (int)i, scheduled, own);
     }
