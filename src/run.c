@@ -44,8 +44,9 @@ static carom_status note_instant(carom_world *w, int32_t i, double t)
         if (++w->instant[i] >= (uint32_t)w->def.max_collisions_per_instant)
             return world_fail(w, CAROM_JAMMED,
                               "body %d had %u events in a row at t = %.17g without the clock advancing "
-                              "(by more than 2^-40 of it, or of the time scale, each): the configuration is jammed or collapsing; "
-                              "world.collapse_time (the TC model) or world.elastic_below_speed cures collapse",
+                              "(by more than 2^-40 of it, or of the time scale, each): the configuration "
+                              "is jammed or collapsing; world.collapse_time (the TC model) or "
+                              "world.elastic_below_speed cures collapse",
                               (int)w->id_of[i], w->instant[i], t);
     } else {
         w->instant[i] = 0;
@@ -328,8 +329,7 @@ double carom_world_next_event_time(carom_world *w)
     if (w->needs_rebuild && schedule_rebuild(w) != CAROM_OK) return NAN;
     int32_t i = calendar_first(&w->cal);
     if (i < 0 || w->event[i].kind == EVENT_NONE) return INFINITY;
-    double t = calendar_first_time(&w->cal);
-    return t < INFINITY ? t : INFINITY;
+    return calendar_first_time(&w->cal);
 }
 
 carom_status carom_world_run(carom_world *w, double t_end, int64_t max_events)

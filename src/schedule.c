@@ -44,9 +44,10 @@ static inline double pair_time_before(const carom_world *w, int32_t i, int32_t j
  * and a tie is always decided by the total order (offer_pair), whatever
  * order the candidates come in. (Ties need best.time near the clock, where
  * its units in the last place are the clock's; far from it the rejection's
- * relative margin of 1e-9 is far wider than a unit in the last place.) just is the body whose last collision was with this one and no
- * other (see collapse_just_collided): they cannot meet again until one of
- * them is disturbed, so no event between them is taken. */
+ * relative margin of 1e-9 is far wider than a unit in the last place.)
+ * just is the body whose last collision was with this one and no other (see
+ * settle_just_partner): while they touch they cannot meet again until one
+ * of them is disturbed, so no event between them is taken. */
 typedef struct candidate {
     double time, reach, slack;
     body_event event;
