@@ -6,7 +6,10 @@
 
 #include "carom.h"
 
-enum { MAX_LOG = 64 };
+#ifndef EVENT_LOG_CAPACITY /* a test may ask for more before including this */
+#define EVENT_LOG_CAPACITY 64
+#endif
+enum { MAX_LOG = EVENT_LOG_CAPACITY };
 typedef struct event_log {
     int count;
     carom_event events[MAX_LOG];

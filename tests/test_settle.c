@@ -17,21 +17,11 @@
 
 /* ---- an event log ------------------------------------------------------ */
 
-enum { LOG_MAX = 4096 };
-typedef struct event_list {
-    int count;
-    carom_event e[LOG_MAX];
-} event_list;
-
-static void record(void *user, const carom_event *e)
-{
-    event_list *log = user;
-    if (log->count < LOG_MAX) log->e[log->count] = *e;
-    log->count++;
-}
+#define EVENT_LOG_CAPACITY 4096
+#include "event_log.h"
 
 static carom_world *make_world(int dim, carom_vec box, const carom_boundary boundary[3], carom_vec g,
-                               double e, double e_wall, event_list *log)
+                               double e, double e_wall, event_log *log)
 {
     carom_world_def def = carom_default_world_def();
     def.dim = dim;
@@ -61,10 +51,10 @@ static int32_t add(carom_world *w, double x, double y, double vx, double vy, dou
     return id;
 }
 
-static int count_kind(const event_list *log, carom_event_kind kind)
+static int count_kind(const event_log *log, carom_event_kind kind)
 {
     int n = 0;
-    for (int k = 0; k < log->count && k < LOG_MAX; k++) n += log->e[k].kind == kind;
+    for (int k = 0; k < log->count && k < MAX_LOG; k++) n += log->events[k].kind == kind;
     return n;
 }
 
@@ -76,7 +66,7 @@ static int count_kind(const event_list *log, carom_event_kind kind)
  * computed at the first bounce: it must be that closed form to the last bits. */
 static void check_zeno(double e, double drop, double g)
 {
-    event_list *log = calloc(1, sizeof *log);
+    event_log *log = calloc(1, sizeof *log);
     carom_world *w = make_world(2, (carom_vec){10, 10, 10}, walls, (carom_vec){0, -g, 0}, 1.0, e, log);
     double floor_y = -5.0 + 0.5;
     add(w, 1.0, floor_y + drop, 0.01, 0.0, 0.5);
@@ -84,10 +74,10 @@ static void check_zeno(double e, double drop, double g)
     double t1 = sqrt(2.0 * drop / g), u = e * g * t1;
     double expected = t1 + 2.0 * u / (g * (1.0 - e));
     CHECK_EQ_INT(count_kind(log, CAROM_EVENT_REST), 1);
-    for (int k = 0; k < log->count && k < LOG_MAX; k++) {
-        if (log->e[k].kind != CAROM_EVENT_REST) continue;
-        CHECK_NEAR(log->e[k].time, expected, 4 * 0x1p-52 * expected);
-        CHECK_EQ_INT(log->e[k].j, CAROM_WALL_Y_MINUS);
+    for (int k = 0; k < log->count && k < MAX_LOG; k++) {
+        if (log->events[k].kind != CAROM_EVENT_REST) continue;
+        CHECK_NEAR(log->events[k].time, expected, 4 * 0x1p-52 * expected);
+        CHECK_EQ_INT(log->events[k].j, CAROM_WALL_Y_MINUS);
     }
     CHECK_MSG(log->count < 200 + 2 * log10(1e-10) / log10(e), "%d events for one series", log->count);
     carom_body_state s;
@@ -113,15 +103,15 @@ static void test_zeno_closed_form(void)
 /* The repro's figure itself: sqrt(7) + 2 sqrt(7) 0.5 / 0.5. */
 static void test_zeno_repro_time(void)
 {
-    event_list *log = calloc(1, sizeof *log);
+    event_log *log = calloc(1, sizeof *log);
     carom_world *w = make_world(2, (carom_vec){10, 10, 10}, walls, (carom_vec){0, -1, 0}, 1.0, 0.5, log);
     add(w, 0.0, -1.0, 0.0, 0.0, 0.5);
     CHECK_EQ_INT(carom_world_run(w, 10.0, -1), CAROM_OK);
     int found = 0;
     for (int k = 0; k < log->count; k++)
-        if (log->e[k].kind == CAROM_EVENT_REST) {
+        if (log->events[k].kind == CAROM_EVENT_REST) {
             found++;
-            CHECK_MSG(log->e[k].time == 7.9372539331937718, "rest at %.17g", log->e[k].time);
+            CHECK_MSG(log->events[k].time == 7.9372539331937718, "rest at %.17g", log->events[k].time);
         }
     CHECK_EQ_INT(found, 1);
     carom_world_destroy(w);
@@ -131,12 +121,12 @@ static void test_zeno_repro_time(void)
 /* Wall restitution 0: the body stops at its first impact and rests there. */
 static void test_wall_restitution_zero(void)
 {
-    event_list *log = calloc(1, sizeof *log);
+    event_log *log = calloc(1, sizeof *log);
     carom_world *w = make_world(2, (carom_vec){10, 10, 10}, walls, (carom_vec){0, -2, 0}, 1.0, 0.0, log);
     add(w, 0.0, 0.0, 0.0, 0.0, 0.5);
     CHECK_EQ_INT(carom_world_run(w, 50.0, -1), CAROM_OK);
     CHECK_EQ_INT(count_kind(log, CAROM_EVENT_WALL), 1);
-    CHECK_NEAR(log->e[0].time, sqrt(2.0 * 4.5 / 2.0), 1e-15);
+    CHECK_NEAR(log->events[0].time, sqrt(2.0 * 4.5 / 2.0), 1e-15);
     carom_body_state s;
     CHECK(carom_world_get_body(w, 0, &s) == CAROM_OK);
     CHECK(s.position.y == -4.5 && s.velocity.y == 0.0);
@@ -170,7 +160,7 @@ static void test_resting_row_is_not_an_event(void)
  * potential energy is conserved. */
 static void test_drop_on_resting_body(void)
 {
-    event_list *log = calloc(1, sizeof *log);
+    event_log *log = calloc(1, sizeof *log);
     carom_world *w = make_world(2, (carom_vec){10, 10, 10}, walls, (carom_vec){0, -1, 0}, 1.0, 1.0, log);
     add(w, 0.0, -4.5, 0.0, 0.0, 0.5);  /* resting on the floor */
     add(w, 0.3, 1.0, 0.0, 0.0, 0.5);   /* falls on it, off centre */
@@ -178,9 +168,9 @@ static void test_drop_on_resting_body(void)
     double energy = st.kinetic_energy + st.potential_energy;
     CHECK_EQ_INT(carom_world_run(w, 3.5, -1), CAROM_OK);
     /* first event: the pair, when the falling body's centre is at distance 1 */
-    CHECK(log->count > 0 && log->e[0].kind == CAROM_EVENT_PAIR);
+    CHECK(log->count > 0 && log->events[0].kind == CAROM_EVENT_PAIR);
     double dy = sqrt(1.0 - 0.3 * 0.3), fall = 1.0 - (-4.5 + dy);
-    if (log->count > 0) CHECK_NEAR(log->e[0].time, sqrt(2.0 * fall), 1e-12);
+    if (log->count > 0) CHECK_NEAR(log->events[0].time, sqrt(2.0 * fall), 1e-12);
     CHECK_EQ_INT(carom_world_run(w, 40.0, -1), CAROM_OK);
     st = carom_world_stats(w);
     CHECK_NEAR(st.kinetic_energy + st.potential_energy, energy, 1e-11 * fabs(energy));
@@ -210,7 +200,7 @@ static double min_gap(const carom_world *w)
  * stick or slide apart, and no collision is taken twice at one instant. */
 static void test_restitution_zero_gas(void)
 {
-    event_list *log = calloc(1, sizeof *log);
+    event_log *log = calloc(1, sizeof *log);
     carom_world *w = make_world(2, (carom_vec){40, 40, 40}, walls, (carom_vec){0, 0, 0}, 0.0, 0.0, log);
     carom_rng rng = carom_rng_seed(3);
     for (int k = 0; k < 100; k++) {
@@ -233,11 +223,11 @@ static void test_restitution_zero_gas(void)
     /* A collision taken twice: the same pair again, at the same time, with no
      * event of either body between (a chain of three at one instant is fine). */
     int repeats = 0;
-    for (int k = 1; k < log->count && k < LOG_MAX; k++) {
-        const carom_event *e = &log->e[k];
+    for (int k = 1; k < log->count && k < MAX_LOG; k++) {
+        const carom_event *e = &log->events[k];
         if (e->kind != CAROM_EVENT_PAIR) continue;
         for (int m = k - 1; m >= 0; m--) {
-            const carom_event *p = &log->e[m];
+            const carom_event *p = &log->events[m];
             int shares = p->i == e->i || p->i == e->j || (p->kind == CAROM_EVENT_PAIR && (p->j == e->i || p->j == e->j));
             if (!shares) continue;
             repeats += p->kind == CAROM_EVENT_PAIR && p->i == e->i && p->j == e->j && p->time == e->time;
@@ -254,7 +244,7 @@ static void test_restitution_zero_gas(void)
  * collision, never again. */
 static void test_head_on_sticks(void)
 {
-    event_list *log = calloc(1, sizeof *log);
+    event_log *log = calloc(1, sizeof *log);
     const carom_boundary p[3] = {CAROM_PERIODIC, CAROM_PERIODIC, CAROM_PERIODIC};
     carom_world *w = make_world(2, (carom_vec){10, 10, 10}, p, (carom_vec){0, 0, 0}, 0.0, 1.0, log);
     add(w, -1.0, 0.1, 0.7, 0.0, 0.5);
@@ -458,7 +448,7 @@ static void test_empty_world_runs(void)
  * the same event must come out of each. */
 static void tie_world(int reverse, carom_event *first)
 {
-    event_list *log = calloc(1, sizeof *log);
+    event_log *log = calloc(1, sizeof *log);
     const carom_boundary p[3] = {CAROM_PERIODIC, CAROM_PERIODIC, CAROM_PERIODIC};
     carom_world_def def = carom_default_world_def();
     def.dim = 3;
@@ -501,7 +491,7 @@ static void tie_world(int reverse, carom_event *first)
     log->count = 0;
     CHECK(carom_world_run(w, INFINITY, 1) == CAROM_OK);
     CHECK(log->count >= 1);
-    *first = log->e[0];
+    *first = log->events[0];
     carom_world_destroy(w);
     free(log);
 }
