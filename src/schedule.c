@@ -217,11 +217,12 @@ static void consider_cell_exit(const carom_world *w, int32_t i, candidate *best)
     consider(best, b->t + s, EVENT_CELL, face, 0);
 }
 
-double schedule_own_time(const carom_world *w, int32_t i, int which)
+double schedule_own_time(const carom_world *w, int32_t i, int which, body_event *event)
 {
     candidate best = {INFINITY, INFINITY, 0.0, {-1, 0, EVENT_NONE}, -1};
     consider_walls(w, i, &best, which & OWN_REST);
     if (which & OWN_CELL) consider_cell_exit(w, i, &best);
+    if (event) *event = best.event;
     return best.time;
 }
 

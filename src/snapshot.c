@@ -880,21 +880,36 @@ static carom_status check_own_events(const carom_world *w, const refusal *r)
     size_t size = body_bytes(layout_of(&w->def, w->nb.on, w->needs_rebuild));
     for (int32_t i = 0; i < w->count; i++) {
         /* bodies added since the last run may have changed the grid, and
-         * every event is predicted again at the next: only the walls then */
+         * every event is predicted again at the next: then the walls, and
+         * where the body is at the clock (the next run brings it there) */
         if (w->needs_rebuild) {
-            if (!(schedule_own_time(w, i, 0) >= w->clock))
+            double x[3], v[3];
+            motion_state_at(&w->hot[i], motion_gravity(w, i), w->has_gravity, w->clock, x, v);
+            for (int a = 0; a < w->dim; a++)
+                if (!(fabs(x[a]) <= w->side[a]))
+                    return refuse(r, HEADER_BYTES + (size_t)i * size + AT_V + 8 * (size_t)a, "velocity",
+                                  "body %d would be at %g on axis %d at the clock %.17g, outside the box", (int)i,
+                                  x[a], a, w->clock);
+            if (!(schedule_own_time(w, i, 0, NULL) >= w->clock))
                 return refuse(r, HEADER_BYTES + (size_t)i * size + AT_X, "body",
                               "body %d: its own next wall event was due before the clock %.17g", (int)i, w->clock);
             continue;
         }
-        double scheduled = calendar_time(&w->cal, i), own = schedule_own_time(w, i, OWN_REST | OWN_CELL);
-        if (!(schedule_own_time(w, i, OWN_CELL) >= w->clock))
+        body_event mine;
+        double scheduled = calendar_time(&w->cal, i), own = schedule_own_time(w, i, OWN_REST | OWN_CELL, &mine);
+        if (!(schedule_own_time(w, i, OWN_CELL, NULL) >= w->clock))
             return refuse(r, HEADER_BYTES + (size_t)i * size + AT_X, "body",
                           "body %d: its own next wall or cell event was due at %.17g, before the clock %.17g",
                           (int)i, own, w->clock);
         if (!(scheduled <= fmax(own, w->clock))) /* a series' end may fall a hair before the clock */
             return refuse(r, HEADER_BYTES + (size_t)i * size + AT_TIME, "event time",
                           "body %d: %.17g, after its own next wall or cell event at %.17g", (int)i, scheduled, own);
+        const body_event *e = &w->event[i];
+        if (e->kind != EVENT_PAIR &&
+            !(e->kind == mine.kind && e->partner == mine.partner && scheduled == fmax(own, w->clock)))
+            return refuse(r, HEADER_BYTES + (size_t)i * size + AT_EVENT, "event",
+                          "body %d: kind %d (%d) at %.17g, but its own next event is kind %d (%d) at %.17g", (int)i,
+                          (int)e->kind, (int)e->partner, scheduled, (int)mine.kind, (int)mine.partner, own);
     }
     return CAROM_OK;
 }
