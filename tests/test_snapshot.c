@@ -347,6 +347,16 @@ static void test_forged_fields_refused(void)
     free(self);
     expect_field_refused(good, size, body1 + BODY_KIND, 9, 1, "event");
     expect_field_refused(good, size, body1 + BODY_TIME, bits_of(clock / 2), 8, "event time");
+    /* a wall or cell event that is not the one the body's state gives (another face) */
+    int own_events = 0;
+    for (int32_t b = 0; b < 3 && !own_events; b++) {
+        size_t at = HEADER + (size_t)b * BODY;
+        if (good[at + BODY_KIND] != 2 && good[at + BODY_KIND] != 3) continue; /* walls and cells only */
+        expect_field_refused(good, size, at + BODY_PARTNER, get_le(good, at + BODY_PARTNER, 4) ^ 1, 4,
+                             "its own next event is");
+        own_events++;
+    }
+    CHECK(own_events == 1);
     /* an event put off past the body's own wall or cell event: it would pass unseen */
     expect_field_refused(good, size, body1 + BODY_TIME, bits_of(clock + 1e6), 8, "own next wall or cell event");
     expect_field_refused(good, size, body1 + BODY_CELL, get_le(good, body1 + BODY_CELL, 4) ^ 1, 4,
