@@ -42,7 +42,10 @@ typedef enum carom_status {
     CAROM_OUTSIDE_BOX,      /* a body added outside the box (or through a wall) */
     CAROM_OVERLAP,          /* a body added overlapping one already present */
     CAROM_BOX_TOO_SMALL,    /* a periodic side shorter than three cells of the largest diameter */
-    CAROM_JAMMED,           /* a body had max_collisions_per_instant events without time advancing */
+    /* A body had max_collisions_per_instant events without the clock
+     * advancing (or only creeping), or the next event lies beyond 2^32 time
+     * scales d / v, where the clock can no longer resolve the motion. */
+    CAROM_JAMMED,
     CAROM_NOT_FOUND         /* a body index that does not exist */
 } carom_status;
 

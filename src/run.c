@@ -344,6 +344,12 @@ carom_status carom_world_run(carom_world *w, double t_end, int64_t max_events)
         if (i < 0 || w->event[i].kind == EVENT_NONE) break;
         double t = calendar_first_time(&w->cal);
         if (!(t <= t_end && t < INFINITY)) break; /* only finite times are events */
+        if (t > w->rest.clock_limit)
+            return world_fail(w, CAROM_JAMMED,
+                              "the next event, at t = %.17g, is beyond t = %.17g, where the clock can no longer "
+                              "resolve the motion (a unit in its last place passes 2^-20 of the time scale d / v = "
+                              "%.6g): runs are supported up to 2^32 time scales",
+                              t, w->rest.clock_limit, w->rest.time_scale);
         if (w->count >= PREFETCH_FROM_BODIES) prefetch_upcoming(w, i);
         int counted;
         if ((st = process_next(w, i, t, &counted)) != CAROM_OK) return st;

@@ -72,6 +72,7 @@ void settle_configure(carom_world *w)
     for (int mask = 0; mask < 8; mask++)
         for (int a = 0; a < 3; a++) s->gravity_of[mask][a] = (mask >> a) & 1 ? 0.0 : w->gravity[a];
     s->collapse = settle_def_has_collapse(&w->def);
+    s->clock_limit = INFINITY;
     assert(s->floors == settle_def_has_floors(&w->def));
 }
 
@@ -115,6 +116,13 @@ double settle_wall_restitution(const carom_world *w, int32_t i, double t, double
     return recently_paired(w, i, t) ? 1.0 : e;
 }
 
+void settle_set_time_scale(carom_world *w, double time_scale)
+{
+    w->rest.time_scale = time_scale;
+    w->rest.creep_span = 0x1p-40 * time_scale;
+    w->rest.clock_limit = time_scale > 0.0 ? 0x1p32 * time_scale : INFINITY;
+}
+
 void settle_resolve_scales(carom_world *w)
 {
     if (w->rest.time_scale > 0.0 || w->count == 0) return;
@@ -126,8 +134,7 @@ void settle_resolve_scales(carom_world *w)
     for (int a = 0; a < 3; a++) g += w->gravity[a] * w->gravity[a];
     double v_ref = sqrt(vv / w->count + sqrt(g) * d);
     if (!(v_ref > 0.0 && isfinite(v_ref) && isfinite(d / v_ref))) return; /* nothing moves yet */
-    w->rest.time_scale = d / v_ref;
-    w->rest.creep_span = 0x1p-40 * w->rest.time_scale;
+    settle_set_time_scale(w, d / v_ref);
     if (w->rest.collapse && w->def.collapse_time == 0.0) w->def.collapse_time = 0.01 * w->rest.time_scale;
 }
 

@@ -22,6 +22,10 @@ typedef struct settle {
      * 0 before: the scale of "negligible" for the jam guard's creeping clock. */
     double time_scale;
     double creep_span; /* 2^-40 of it */
+    /* The latest clock at which motion is still resolved: 2^32 time scales,
+     * where a unit in the last place of the clock is 2^-20 of the time scale
+     * (INFINITY while the time scale is unknown). */
+    double clock_limit;
     double gravity_of[8][3]; /* the world's gravity without the axes of each resting mask */
     /* By body id (never permuted with the memory layout); allocated with the
      * world's other per-body arrays (world_reserve_bodies): */
@@ -42,6 +46,7 @@ double settle_pair_restitution(const carom_world *w, int32_t i, int32_t j, doubl
 double settle_wall_restitution(const carom_world *w, int32_t i, double t, double speed);
 /* At a rebuild: the time scale and, if automatic, the TC model's time. */
 void settle_resolve_scales(carom_world *w);
+void settle_set_time_scale(carom_world *w, double time_scale);
 /* The slot body i may not be offered an event with (see settle.c), or -1. */
 int32_t settle_just_partner(const carom_world *w, int32_t i);
 void settle_rest(carom_world *w, int32_t i, int axis);

@@ -928,8 +928,7 @@ static carom_status set_up(carom_world *w, const header *h, const refusal *r)
     w->meas = h->meas;
     w->nb.on = h->lists_on;
     w->nb.shell = h->shell;
-    w->rest.time_scale = h->time_scale;
-    w->rest.creep_span = 0x1p-40 * h->time_scale;
+    settle_set_time_scale(w, h->time_scale);
     int configured = h->n[0] != 0;
     if (world_reserve_bodies(w, h->count) != 0 ||
         (configured && cells_shape(&w->grid, w->dim, w->side, w->periodic, h->n) != 0) ||

@@ -409,6 +409,26 @@ static void test_creeping_clock_is_a_jam(void)
     carom_world_destroy(w);
 }
 
+/* A body so slow in a box so wide that its first wall comes after 2^32 time
+ * scales (d / v = 1e6 here, the wall at 5e15): there a unit in the last
+ * place of the clock would exceed 2^-20 of the time scale, so the run stops
+ * with a message instead of moving bodies by what the clock can no longer
+ * resolve (found by fuzz_run: a box 9.2e60 wide). */
+static void test_clock_beyond_resolution(void)
+{
+    carom_world *w = make_world(2, (carom_vec){1e10, 10, 10}, walls, (carom_vec){0, 0, 0}, 1.0, 1.0, NULL);
+    add(w, 0.0, 0.0, 1e-6, 0.0, 0.5);
+    CHECK_EQ_INT(carom_world_run(w, INFINITY, 10), CAROM_JAMMED);
+    CHECK_MSG(strstr(carom_world_message(w), "resolve the motion") != NULL, "%s", carom_world_message(w));
+    CHECK(carom_world_time(w) <= 0x1p32 * 1e6); /* the clock stays where motion is resolved */
+    carom_world_destroy(w);
+    w = make_world(2, (carom_vec){1e8, 10, 10}, walls, (carom_vec){0, 0, 0}, 1.0, 1.0, NULL);
+    add(w, 0.0, 0.0, 1e-6, 0.0, 0.5); /* the wall at 5e13: within reach */
+    CHECK_EQ_INT(carom_world_run(w, 6e13, -1), CAROM_OK);
+    CHECK_EQ_INT(carom_world_stats(w).wall_events, 1);
+    carom_world_destroy(w);
+}
+
 /* ---- no event at infinity --------------------------------------------------- */
 
 static void test_bodies_at_rest_have_no_events(void)
@@ -588,6 +608,7 @@ int main(int argc, char **argv)
     RUN_IF(test_pile_without_cure_is_a_jam);
     RUN_IF(test_restarts_are_bitwise);
     RUN_IF(test_creeping_clock_is_a_jam);
+    RUN_IF(test_clock_beyond_resolution);
     RUN_IF(test_bodies_at_rest_have_no_events);
     RUN_IF(test_empty_world_runs);
     RUN_IF(test_near_tie_goes_by_id);
