@@ -7,7 +7,8 @@
  * 2u / (g (1 - e)). The series' end is computed in closed form at its first
  * bounce; once the hops left are negligible (the rest of the series shorter
  * than 1e-10 of it, or than 2^-36 of the clock or of the world's time scale
- * d / v, see settle_resolve_scales) the body's next event is a
+ * d / v, see settle_resolve_scales, if the series is longer) the body's next
+ * event is a
  * rest event at that exact end, where it is put on the floor with no normal
  * velocity and no normal acceleration: it slides along the floor under the
  * rest of gravity, and leaves only when a collision lifts it (or pushes it
@@ -218,8 +219,10 @@ void settle_after_wall(carom_world *w, int32_t i, int wall, double t, double e)
     if (!isfinite(*end)) {
         *end = t + 2.0 * u / (g * (1.0 - e));
         /* hops shorter than this are left to the closed form: well above the
-         * jam guard's 2^-40 of the clock and of the time scale */
-        *tolerance = fmax(1e-10 * (*end - t), 0x1p-36 * fmax(fabs(t), s->time_scale));
+         * jam guard's 2^-40 of the clock and of the time scale (the latter
+         * only as far as the series itself: never more than a part of it) */
+        double span = *end - t;
+        *tolerance = fmax(1e-10 * span, 0x1p-36 * fmax(fabs(t), fmin(s->time_scale, span)));
         if (!isfinite(*end)) {
             clear_series(s, id, axis);
             return;

@@ -756,7 +756,7 @@ static carom_status check_settle(const carom_world *w, int32_t i, size_t at, con
                               b->x[a], b->v[a]);
             double end = st->zeno[6 * i + a], tolerance = st->zeno[6 * i + 3 + a];
             /* settle_after_wall's tolerance, from a first bounce at some time in [0, end] */
-            double widest = isfinite(end) ? fmax(1e-10 * end, 0x1p-36 * fmax(end, w->rest.time_scale)) : 0.0;
+            double widest = isfinite(end) ? 1e-10 * end : 0.0;
             if (!(tolerance <= widest))
                 return refuse(r, at + 1 + 8 * (size_t)(3 + a), "Zeno series",
                               "body %d: tolerance %g on axis %d, more than a series ending at %g can have", (int)i,
