@@ -509,6 +509,10 @@ static carom_status check_lists(const header *h, const refusal *r)
     if (h->lists_on && h->count >= NEIGHBOURS_MAX_SLOTS)
         return refuse(r, h->at_lists, "neighbour lists", "on for %d bodies, at most %d",
                       (int)h->count, NEIGHBOURS_MAX_SLOTS - 1);
+    const double g[3] = {h->def.gravity.x, h->def.gravity.y, h->def.gravity.z};
+    for (int a = 0; h->lists_on && a < h->def.dim && a < 3; a++)
+        if (g[a] != 0.0) /* the engine never makes lists under gravity (neighbours_choose) */
+            return refuse(r, h->at_lists, "neighbour lists", "on in a world with gravity");
     return CAROM_OK;
 }
 
