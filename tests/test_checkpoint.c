@@ -13,6 +13,7 @@
 
 #include "carom.h"
 #include "check.h"
+#include "forge.h"
 #include "checkpoint.h"
 #include "session.h"
 
@@ -31,15 +32,7 @@ enum {
 
 static char path[64];
 
-static void put_le(unsigned char *b, size_t at, uint64_t value, int bytes)
-{
-    for (int k = 0; k < bytes; k++) b[at + (size_t)k] = (unsigned char)(value >> (8 * k));
-}
 
-static void reseal(unsigned char *b, size_t size)
-{
-    put_le(b, size - 4, carom_crc32c(0, b, size - 4), 4);
-}
 
 static unsigned char *read_file(size_t *size)
 {
@@ -199,17 +192,11 @@ static void expect_forged_refused(const unsigned char *good, size_t size, size_t
     unsigned char *bad = malloc(size);
     memcpy(bad, good, size);
     put_le(bad, at, value, bytes);
-    reseal(bad, size);
+    reseal_checkpoint_file(bad, size);
     expect_refused(bad, size, phrase);
     free(bad);
 }
 
-static uint64_t bits_of(double x)
-{
-    uint64_t b;
-    memcpy(&b, &x, sizeof b);
-    return b;
-}
 
 static void test_forged_fields_refused(void)
 {
@@ -238,7 +225,7 @@ static void test_forged_fields_refused(void)
     put_le(bad, AT_SNAPSHOT + SNAPSHOT_AT_GRID, 0x0001000100010001ull, 8);
     put_le(bad, AT_SNAPSHOT + snapshot_size - 4,
            carom_crc32c(0, bad + AT_SNAPSHOT, snapshot_size - 4), 4);
-    reseal(bad, size);
+    reseal_checkpoint_file(bad, size);
     expect_refused(bad, size, "snapshot byte 252 (grid cells)");
     free(bad);
     free(good);

@@ -9,6 +9,7 @@
 
 #include "carom.h"
 #include "check.h"
+#include "forge.h"
 #include "state_hash.h"
 #include "world.h" /* to check which neighbour structure is in use */
 
@@ -151,17 +152,6 @@ enum {
     BODY_CELL = 106
 };
 
-static void put_le(unsigned char *b, size_t at, uint64_t value, int bytes)
-{
-    for (int k = 0; k < bytes; k++)
-        b[at + (size_t)k] = (unsigned char)(k < 8 ? value >> (8 * k) : 0);
-}
-static uint64_t get_le(const unsigned char *b, size_t at, int bytes)
-{
-    uint64_t value = 0;
-    for (int k = 0; k < bytes; k++) value |= (uint64_t)b[at + (size_t)k] << (8 * k);
-    return value;
-}
 static double get_f64_le(const unsigned char *b, size_t at)
 {
     uint64_t bits = get_le(b, at, 8);
@@ -170,13 +160,6 @@ static double get_f64_le(const unsigned char *b, size_t at)
     return x;
 }
 
-/* Writes the total length and a fresh CRC-32C, as a deliberate forger would:
- * then only the field checks stand between the damage and the engine. */
-static void reseal(unsigned char *b, size_t size)
-{
-    put_le(b, AT_LENGTH, size, 8);
-    put_le(b, size - 4, carom_crc32c(0, b, size - 4), 4);
-}
 
 static void expect_refused(const unsigned char *buffer, size_t size, const char *phrase)
 {
@@ -290,17 +273,11 @@ static void expect_field_refused(const unsigned char *good, size_t size, size_t 
     unsigned char *bad = malloc(size);
     memcpy(bad, good, size);
     put_le(bad, at, value, bytes);
-    reseal(bad, size);
+    reseal_snapshot(bad, size);
     expect_refused(bad, size, phrase);
     free(bad);
 }
 
-static uint64_t bits_of(double x)
-{
-    uint64_t b;
-    memcpy(&b, &x, sizeof b);
-    return b;
-}
 
 static void test_forged_fields_refused(void)
 {
@@ -342,7 +319,7 @@ static void test_forged_fields_refused(void)
     memcpy(self, good, size);
     put_le(self, body1 + BODY_PARTNER, 1, 4);
     put_le(self, body1 + BODY_KIND, 1, 1);
-    reseal(self, size);
+    reseal_snapshot(self, size);
     expect_refused(self, size, "event");
     free(self);
     expect_field_refused(good, size, body1 + BODY_KIND, 9, 1, "event");
@@ -365,7 +342,7 @@ static void test_forged_fields_refused(void)
     /* a total length that is not the bytes present, however the checksum reads */
     unsigned char *bad = malloc(size);
     memcpy(bad, good, size);
-    reseal(bad, size);
+    reseal_snapshot(bad, size);
     put_le(bad, AT_LENGTH, (uint64_t)1 << 40, 8);
     put_le(bad, size - 4, carom_crc32c(0, bad, size - 4), 4);
     expect_refused(bad, size, "total length");
@@ -391,7 +368,7 @@ static void test_random_forgeries_are_safe(void)
         int changes = 1 + (int)(carom_rng_next(&rng) % 3);
         for (int c = 0; c < changes; c++)
             bad[24 + carom_rng_next(&rng) % (size - 28)] = (unsigned char)carom_rng_next(&rng);
-        reseal(bad, size);
+        reseal_snapshot(bad, size);
         carom_world *r = NULL;
         if (carom_world_restore(bad, size, NULL, NULL, &r, NULL, 0) != CAROM_OK) continue;
         accepted++;
@@ -454,7 +431,7 @@ static void forged_sizes(void)
     unsigned char *hinted = malloc(size);
     memcpy(hinted, good, size);
     put_le(hinted, AT_CAPACITY_HINT, INT32_MAX, 4);
-    reseal(hinted, size);
+    reseal_snapshot(hinted, size);
     carom_world *r = restored(hinted, size);
     if (r) {
         CHECK_EQ_INT(carom_world_definition(r).capacity_hint, INT32_MAX);
@@ -538,7 +515,7 @@ static void test_collision_counts_do_not_wrap(void)
     uint64_t before = get_le(b, HEADER + BODY_COLLISIONS, 8);
     put_le(b, HEADER + BODY_COLLISIONS, before + more, 8);
     put_le(b, AT_WALL_EVENTS, get_le(b, AT_WALL_EVENTS, 8) + more, 8);
-    reseal(b, size);
+    reseal_snapshot(b, size);
     carom_world *r = restored(b, size);
     if (r) {
         carom_body_state s;

@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t *copy = malloc(size ? size : 1);
     if (!copy) return 0;
     memcpy(copy, data, size);
-    fuzz_reseal_checkpoint(copy, size);
+    reseal_checkpoint(copy, size);
     const char *path = fuzz_input_file(copy, size, ".ckpt");
     free(copy);
     session s;

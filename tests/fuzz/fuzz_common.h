@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "carom.h"
+#include "../forge.h" /* resealing: a mutated input would otherwise only ever meet the checksum */
 
 /* A broken promise: say which, and crash so that libFuzzer keeps the input. */
 #define PROMISE(cond, ...)                                                           \
@@ -38,37 +39,6 @@ static inline const char *fuzz_input_file(const uint8_t *data, size_t size, cons
     if (size > 0 && fwrite(data, 1, size, f) != size) abort();
     if (fclose(f) != 0) abort();
     return path;
-}
-
-/* Little-endian value of bytes bytes at p. */
-static inline void fuzz_put_le(uint8_t *p, uint64_t value, int bytes)
-{
-    for (int k = 0; k < bytes; k++) p[k] = (uint8_t)(value >> (8 * k));
-}
-
-/* Snapshots and checkpoints end with a CRC-32C of what precedes them, so a
- * mutated input would only ever test the checksum (every single flip of it
- * is tested in test_snapshot and test_checkpoint). The targets reseal what
- * they are given instead: the snapshot's total length (bytes 16-23) and
- * checksum, and for a checkpoint also the length in front of its snapshot
- * and the file's own checksum, so that the field checks behind are reached. */
-static inline void fuzz_reseal_snapshot(uint8_t *snap, size_t size)
-{
-    if (size < 28) return;
-    fuzz_put_le(snap + 16, size, 8);
-    fuzz_put_le(snap + size - 4, carom_crc32c(0, snap, size - 4), 4);
-}
-
-static inline void fuzz_reseal_checkpoint(uint8_t *file, size_t size)
-{
-    if (size < 4) return;
-    for (size_t at = 8; at + 8 + 4 <= size; at++)
-        if (memcmp(file + at, "CAROMSNP", 8) == 0) {
-            fuzz_reseal_snapshot(file + at, size - 4 - at);
-            if (at >= 8) fuzz_put_le(file + at - 8, size - 4 - at, 8);
-            break;
-        }
-    fuzz_put_le(file + size - 4, carom_crc32c(0, file, size - 4), 4);
 }
 
 /* What the event callback checks against. */

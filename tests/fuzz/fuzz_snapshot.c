@@ -1,5 +1,5 @@
 /* fuzz_snapshot.c — carom_world_restore on any bytes (resealed: see
- * fuzz_reseal_snapshot): refuse (naming the byte), or give a world that runs
+ * reseal_snapshot): refuse (naming the byte), or give a world that runs
  * (at most 500 events) keeping every promise of fuzz_common.h. */
 #include "fuzz_common.h"
 
@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t *copy = malloc(size ? size : 1);
     if (!copy) return 0;
     memcpy(copy, data, size);
-    fuzz_reseal_snapshot(copy, size);
+    reseal_snapshot(copy, size);
     carom_status st = carom_world_restore(copy, size, fuzz_on_event, &events, &w, why, sizeof why);
     free(copy);
     if (st != CAROM_OK) {
