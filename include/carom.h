@@ -46,7 +46,11 @@ typedef enum carom_status {
      * advancing (or only creeping), or the next event lies beyond 2^32 time
      * scales d / v, where the clock can no longer resolve the motion. */
     CAROM_JAMMED,
-    CAROM_NOT_FOUND         /* a body index that does not exist */
+    CAROM_NOT_FOUND,        /* a body (or sensor) index that does not exist */
+    /* The event callback returned non-zero: the run or window stopped right
+     * after that event, with the clock at its time; the world is consistent
+     * and can go on. */
+    CAROM_STOPPED
 } carom_status;
 
 /* A short English name for a status ("ok", "overlap", ...). Never NULL. */
@@ -65,7 +69,11 @@ typedef enum carom_event_kind {
      * closed-form end of its Zeno series of inelastic bounces. From then on it
      * touches the floor with no normal velocity or acceleration and slides
      * along it until a collision lifts it. j is the wall. */
-    CAROM_EVENT_REST = 3
+    CAROM_EVENT_REST = 3,
+    /* A body's centre crosses a sensor (carom_world_add_sensor): i is the
+     * body, j the sensor, direction +1 or -1 along the sensor's axis. It
+     * changes no motion. */
+    CAROM_EVENT_SENSOR = 4
 } carom_event_kind;
 
 /* Walls are numbered 2 * axis + side: 0 = x-, 1 = x+, 2 = y-, 3 = y+, 4 = z-, 5 = z+. */
@@ -81,16 +89,25 @@ typedef enum carom_wall {
 /* One processed collision, as handed to the event callback. */
 typedef struct carom_event {
     double time;           /* simulated time of the collision */
-    carom_event_kind kind; /* CAROM_EVENT_PAIR, CAROM_EVENT_WALL or CAROM_EVENT_REST */
+    carom_event_kind kind; /* CAROM_EVENT_PAIR, _WALL, _REST or _SENSOR */
     int32_t i;             /* the body (for a pair: the lower index) */
-    int32_t j;             /* pair: the higher body index; wall, rest: a carom_wall */
-    double impulse;        /* magnitude of the impulse exchanged (M L / T) */
+    int32_t j;             /* pair: the higher body index; wall, rest: a carom_wall; sensor: the sensor */
+    /* Magnitude of the impulse exchanged (M L / T); 0 for a rest or sensor
+     * event, and for a kinematic body bouncing off a wall (its momentum is
+     * not defined). */
+    double impulse;
+    int32_t direction;     /* sensor: +1 if the centre crossed towards +axis, -1 if towards -axis; else 0 */
 } carom_event;
 
-/* Called after each pair or wall collision has been applied. Inside the
- * callback the world's clock is the event time and the world may be read
- * (carom_world_get_body, carom_world_stats) but not changed. */
-typedef void (*carom_event_callback)(void *user, const carom_event *event);
+/* Called after each pair, wall, rest or sensor event has been applied.
+ * Inside the callback the world's clock is the event time and the world may
+ * be read (carom_world_get_body, carom_world_stats) but not changed: every
+ * setter refuses with CAROM_INVALID_ARGUMENT. Returning non-zero stops the
+ * run (or window) right after this event: carom_world_run and
+ * carom_world_advance then return CAROM_STOPPED with the clock at the
+ * event, and the world can be changed and run on. The frame steppers ignore
+ * the value. */
+typedef int (*carom_event_callback)(void *user, const carom_event *event);
 
 /* An allocator for everything a world (or a frame stepper) allocates, for
  * embedders that keep their own heaps, count memory or test out-of-memory
@@ -162,10 +179,14 @@ typedef struct carom_body_def {
     carom_vec position; /* centre (L), inside the box */
     carom_vec velocity; /* L/T */
     double radius;      /* L, > 0 */
-    double mass;        /* M, > 0 */
+    /* M, > 0; INFINITY makes the body kinematic (see "Driven bodies"). */
+    double mass;
+    /* The body's own constant acceleration (L/T^2), added to world gravity;
+     * carom_world_set_body_acceleration changes it later. */
+    carom_vec acceleration;
 } carom_body_def;
 
-/* Defaults: at the origin, at rest, radius 0.5, mass 1. */
+/* Defaults: at the origin, at rest, radius 0.5, mass 1, no own acceleration. */
 carom_body_def carom_default_body_def(void);
 
 /* A body's state at the world's current time. */
@@ -173,8 +194,9 @@ typedef struct carom_body_state {
     carom_vec position; /* wrapped into the box on periodic axes */
     carom_vec velocity;
     double radius;
-    double mass;
+    double mass;         /* INFINITY for a kinematic body */
     uint64_t collisions; /* pair and wall collisions this body took part in */
+    carom_vec acceleration; /* the body's own acceleration (without world gravity) */
 } carom_body_state;
 
 typedef struct carom_stats {
@@ -182,8 +204,10 @@ typedef struct carom_stats {
     int64_t bodies;
     double time;              /* the world's clock (T) */
     double volume;            /* box volume (L^dim; an area in 2D) */
-    double kinetic_energy;    /* sum of m v^2 / 2 now */
-    double potential_energy;  /* -sum of m g . x now (0 without gravity) */
+    double kinetic_energy;    /* sum of m v^2 / 2 now (free bodies; kinematic ones are left out) */
+    /* -sum of m (g + a_i) . x_i now, a_i each body's own acceleration (0
+     * without gravity and own accelerations; kinematic bodies left out) */
+    double potential_energy;
     double temperature;       /* kT per free degree of freedom now: see below */
     carom_vec momentum;       /* sum of m v now */
     int64_t events;           /* all processed events: pair + wall + cell + rest */
@@ -200,6 +224,13 @@ typedef struct carom_stats {
     double pressure;          /* collision virial, see below */
     double compressibility;   /* P V / (N k T_mean) */
     double wall_pressure;     /* momentum given to the walls per unit wall area and time (0 if none) */
+    int64_t sensor_events;    /* sensor crossings (CAROM_EVENT_SENSOR) */
+    /* Energy put in from outside since creation: by the setters (velocity,
+     * acceleration, position: the change of KE + PE each made) and by
+     * kinematic bodies (the kinetic energy their impulses gave free bodies).
+     * At e = 1, KE + PE - control_work - kinematic_work stays constant. */
+    double control_work;
+    double kinematic_work;
 } carom_stats;
 /* Temperature: kT = 2 (KE - KE_cm) / (dim N - c), where c counts the axes on
  * which nothing can change the total momentum (periodic, no gravity) and
@@ -241,8 +272,9 @@ double carom_world_time(const carom_world *world);
 
 /* Runs until the clock reaches t_end or max_events events (pair, wall and
  * cell) have been processed, whichever comes first. t_end may be INFINITY if
- * max_events > 0; max_events < 0 means no cap. Returns CAROM_JAMMED (world
- * still usable, clock at the jam) when a jam is detected. Returns
+ * max_events > 0; max_events < 0 means no cap. Returns CAROM_STOPPED when
+ * the event callback asked to stop (clock at that event). Returns
+ * CAROM_JAMMED (world still usable, clock at the jam) when a jam is detected. Returns
  * CAROM_OUT_OF_MEMORY when an event cannot get the memory it needs: the
  * world is then exactly as a run capped at the events before it would have
  * left it (but for stale predictions redone, which change no future), and
@@ -260,9 +292,91 @@ double carom_world_next_event_time(carom_world *world);
 /* Reads a body's state at the current time. Does not change the world. */
 carom_status carom_world_get_body(const carom_world *world, int32_t id, carom_body_state *state);
 
+/* ======================================================================== */
+/* Time windows and driven bodies (seeds 000 and 001)                       */
+/* ======================================================================== */
+/* A controller (a game's agents, a robot's loop) changes bodies between
+ * windows of time and lets the engine run each window exactly:
+ *
+ *     for (;;) {
+ *         ... read bodies, decide, set accelerations / velocities ...
+ *         carom_world_advance(world, dt);
+ *     }
+ *
+ * Every setter below works at the world's clock, changes only the body named
+ * (and lazily voids the predictions that named it: only that body is
+ * predicted again, never the whole world), refuses a bad argument with a
+ * status and a message and leaves everything unchanged, and is refused from
+ * inside the event callback. Windows that change nothing leave a run bit
+ * for bit what one carom_world_run to the same time gives.
+ *
+ * Own accelerations. Each body flies under world gravity plus its own
+ * constant acceleration, so its path between events is a parabola; a pair
+ * whose accelerations differ meets at a root of a quartic, found by
+ * isolating the roots (never missed, to the last bit: see predict.c). A body
+ * with an own acceleration never comes to rest on a floor (no Zeno series,
+ * no CAROM_EVENT_REST): it bounces.
+ *
+ * Kinematic bodies (mass INFINITY) follow their velocity and own
+ * acceleration whatever hits them; world gravity does not act on them.
+ *   - A free body hitting one bounces as off an infinitely heavy moving body:
+ *     its normal velocity relative to the kinematic body is reversed and
+ *     scaled by the restitution; the energy this gives it is counted in
+ *     carom_stats.kinematic_work.
+ *   - Two kinematic bodies pass through each other (no event).
+ *   - A kinematic body meeting a wall bounces off it as a free body would
+ *     (the wall is the heavier), with the wall restitution, and keeps its own
+ *     acceleration; the event's impulse is 0.
+ *   - A free body squeezed between a kinematic body and a wall (or another
+ *     kinematic body) collides faster and faster as the gap closes; the jam
+ *     guard stops the run with CAROM_JAMMED and a message naming the body,
+ *     with the world consistent, rather than spin.
+ * Kinematic bodies are left out of the energies, momentum and temperature.
+ */
+
+/* Runs every event up to now + dt (dt >= 0, finite) in exact time order and
+ * leaves the clock at now + dt. Returns CAROM_STOPPED if the callback asked
+ * to stop (clock at that event), CAROM_JAMMED or CAROM_OUT_OF_MEMORY as
+ * carom_world_run does. */
+carom_status carom_world_advance(carom_world *world, double dt);
+
 /* Changes a body's velocity at the current time; only that body's future is
  * predicted again. */
 carom_status carom_world_set_body_velocity(carom_world *world, int32_t id, carom_vec velocity);
+
+/* Sets the body's own constant acceleration from now on (added to world
+ * gravity; a kinematic body has only this one). */
+carom_status carom_world_set_body_acceleration(carom_world *world, int32_t id, carom_vec acceleration);
+
+/* Moves a body to x now (velocity kept). Refused with CAROM_OUTSIDE_BOX or
+ * CAROM_OVERLAP (the message names both bodies) and the world unchanged if
+ * it would not fit there. */
+carom_status carom_world_set_body_position(carom_world *world, int32_t id, carom_vec position);
+
+/* Sets the body's velocity so that, flying freely with its acceleration, it
+ * is at target at now + dt (dt > 0): v = (target - x) / dt - a dt / 2. A
+ * kinematic body gets there unless a wall turns it back; a free body may be
+ * deflected on the way. */
+carom_status carom_world_drive_body(carom_world *world, int32_t id, carom_vec target, double dt);
+
+/* Sensors: a body's centre crossing one is an exact event
+ * (CAROM_EVENT_SENSOR) that changes no motion: a goal mouth, a finish line,
+ * a counter of flux. A sensor is a piece of the plane x[axis] = position:
+ * a segment in 2D, a rectangle in 3D, from lo to hi on the other axes (the
+ * components of lo and hi along axis, and z in 2D, are ignored). On a
+ * periodic axis, position and extents are read in the box. */
+typedef struct carom_sensor_def {
+    int axis;        /* 0, 1 or 2 (2 only in 3D): the plane's normal */
+    double position; /* the plane's coordinate on that axis, inside the box */
+    carom_vec lo, hi; /* extents on the other axes, lo <= hi */
+} carom_sensor_def;
+
+/* Defaults: the plane x = 0, over the whole box (lo -INFINITY, hi INFINITY). */
+carom_sensor_def carom_default_sensor_def(void);
+
+/* Adds a sensor; *id (if not NULL) gets its index: 0, 1, 2, ... */
+carom_status carom_world_add_sensor(carom_world *world, const carom_sensor_def *sensor, int32_t *id);
+int32_t carom_world_sensor_count(const carom_world *world);
 
 carom_stats carom_world_stats(const carom_world *world);
 

@@ -48,10 +48,10 @@ int contact_overlap(carom_frame *f, int32_t i, int32_t j, const double xi[3], co
     double x[3], v[3];
     frame_state_at(f, i, time, x, v);
     a = (carom_body_state){{xi[0], xi[1], xi[2]}, {v[0], v[1], v[2]}, f->radius[i], f->mass[i],
-                           f->collisions[i]};
+                           f->collisions[i], {0.0, 0.0, 0.0}};
     frame_state_at(f, j, time, x, v);
     b = (carom_body_state){{xj[0], xj[1], xj[2]}, {v[0], v[1], v[2]}, f->radius[j], f->mass[j],
-                           f->collisions[j]};
+                           f->collisions[j], {0.0, 0.0, 0.0}};
     return f->def.overlap(f->def.overlap_user, &a, &b) != 0;
 }
 

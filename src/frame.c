@@ -101,7 +101,7 @@ static void report_event(carom_frame *f, double time, carom_event_kind kind, int
                          double impulse)
 {
     if (!f->def.on_event) return;
-    carom_event e = {time, kind, i, j, impulse};
+    carom_event e = {time, kind, i, j, impulse, 0};
     f->def.on_event(f->def.user, &e);
 }
 
@@ -495,7 +495,7 @@ carom_status carom_frame_create_from_world(const carom_world *world, const carom
     for (int32_t i = 0; i < n; i++) {
         carom_body_state s;
         carom_world_get_body(world, i, &s);
-        bodies[i] = (carom_body_def){s.position, s.velocity, s.radius, s.mass};
+        bodies[i] = (carom_body_def){s.position, s.velocity, s.radius, s.mass, s.acceleration};
     }
     carom_status st = create_at(&def_w, bodies, n, def, carom_world_time(world), frame, why, why_size);
     memory_free(&def_w.allocator, bodies, bytes);

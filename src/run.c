@@ -57,7 +57,7 @@ static carom_status note_instant(carom_world *w, int32_t i, double t)
 static void report(carom_world *w, carom_event_kind kind, int32_t i, int32_t j, double impulse)
 {
     if (!w->def.on_event) return;
-    carom_event e = {w->clock, kind, w->id_of[i], kind == CAROM_EVENT_PAIR ? w->id_of[j] : j, impulse};
+    carom_event e = {w->clock, kind, w->id_of[i], kind == CAROM_EVENT_PAIR ? w->id_of[j] : j, impulse, 0};
     w->in_callback = 1;
     w->def.on_event(w->def.user, &e);
     w->in_callback = 0;

@@ -55,6 +55,7 @@ const char *carom_status_name(carom_status status)
     case CAROM_BOX_TOO_SMALL: return "box too small";
     case CAROM_JAMMED: return "jammed";
     case CAROM_NOT_FOUND: return "no such body";
+    case CAROM_STOPPED: return "stopped by the callback";
     }
     return "unknown status";
 }
@@ -468,6 +469,7 @@ carom_status carom_world_get_body(const carom_world *w, int32_t id, carom_body_s
     state->radius = w->hot[s].radius;
     state->mass = w->mass[s];
     state->collisions = w->collisions[s];
+    state->acceleration = (carom_vec){0.0, 0.0, 0.0};
     return CAROM_OK;
 }
 

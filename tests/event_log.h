@@ -15,11 +15,12 @@ typedef struct event_log {
     carom_event events[MAX_LOG];
 } event_log;
 
-static void record(void *user, const carom_event *e)
+static int record(void *user, const carom_event *e)
 {
     event_log *log = user;
     if (log->count < MAX_LOG) log->events[log->count] = *e;
     log->count++;
+    return 0;
 }
 
 #endif

@@ -138,10 +138,11 @@ static void test_periodic_bodies(void)
     carom_world_destroy(w);
 }
 
-static void count_event(void *user, const carom_event *e)
+static int count_event(void *user, const carom_event *e)
 {
     (void)e;
     ++*(int *)user;
+    return 0;
 }
 
 static void test_world_stays_usable(void)
@@ -184,7 +185,7 @@ static void test_world_stays_usable(void)
 static carom_world *callback_world;
 static carom_status callback_status[3];
 
-static void meddle(void *user, const carom_event *e)
+static int meddle(void *user, const carom_event *e)
 {
     (void)user;
     (void)e;
@@ -193,6 +194,7 @@ static void meddle(void *user, const carom_event *e)
     callback_status[0] = carom_world_add_body(callback_world, &b, NULL);
     callback_status[1] = carom_world_set_body_velocity(callback_world, 0, (carom_vec){0, 0, 0});
     callback_status[2] = carom_world_run(callback_world, 100.0, -1);
+    return 0;
 }
 
 static void test_callback_cannot_change_world(void)

@@ -506,13 +506,14 @@ static int compare_event(resync_ctx *ctx, const carom_event *got)
     return 1;
 }
 
-static void on_event_resync(void *user, const carom_event *got)
+static int on_event_resync(void *user, const carom_event *got)
 {
     resync_ctx *ctx = user;
-    if (ctx->stopped || ctx->matched >= ctx->target) return;
-    if (!compare_event(ctx, got)) return;
+    if (ctx->stopped || ctx->matched >= ctx->target) return 0;
+    if (!compare_event(ctx, got)) return 0;
     resync_reference(ctx, got->time);
     ctx->matched++;
+    return 0;
 }
 
 /* Runs the library in short bursts until `target` events have been compared;
@@ -657,10 +658,10 @@ typedef struct record_ctx {
     int count;
 } record_ctx;
 
-static void on_event_record(void *user, const carom_event *ev)
+static int on_event_record(void *user, const carom_event *ev)
 {
     record_ctx *ctx = user;
-    if (ctx->count >= FREE_EVENTS) return;
+    if (ctx->count >= FREE_EVENTS) return 0;
     recorded_event *rec = &ctx->events[ctx->count++];
     carom_body_state st;
     rec->event = *ev;
@@ -671,6 +672,7 @@ static void on_event_record(void *user, const carom_event *ev)
         carom_world_get_body(ctx->world, ev->j, &st);
         state_velocity(&st, rec->vj);
     }
+    return 0;
 }
 
 /* Compares one recorded library event with the reference's; 1 if they agree. */
@@ -800,11 +802,12 @@ typedef struct first_events {
     int count;
 } first_events;
 
-static void on_event_keep(void *user, const carom_event *ev)
+static int on_event_keep(void *user, const carom_event *ev)
 {
     first_events *fe = user;
     if (fe->count < 4) fe->events[fe->count] = *ev;
     fe->count++;
+    return 0;
 }
 
 /* Two bodies on the x axis, in a walled box 20 long: body 0 at -2 moving at

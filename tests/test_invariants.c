@@ -239,7 +239,7 @@ static void check_energy_loss(monitor *m, const carom_event *ev)
     memcpy(m->last_momentum, p, sizeof p);
 }
 
-static void on_event(void *user, const carom_event *ev)
+static int on_event(void *user, const carom_event *ev)
 {
     monitor *m = user;
     if (ev->time < m->last_time) m->time_backwards++;
@@ -255,6 +255,7 @@ static void on_event(void *user, const carom_event *ev)
     } else {
         m->bad_events++;
     }
+    return 0;
 }
 
 static void check_monitor(const monitor *m, const char *label)

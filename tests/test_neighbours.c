@@ -22,10 +22,11 @@ typedef struct event_list {
     int count, capacity;
 } event_list;
 
-static void keep_event(void *user, const carom_event *e)
+static int keep_event(void *user, const carom_event *e)
 {
     event_list *list = user;
     if (list->count < list->capacity) list->events[list->count++] = *e;
+    return 0;
 }
 
 /* 4 n_side^3 polydisperse spheres (radii 0.4 to 0.5) at packing fraction

@@ -24,7 +24,7 @@ typedef struct event_log {
     int64_t count;
 } event_log;
 
-static void log_event(void *user, const carom_event *e)
+static int log_event(void *user, const carom_event *e)
 {
     event_log *log = user;
     int32_t fields[3] = {(int32_t)e->kind, e->i, e->j};
@@ -32,6 +32,7 @@ static void log_event(void *user, const carom_event *e)
     log->hash = fnv1a(log->hash, fields, sizeof fields);
     log->hash = fnv1a(log->hash, &e->impulse, sizeof e->impulse);
     log->count++;
+    return 0;
 }
 
 /* 2D or 3D, polydisperse; granular: walls on y, gravity, restitution < 1;

@@ -24,11 +24,12 @@ static uint64_t state_hash(const carom_world *w)
 }
 
 static int64_t callbacks;
-static void count_callback(void *user, const carom_event *e)
+static int count_callback(void *user, const carom_event *e)
 {
     (void)user;
     (void)e;
     callbacks++;
+    return 0;
 }
 
 /* shell: world_def.neighbour_shell (> 0 forces neighbour lists). */
@@ -454,7 +455,7 @@ typedef struct tally {
     int64_t pairs, walls;
 } tally;
 
-static void tally_event(void *user, const carom_event *e)
+static int tally_event(void *user, const carom_event *e)
 {
     tally *t = user;
     t->collisions[e->i]++;
@@ -462,6 +463,7 @@ static void tally_event(void *user, const carom_event *e)
         t->collisions[e->j]++, t->pairs++;
     else
         t->walls++;
+    return 0;
 }
 
 /* Each body's count is its pair and wall collisions as the event callback

@@ -176,7 +176,7 @@ static carom_world *one_body_world(int dim, const double box[3], carom_vec x, ca
     def.box = (carom_vec){box[0], box[1], box[2]};
     carom_world *w = NULL;
     CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_OK);
-    carom_body_def b = {x, v, 0.25, 3.0};
+    carom_body_def b = {x, v, 0.25, 3.0, {0.0, 0.0, 0.0}};
     CHECK(w && carom_world_add_body(w, &b, NULL) == CAROM_OK);
     return w;
 }
@@ -1136,11 +1136,12 @@ static void test_world_def(void)
 }
 
 static int64_t events_seen;
-static void count_event(void *user, const carom_event *e)
+static int count_event(void *user, const carom_event *e)
 {
     (void)e;
     CHECK(user == &events_seen);
     events_seen++;
+    return 0;
 }
 
 static void test_callback_and_world_errors(void)

@@ -42,20 +42,21 @@ typedef struct event_list {
     int out_of_memory;
 } event_list;
 
-static void record_pair(void *user, const carom_event *e)
+static int record_pair(void *user, const carom_event *e)
 {
     event_list *log = user;
-    if (e->kind != CAROM_EVENT_PAIR || log->out_of_memory) return;
+    if (e->kind != CAROM_EVENT_PAIR || log->out_of_memory) return 0;
     if (log->count == log->capacity) {
         int64_t capacity = log->capacity ? 2 * log->capacity : 1024;
         pair_event *grown = realloc(log->events, (size_t)capacity * sizeof *grown);
         if (!grown) {
             log->out_of_memory = 1;
-            return;
+            return 0;
         }
         log->events = grown, log->capacity = capacity;
     }
     log->events[log->count++] = (pair_event){e->time, e->i, e->j};
+    return 0;
 }
 
 static int by_pair_then_time(const void *a, const void *b)

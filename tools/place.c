@@ -374,7 +374,7 @@ static int place_random(builder *b, const scenario_group *g, const carom_vec *v,
             (int)n, g->radius, own, close_packing(b->s->dim));
     for (int32_t i = 0; i < n; i++) {
         for (int tries = 1;; tries++) {
-            carom_body_def body = {random_spot(b, g->radius), v[i], g->radius, g->mass};
+            carom_body_def body = {random_spot(b, g->radius), v[i], g->radius, g->mass, {0.0, 0.0, 0.0}};
             carom_status st = carom_world_add_body(b->world, &body, NULL);
             if (st == CAROM_OK) break;
             if (st != CAROM_OVERLAP) return fail_world(b, g, st);
@@ -578,7 +578,7 @@ static int add_lattice_sites(builder *b, const scenario_group *g, const lattice 
         carom_vec x = {layer_position(b, lat, 0, j[0], g->radius),
                        layer_position(b, lat, 1, j[1], g->radius),
                        layer_position(b, lat, 2, j[2], g->radius)};
-        carom_body_def body = {x, v[k], g->radius, g->mass};
+        carom_body_def body = {x, v[k], g->radius, g->mass, {0.0, 0.0, 0.0}};
         carom_status st = carom_world_add_body(b->world, &body, NULL);
         if (st != CAROM_OK) {
             free(keep);
@@ -620,7 +620,7 @@ static int add_file_group(builder *b, int index)
     const xyz_frame *f = &b->frames[index];
     for (int32_t k = 0; k < f->count; k++) {
         const carom_body_state *state = &f->bodies[k];
-        carom_body_def body = {state->position, state->velocity, state->radius, state->mass};
+        carom_body_def body = {state->position, state->velocity, state->radius, state->mass, state->acceleration};
         carom_status st = carom_world_add_body(b->world, &body, NULL);
         if (st != CAROM_OK)
             return fail(b, g->mark, "%s, line %lld: %s (expected %s)", g->file,

@@ -24,11 +24,11 @@
 
 enum { EVENTS_PER_SLICE = 100000 };
 
-void runner_log_event(void *user, const carom_event *e)
+int runner_log_event(void *user, const carom_event *e)
 {
     static const char *walls[6] = {"x-", "x+", "y-", "y+", "z-", "z+"};
     event_log *log = user;
-    if (!log->out) return;
+    if (!log->out) return 0;
     int written = e->kind == CAROM_EVENT_PAIR
                       ? fprintf(log->out, "%.17g,pair,%d,%d\n", e->time, (int)e->i, (int)e->j)
                       : fprintf(log->out, "%.17g,%s,%d,%s\n", e->time, e->kind == CAROM_EVENT_REST ? "rest" : "wall",
@@ -39,6 +39,7 @@ void runner_log_event(void *user, const carom_event *e)
     } else {
         log->lines++;
     }
+    return 0;
 }
 
 /* Keeps the first failure's message and adds later ones after it. */

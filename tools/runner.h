@@ -26,7 +26,7 @@ typedef struct event_log {
 } event_log;
 
 /* A world's event callback that writes "time,kind,i,j" lines to an event_log. */
-void runner_log_event(void *user, const carom_event *e);
+int runner_log_event(void *user, const carom_event *e);
 
 /* What a restart continues: its checkpoint's outputs and schedule. */
 typedef struct runner_resumed {

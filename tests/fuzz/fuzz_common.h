@@ -52,7 +52,7 @@ typedef struct fuzz_events {
     int64_t seen;
 } fuzz_events;
 
-static inline void fuzz_on_event(void *user, const carom_event *e)
+static inline int fuzz_on_event(void *user, const carom_event *e)
 {
     fuzz_events *f = user;
     PROMISE(isfinite(e->time), "event %lld at t = %g", (long long)f->seen, e->time);
@@ -78,6 +78,7 @@ static inline void fuzz_on_event(void *user, const carom_event *e)
     }
     f->last = e->time;
     f->seen++;
+    return 0;
 }
 
 static inline void fuzz_events_start(fuzz_events *f, const carom_world *w, double t_end)
