@@ -216,6 +216,7 @@ typedef struct carom_stats {
     int64_t cell_events;      /* cell crossings, or neighbour-list renewals */
     int64_t rest_events;      /* bodies coming to rest on a floor (CAROM_EVENT_REST) */
     int64_t stale_events;     /* predictions found outdated and redone (not counted in events) */
+    int64_t predictions;      /* bodies predicted (each a scan of its neighbours, walls and cell) */
     /* Averages over the measuring window, from the last carom_world_reset_stats
      * (or creation) to now: */
     double window;            /* length of the window (T) */
