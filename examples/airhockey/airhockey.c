@@ -316,13 +316,18 @@ static carom_status read_view(const airhockey_game *g, airhockey_view *view)
     return st;
 }
 
-/* |a| <= a_max with the direction kept; 0 for a non-finite request; no z. */
+/* |a| <= a_max with the direction kept; 0 for a non-finite request; no z;
+ * components below 1e-9 a_max (no physical meaning, and outside the range
+ * carom accepts when tiny enough) become 0. */
 static carom_vec clamped(carom_vec a, double max_norm)
 {
     if (!isfinite(a.x) || !isfinite(a.y)) return (carom_vec){0.0, 0.0, 0.0};
     double n = hypot(a.x, a.y);
-    double s = n > max_norm ? max_norm / n : 1.0;
-    return (carom_vec){a.x * s, a.y * s, 0.0};
+    double s = n > max_norm ? max_norm / n : 1.0, floor = 1e-9 * max_norm;
+    carom_vec c = {a.x * s, a.y * s, 0.0};
+    if (fabs(c.x) < floor) c.x = 0.0;
+    if (fabs(c.y) < floor) c.y = 0.0;
+    return c;
 }
 
 static carom_status apply_controls(airhockey_game *g)

@@ -2,11 +2,12 @@
  *
  * Every window, each mallet picks a target in its team's frame (own goal at
  * x = -length/2; team 1 sees the table mirrored in x):
- *   - strike: the puck is on the own half and not coming fast: get behind
- *     it on the line from the opponent's goal through the puck, then drive
- *     through it;
+ *   - strike: the puck is on the own half and slow along x: get behind it
+ *     on the line from the aim (the opponent's goal, near a post, or a bank
+ *     off a side wall) through the puck, then drive through it;
  *   - intercept: the puck is coming: meet it on the intercept line, where
- *     its straight path, folded at the side walls, crosses that line;
+ *     its straight path, folded at the side walls, crosses that line, at
+ *     the angle that sends it back towards the aim;
  *   - defend: otherwise (and always for the second player's defender when
  *     nothing comes): stand between the puck and the own goal.
  * It then asks for the velocity that reaches the target and can still stop
@@ -23,7 +24,7 @@
 
 airhockey_scripted airhockey_default_scripted(void)
 {
-    return (airhockey_scripted){3.0, 0.6, 0.2, 0.3, 0.01};
+    return (airhockey_scripted){3.0, 0.6, 0.2, 0.3, 0.01, 0.15, 0.1};
 }
 
 /* ---- small vector helpers (2D; z stays 0) --------------------------------- */
@@ -74,28 +75,60 @@ static carom_vec defend_target(const airhockey_view *view, const airhockey_scrip
     return add_scaled(goal, unit_or_zero(sub(puck, goal)), p->defence_distance);
 }
 
-/* y where the puck's path crosses x = line, folded at the side walls; NAN
- * if it does not come to the line. */
-static double incoming_y(const airhockey_view *view, carom_vec puck, carom_vec velocity, double line)
+/* y where the puck's path crosses x = line, folded at the side walls, and
+ * when (*arrival, s from now); NAN if it does not come to the line. */
+static double incoming_y(const airhockey_view *view, carom_vec puck, carom_vec velocity, double line,
+                         double *arrival)
 {
     if (!(velocity.x < 0.0) || puck.x < line) return NAN;
     double t = (line - puck.x) / velocity.x;
+    *arrival = t;
     double half = view->table->width / 2 - view->table->puck_radius, period = 4.0 * half;
     double y = fmod(puck.y + velocity.y * t + half, period); /* unfold: position in [0, 4 half) */
     if (y < 0.0) y += period;
     return y <= 2.0 * half ? y - half : 3.0 * half - y;
 }
 
-/* Behind the puck on the line from the opponent's goal, or through it. */
-static carom_vec strike_target(const airhockey_view *view, carom_vec puck, carom_vec mallet, int *charge)
+/* Where a shot aims, in the team's frame: the opponent's goal (its centre
+ * or near a post), or its mirror image in a side wall (a bank shot). The
+ * choice changes every 0.6 s of play, so that the other side cannot wait
+ * at one spot; it depends on the clock only, so games stay reproducible. */
+static carom_vec shot_aim(const airhockey_view *view)
 {
     const airhockey_table *t = view->table;
-    carom_vec aim = unit_or_zero(sub(vec2(t->length / 2, 0.0), puck));
+    double bank = t->width - 2.0 * t->puck_radius, post = 0.3 * t->goal_width;
+    const double y[5] = {0.0, bank, post, -bank, -post};
+    int shot = (int)fmod(floor(view->time / 0.6), 5.0);
+    return vec2(t->length / 2, y[shot]);
+}
+
+/* Behind the puck on the line from the aim through the puck (a run-up
+ * long enough to reach speed), or, once there, through the puck. */
+static carom_vec strike_target(const airhockey_view *view, const airhockey_scripted *p, carom_vec puck,
+                               carom_vec mallet, int *charge)
+{
+    const airhockey_table *t = view->table;
+    carom_vec aim = unit_or_zero(sub(shot_aim(view), puck));
     carom_vec behind = sub(puck, mallet);
     double along = dot(behind, aim), lateral = fabs(behind.x * aim.y - behind.y * aim.x);
     *charge = along > 0.0 && lateral < t->puck_radius;
     if (*charge) return add_scaled(puck, aim, 0.1);
-    return add_scaled(puck, aim, -(t->puck_radius + t->mallet_radius + 0.03));
+    return add_scaled(puck, aim, -(t->puck_radius + t->mallet_radius + p->run_up));
+}
+
+/* Where to stand so that an incoming puck, bouncing off the mallet as off a
+ * heavy wall, leaves towards the aim: the contact normal halfway between
+ * the puck's reversed direction and the aim. */
+static carom_vec deflect_target(const airhockey_view *view, const airhockey_scripted *p, carom_vec meet,
+                                carom_vec velocity, double arrival, int *charge)
+{
+    const airhockey_table *t = view->table;
+    carom_vec out = unit_or_zero(sub(shot_aim(view), meet)), in = unit_or_zero(velocity);
+    carom_vec normal = unit_or_zero(sub(out, in));
+    /* the last moments before the puck arrives: hit it, along the normal */
+    *charge = arrival < p->return_time;
+    if (*charge) return add_scaled(meet, normal, 0.1);
+    return add_scaled(meet, normal, -(t->puck_radius + t->mallet_radius));
 }
 
 static carom_vec choose_target(const airhockey_view *view, const airhockey_scripted *p, int k, int *charge)
@@ -105,10 +138,10 @@ static carom_vec choose_target(const airhockey_view *view, const airhockey_scrip
     carom_vec mallet = mirror(view->mallet[k].position, team);
     int defender = view->players_per_team == 2 && view->role[k] == 0;
     double line = -view->table->length / 2 + p->intercept_line;
-    double y = incoming_y(view, puck, velocity, line);
+    double arrival = INFINITY, y = incoming_y(view, puck, velocity, line, &arrival);
     *charge = 0;
-    if (!defender && puck.x < 0.0 && velocity.x > -1.0) return strike_target(view, puck, mallet, charge);
-    if (!isnan(y)) return vec2(line, y);
+    if (!defender && puck.x < 0.0 && fabs(velocity.x) < 1.0) return strike_target(view, p, puck, mallet, charge);
+    if (!isnan(y)) return deflect_target(view, p, vec2(line, y), velocity, arrival, charge);
     if (defender || view->players_per_team == 1) return defend_target(view, p, puck);
     return vec2(-0.3, puck.y); /* a forward waits in front of the centre line */
 }
