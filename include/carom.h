@@ -150,7 +150,7 @@ typedef struct carom_world_def {
      * collisions in finite time) and changes a dilute gas by nothing
      * measurable when small against the time between collisions. Used only
      * when a restitution is below 1. 0 (the default): chosen at the first run
-     * as 0.01 d / v, with d the largest diameter and v^2 = <v^2> + |g| d
+     * as 0.01 d / v, with d the largest diameter and v^2 = <v^2> + |g| d (|g|: the largest of gravity and own accelerations)
      * (carom_world_definition then reports it); < 0: off. */
     double collapse_time;
     /* A body having this many events at one instant, with the clock not
