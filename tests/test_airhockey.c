@@ -24,7 +24,20 @@ typedef struct watch {
     int goal_crossings[2]; /* puck crossings of each goal line towards its wall, inside the mouth */
     int bad_crossings;     /* sensor events off the line or outside the mouth */
     int64_t events;
+    int goals_noticed, last_scorer;
+    int serves_after_goals, serves_on_the_wrong_side;
 } watch;
+
+/* After each goal the puck is served on the conceding side. */
+static void watch_notice(void *user, const airhockey_notice *n)
+{
+    watch *w = user;
+    if (n->kind == AIRHOCKEY_GOAL) w->goals_noticed++, w->last_scorer = n->team;
+    if (n->kind != AIRHOCKEY_SERVE || n->reason != AIRHOCKEY_SERVE_GOAL) return;
+    w->serves_after_goals++;
+    double conceding_side = w->last_scorer == 0 ? 1.0 : -1.0; /* team 1 defends x+ */
+    if (!(n->position.x * conceding_side > 0.0)) w->serves_on_the_wrong_side++;
+}
 
 static int watch_event(void *user, const carom_event *e)
 {
@@ -76,7 +89,7 @@ static outcome play(int players, uint64_t seed, double seconds)
     memset(&o, 0, sizeof o);
     airhockey_config c = airhockey_default_config();
     c.players = players, c.seed = seed;
-    c.on_event = watch_event, c.user = &o.seen;
+    c.on_event = watch_event, c.on_notice = watch_notice, c.user = &o.seen;
     airhockey_game *game = NULL;
     char why[256] = "";
     CHECK_MSG(airhockey_create(&c, &game, why, sizeof why) == CAROM_OK, "%s", why);
@@ -119,6 +132,12 @@ static void test_two_players_score_without_overlap(void)
     CHECK_EQ_INT(o.seen.goal_crossings[0], o.summary.score[0]);
     CHECK_EQ_INT(o.seen.goal_crossings[1], o.summary.score[1]);
     CHECK_EQ_INT(o.seen.bad_crossings, 0);
+    CHECK_EQ_INT(o.seen.goals_noticed, goals);
+    CHECK_EQ_INT(o.seen.serves_after_goals, goals);
+    CHECK_EQ_INT(o.seen.serves_on_the_wrong_side, 0);
+    /* the scripted mallets brake before the centre line (their centres aim to stay a radius and
+     * 1 cm short of it; a hit may push one a little further) */
+    CHECK(o.deepest_crossing <= 0.01);
     CHECK(o.summary.puck_hits > goals);
     CHECK(o.summary.fastest_puck > 0.0 && o.summary.fastest_puck < 20.0);
     CHECK_EQ_INT(o.seen.events, o.summary.pair_events + o.summary.wall_events + o.summary.sensor_events);
@@ -146,6 +165,8 @@ static void test_four_players(void)
     CHECK(o.summary.score[0] + o.summary.score[1] > 0);
     CHECK_EQ_INT(o.seen.goal_crossings[0] + o.seen.goal_crossings[1], o.summary.score[0] + o.summary.score[1]);
     CHECK_EQ_INT(o.seen.bad_crossings, 0);
+    CHECK_EQ_INT(o.seen.serves_on_the_wrong_side, 0);
+    CHECK(o.deepest_crossing <= 0.01);
 }
 
 /* A controller that asks for far too much, and for nonsense. */

@@ -73,7 +73,7 @@ bad() {
   local name=$1 expected=$2 out status
   shift 2
   rm -f "$work"/bad.*
-  out=$("$carom" airhockey "$@" --events "$work/bad.csv" 2>&1); status=$?
+  out=$("$carom" airhockey --events "$work/bad.csv" "$@" 2>&1); status=$?
   if [ $status -ne 2 ] || [[ $out != *"$expected"* ]] || [ "$(printf '%s\n' "$out" | wc -l)" -ne 1 ] ||
      compgen -G "$work/bad.*" >/dev/null; then
     fail "bad $name" "status $status: $out"
@@ -89,7 +89,7 @@ check_bad_options() {
   bad seed-word "--seed: 'x1'" --seed x1
   bad minutes-zero "--minutes: '0' is not a usable value (expected a finite number > 0)" --minutes 0
   bad minutes-nan "--minutes: 'nan'" --minutes nan
-  bad minutes-huge "--minutes: 1e+300 is too long" --minutes 1e300
+  bad minutes-huge "--minutes: '1e300' is too long (expected at most 525600)" --minutes 1e300
   bad unknown "unknown option '--frobnicate'" --frobnicate 1
   bad missing "--minutes needs a value" --minutes
   bad positional "unexpected argument 'game.yaml'" game.yaml

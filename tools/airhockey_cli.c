@@ -23,7 +23,8 @@
 #include "report.h"
 #include "xyz.h"
 
-enum { EXIT_USAGE = 2, MESSAGE_SIZE = 768 };
+/* A year of play: the window count stays far inside int64_t. */
+enum { EXIT_USAGE = 2, MESSAGE_SIZE = 768, MAX_MINUTES = 525600 };
 
 static const char *help_text =
     "usage: carom airhockey [options]\n"
@@ -98,7 +99,12 @@ static int take_value(cli_options *o, const char *name, const char *value, char 
         return 0;
     }
     if (!strcmp(name, "--seed")) return parse_seed(value, &o->seed, error, size);
-    if (!strcmp(name, "--minutes")) return option_positive_number(name, value, &o->minutes, error, size);
+    if (!strcmp(name, "--minutes")) {
+        if (option_positive_number(name, value, &o->minutes, error, size) != 0) return -1;
+        if (o->minutes > MAX_MINUTES)
+            return snprintf(error, size, "--minutes: '%s' is too long (expected at most %g)", value, (double)MAX_MINUTES), -1;
+        return 0;
+    }
     if (!strcmp(name, "--trajectory")) return o->trajectory = value, 0;
     if (!strcmp(name, "--events")) return o->events = value, 0;
     return snprintf(error, size, "unknown option '%s'", name), -1;
@@ -135,9 +141,6 @@ static int parse_options(int argc, char **argv, cli_options *o, char *error, siz
         else return snprintf(error, size, "%s needs a value", name), -1;
         if (take_value(o, name, value, error, size) != 0) return -1;
     }
-    if (o->minutes * 60.0 * 50.0 > 1e9)
-        return snprintf(error, size, "--minutes: %.17g is too long (expected at most %.17g)", o->minutes,
-                        1e9 / 3000.0), -1;
     if (o->trajectory && !o->trajectory[0]) o->trajectory = NULL;
     if (o->events && !o->events[0]) o->events = NULL;
     return 0;

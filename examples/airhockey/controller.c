@@ -8,8 +8,10 @@
  *   - intercept: the puck is coming: meet it on the intercept line, where
  *     its straight path, folded at the side walls, crosses that line, at
  *     the angle that sends it back towards the aim;
- *   - defend: otherwise (and always for the second player's defender when
- *     nothing comes): stand between the puck and the own goal.
+ *   - defend: otherwise, stand between the puck and the own goal.
+ * With two players a side, the first (the defender) never strikes and the
+ * second (the forward) never intercepts: it waits in front of the centre
+ * line, level with the puck, until the puck is there to strike.
  * It then asks for the velocity that reaches the target and can still stop
  * there, v = min(max_speed, sqrt(2 b a_max d)), limited on each axis so the
  * mallet can brake (v^2 / 2 b a_max, seed 003's braking distance) before the
@@ -141,9 +143,9 @@ static carom_vec choose_target(const airhockey_view *view, const airhockey_scrip
     double arrival = INFINITY, y = incoming_y(view, puck, velocity, line, &arrival);
     *charge = 0;
     if (!defender && puck.x < 0.0 && fabs(velocity.x) < 1.0) return strike_target(view, p, puck, mallet, charge);
+    if (view->players_per_team == 2 && !defender) return vec2(-0.3, puck.y); /* a forward waits further out */
     if (!isnan(y)) return deflect_target(view, p, vec2(line, y), velocity, arrival, charge);
-    if (defender || view->players_per_team == 1) return defend_target(view, p, puck);
-    return vec2(-0.3, puck.y); /* a forward waits in front of the centre line */
+    return defend_target(view, p, puck);
 }
 
 /* ---- from a target to an acceleration ------------------------------------- */
