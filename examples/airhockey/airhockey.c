@@ -227,25 +227,36 @@ static void tell_serve(airhockey_game *g, airhockey_serve_reason reason, carom_v
     g->config.on_notice(g->config.user, &n);
 }
 
-/* Serves the puck on a team's half (team -1: on the centre line), at a
- * random y and with a random velocity, where no mallet stands (or, if 64
- * draws all find a mallet there, after sending the mallets home). */
-static carom_status serve(airhockey_game *g, int team, airhockey_serve_reason reason)
+/* Puts the puck on the line x at a random y, where it keeps a little
+ * clearance from every mallet and carom accepts it (CAROM_OVERLAP: the next
+ * draw). Returns CAROM_OK, CAROM_OVERLAP if all SERVE_TRIES draws failed,
+ * or another status from carom. */
+static carom_status place_puck(airhockey_game *g, double x, carom_vec *at)
 {
     const airhockey_table *t = &g->config.table;
-    double x = team < 0 ? 0.0 : goal_side(team) * t->length / 4;
-    carom_vec at = {x, 0.0, 0.0};
-    int found = 0;
-    for (int k = 0; k < SERVE_TRIES && !found; k++) {
-        at.y = (carom_rng_uniform(&g->rng) - 0.5) * t->width / 2;
-        found = clear_of_mallets(g, at);
+    for (int k = 0; k < SERVE_TRIES; k++) {
+        *at = (carom_vec){x, (carom_rng_uniform(&g->rng) - 0.5) * t->width / 2, 0.0};
+        if (!clear_of_mallets(g, *at)) continue;
+        carom_status st = carom_world_set_body_position(g->world, PUCK, *at);
+        if (st != CAROM_OVERLAP) return st;
     }
-    if (!found) {
-        carom_status st = send_mallets_home(g);
+    return CAROM_OVERLAP;
+}
+
+/* Serves the puck on a team's half (team -1: on the centre line), at a
+ * random y and with a random velocity, where no mallet stands; if mallets
+ * block every draw, they are sent home first. */
+static carom_status serve(airhockey_game *g, int team, airhockey_serve_reason reason)
+{
+    double x = team < 0 ? 0.0 : goal_side(team) * g->config.table.length / 4;
+    carom_vec at;
+    carom_status st = place_puck(g, x, &at);
+    if (st == CAROM_OVERLAP) {
+        st = send_mallets_home(g);
         if (st != CAROM_OK) return st;
+        st = place_puck(g, x, &at);
     }
     carom_vec velocity = random_velocity(g);
-    carom_status st = carom_world_set_body_position(g->world, PUCK, at);
     if (st == CAROM_OK) st = carom_world_set_body_velocity(g->world, PUCK, velocity);
     if (st != CAROM_OK) return failure(g, st, "serving the puck: %s", carom_world_message(g->world));
     g->last_serve_time = carom_world_time(g->world);
@@ -265,7 +276,10 @@ carom_status airhockey_create(const airhockey_config *config, airhockey_game **g
         return CAROM_INVALID_ARGUMENT;
     }
     airhockey_game *g = calloc(1, sizeof *g);
-    if (!g) return why && why_size ? (void)snprintf(why, why_size, "out of memory"), CAROM_OUT_OF_MEMORY : CAROM_OUT_OF_MEMORY;
+    if (!g) {
+        if (why && why_size) snprintf(why, why_size, "out of memory");
+        return CAROM_OUT_OF_MEMORY;
+    }
     g->config = *config;
     if (!g->config.controller) g->config.controller = airhockey_scripted_controller;
     g->rng = carom_rng_seed(config->seed);
