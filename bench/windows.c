@@ -66,15 +66,16 @@ static void die(const char *what, const char *why)
 
 static void print_header(void)
 {
-    printf("%-14s %8s %8s %8s %12s %12s %14s %14s\n", "case", "N", "windows", "CPU s", "windows/s", "events/s",
-           "predict/window", "sets/window");
+    printf("%-14s %8s %8s %8s %12s %12s %14s %14s\n", "case", "N", "windows", "CPU s", "windows/s",
+           "events/s", "predict/window", "sets/window");
 }
 
 static void print_row(const char *name, long n, const figures *f)
 {
     double w = (double)f->windows;
-    printf("%-14s %8ld %8ld %8.3f %12.1f %12.4g %14.1f %14.1f\n", name, n, f->windows, f->cpu_seconds,
-           w / f->cpu_seconds, (double)f->events / f->cpu_seconds, (double)f->predictions / w, (double)f->sets / w);
+    printf("%-14s %8ld %8ld %8.3f %12.1f %12.4g %14.1f %14.1f\n", name, n, f->windows,
+           f->cpu_seconds, w / f->cpu_seconds, (double)f->events / f->cpu_seconds,
+           (double)f->predictions / w, (double)f->sets / w);
     fflush(stdout);
 }
 
@@ -87,7 +88,8 @@ static void bench_airhockey(int players, long windows)
     airhockey_game *game = NULL;
     char why[256];
     if (airhockey_create(&c, &game, why, sizeof why) != CAROM_OK) die("airhockey", why);
-    if (airhockey_play(game, (double)(windows / 5) / c.control_rate) != CAROM_OK) die("airhockey", airhockey_message(game));
+    if (airhockey_play(game, (double)(windows / 5) / c.control_rate) != CAROM_OK)
+        die("airhockey", airhockey_message(game));
     airhockey_summary before = airhockey_get_summary(game);
     double start = cpu_now();
     if (airhockey_play(game, (double)(windows / 5 + windows) / c.control_rate) != CAROM_OK)
@@ -95,7 +97,8 @@ static void bench_airhockey(int players, long windows)
     double seconds = cpu_now() - start;
     airhockey_summary after = airhockey_get_summary(game);
     figures f = {after.windows - before.windows, seconds, after.events - before.events,
-                 after.predictions - before.predictions, (after.windows - before.windows) * players};
+                 after.predictions - before.predictions,
+                 (after.windows - before.windows) * players};
     print_row(players == 2 ? "airhockey-2" : "airhockey-4", 1 + players, &f);
     airhockey_destroy(game);
 }
@@ -133,12 +136,14 @@ static int64_t set_accelerations(carom_world *w, long n, set_policy policy, caro
     for (long k = 0; k < count; k++) {
         long id = policy == SET_ALL ? k : (long)(carom_rng_uniform(rng) * (double)n);
         carom_vec a = {carom_rng_normal(rng), carom_rng_normal(rng), 0.0};
-        if (carom_world_set_body_acceleration(w, (int32_t)id, a) != CAROM_OK) die("set", carom_world_message(w));
+        if (carom_world_set_body_acceleration(w, (int32_t)id, a) != CAROM_OK)
+            die("set", carom_world_message(w));
     }
     return count;
 }
 
-static int64_t run_windows(carom_world *w, long n, long windows, long first, set_policy policy, carom_rng *rng)
+static int64_t run_windows(carom_world *w, long n, long windows, long first, set_policy policy,
+                           carom_rng *rng)
 {
     int64_t sets = 0;
     for (long k = first; k < first + windows; k++) {
@@ -162,7 +167,8 @@ static void bench_disks(long n, long windows, set_policy policy)
     int64_t sets = run_windows(w, n, windows, warmup, policy, &rng);
     double seconds = cpu_now() - start;
     carom_stats after = carom_world_stats(w);
-    figures f = {windows, seconds, after.events - before.events, after.predictions - before.predictions, sets};
+    figures f = {windows, seconds, after.events - before.events,
+                 after.predictions - before.predictions, sets};
     print_row(names[policy], n, &f);
     carom_world_destroy(w);
 }
@@ -185,8 +191,10 @@ static int parse_sizes(const char *text, options *o)
         long v = strtol(p, &end, 10);
         if (end == p || v < 1 || v > 10000000) return -1;
         o->n[o->n_count++] = v;
-        if (*end == ',') end++;
-        else if (*end) return -1;
+        if (*end == ',')
+            end++;
+        else if (*end)
+            return -1;
         p = end;
     }
     return o->n_count > 0 ? 0 : -1;
@@ -197,12 +205,18 @@ static int parse_options(int argc, char **argv, options *o)
     *o = (options){{1000, 100000}, 2, 0, 1, 1};
     for (int k = 1; k < argc; k++) {
         const char *a = argv[k], *v = k + 1 < argc ? argv[k + 1] : NULL;
-        if (!strcmp(a, "--quick")) o->n[0] = 1000, o->n_count = 1, o->windows = 120;
-        else if (!strcmp(a, "--n") && v && parse_sizes(v, o) == 0) k++;
-        else if (!strcmp(a, "--windows") && v && (o->windows = strtol(v, NULL, 10)) > 0) k++;
-        else if (!strcmp(a, "--only") && v && !strcmp(v, "airhockey")) o->disks = 0, k++;
-        else if (!strcmp(a, "--only") && v && !strcmp(v, "disks")) o->airhockey = 0, k++;
-        else return -1;
+        if (!strcmp(a, "--quick"))
+            o->n[0] = 1000, o->n_count = 1, o->windows = 120;
+        else if (!strcmp(a, "--n") && v && parse_sizes(v, o) == 0)
+            k++;
+        else if (!strcmp(a, "--windows") && v && (o->windows = strtol(v, NULL, 10)) > 0)
+            k++;
+        else if (!strcmp(a, "--only") && v && !strcmp(v, "airhockey"))
+            o->disks = 0, k++;
+        else if (!strcmp(a, "--only") && v && !strcmp(v, "disks"))
+            o->airhockey = 0, k++;
+        else
+            return -1;
     }
     return 0;
 }
@@ -211,7 +225,8 @@ int main(int argc, char **argv)
 {
     options o;
     if (parse_options(argc, argv, &o) != 0) {
-        fprintf(stderr, "usage: carom_windows [--quick] [--n N[,N...]] [--windows W] [--only airhockey|disks]\n");
+        fprintf(stderr, "usage: carom_windows [--quick] [--n N[,N...]] [--windows W] [--only "
+                        "airhockey|disks]\n");
         return 2;
     }
     print_header();

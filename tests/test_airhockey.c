@@ -48,7 +48,8 @@ static int watch_event(void *user, const carom_event *e)
     carom_body_state puck;
     CHECK(carom_world_get_body(airhockey_world(w->game), e->i, &puck) == CAROM_OK);
     double line = t.length / 2 - 1.5 * t.puck_radius;
-    int on_line = fabs(fabs(puck.position.x) - line) <= 1e-12 && fabs(puck.position.y) <= t.goal_width / 2;
+    int on_line =
+        fabs(fabs(puck.position.x) - line) <= 1e-12 && fabs(puck.position.y) <= t.goal_width / 2;
     if (!on_line || e->i != 0) w->bad_crossings++;
     /* towards the wall: x- for sensor 0 (team 1 scores), x+ for sensor 1 (team 0 scores) */
     if (puck.position.x < 0 && e->direction < 0) w->goal_crossings[1]++;
@@ -120,11 +121,13 @@ static void test_two_players_score_without_overlap(void)
 {
     outcome o = play(2, 1, 180.0);
     int goals = o.summary.score[0] + o.summary.score[1];
-    printf("  2 players, 3 min: %d - %d, %lld windows, %lld pair, %lld wall events, fastest puck %.3g m/s, "
+    printf("  2 players, 3 min: %d - %d, %lld windows, %lld pair, %lld wall events, fastest puck "
+           "%.3g m/s, "
            "%lld jams, %lld stall restarts, deepest crossing %.3g m\n",
-           o.summary.score[0], o.summary.score[1], (long long)o.summary.windows, (long long)o.summary.pair_events,
-           (long long)o.summary.wall_events, o.summary.fastest_puck, (long long)o.summary.jams,
-           (long long)o.summary.stall_restarts, o.deepest_crossing);
+           o.summary.score[0], o.summary.score[1], (long long)o.summary.windows,
+           (long long)o.summary.pair_events, (long long)o.summary.wall_events,
+           o.summary.fastest_puck, (long long)o.summary.jams, (long long)o.summary.stall_restarts,
+           o.deepest_crossing);
     CHECK_EQ_INT(o.summary.windows, 9000);
     CHECK_EQ_INT(o.violations, 0);
     CHECK(o.summary.score[0] > 0 && o.summary.score[1] > 0);
@@ -140,7 +143,8 @@ static void test_two_players_score_without_overlap(void)
     CHECK(o.deepest_crossing <= 0.01);
     CHECK(o.summary.puck_hits > goals);
     CHECK(o.summary.fastest_puck > 0.0 && o.summary.fastest_puck < 20.0);
-    CHECK_EQ_INT(o.seen.events, o.summary.pair_events + o.summary.wall_events + o.summary.sensor_events);
+    CHECK_EQ_INT(o.seen.events,
+                 o.summary.pair_events + o.summary.wall_events + o.summary.sensor_events);
 }
 
 static void test_same_seed_same_game(void)
@@ -157,13 +161,16 @@ static void test_same_seed_same_game(void)
 static void test_four_players(void)
 {
     outcome o = play(4, 3, 120.0);
-    printf("  4 players, 2 min: %d - %d, %lld pair, %lld wall events, fastest puck %.3g m/s, %lld jams, "
+    printf("  4 players, 2 min: %d - %d, %lld pair, %lld wall events, fastest puck %.3g m/s, %lld "
+           "jams, "
            "deepest crossing %.3g m\n",
            o.summary.score[0], o.summary.score[1], (long long)o.summary.pair_events,
-           (long long)o.summary.wall_events, o.summary.fastest_puck, (long long)o.summary.jams, o.deepest_crossing);
+           (long long)o.summary.wall_events, o.summary.fastest_puck, (long long)o.summary.jams,
+           o.deepest_crossing);
     CHECK_EQ_INT(o.violations, 0);
     CHECK(o.summary.score[0] + o.summary.score[1] > 0);
-    CHECK_EQ_INT(o.seen.goal_crossings[0] + o.seen.goal_crossings[1], o.summary.score[0] + o.summary.score[1]);
+    CHECK_EQ_INT(o.seen.goal_crossings[0] + o.seen.goal_crossings[1],
+                 o.summary.score[0] + o.summary.score[1]);
     CHECK_EQ_INT(o.seen.bad_crossings, 0);
     CHECK_EQ_INT(o.seen.serves_on_the_wrong_side, 0);
     CHECK(o.deepest_crossing <= 0.01);

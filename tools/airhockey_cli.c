@@ -83,7 +83,8 @@ static int parse_seed(const char *text, uint64_t *seed, char *error, size_t size
     errno = 0;
     unsigned long long v = strtoull(text, &end, 10);
     if (end == text || *end || errno || text[0] == '-' || text[0] == '+' || text[0] == ' ') {
-        snprintf(error, size, "--seed: '%s' is not a usable value (expected a whole number >= 0)", text);
+        snprintf(error, size, "--seed: '%s' is not a usable value (expected a whole number >= 0)",
+                 text);
         return -1;
     }
     *seed = (uint64_t)v;
@@ -94,7 +95,9 @@ static int take_value(cli_options *o, const char *name, const char *value, char 
 {
     if (!strcmp(name, "--players")) {
         if (strcmp(value, "2") && strcmp(value, "4"))
-            return snprintf(error, size, "--players: '%s' is not a usable value (expected 2 or 4)", value), -1;
+            return snprintf(error, size, "--players: '%s' is not a usable value (expected 2 or 4)",
+                            value),
+                   -1;
         o->players = value[0] - '0';
         return 0;
     }
@@ -102,7 +105,9 @@ static int take_value(cli_options *o, const char *name, const char *value, char 
     if (!strcmp(name, "--minutes")) {
         if (option_positive_number(name, value, &o->minutes, error, size) != 0) return -1;
         if (o->minutes > MAX_MINUTES)
-            return snprintf(error, size, "--minutes: '%s' is too long (expected at most %g)", value, (double)MAX_MINUTES), -1;
+            return snprintf(error, size, "--minutes: '%s' is too long (expected at most %g)", value,
+                            (double)MAX_MINUTES),
+                   -1;
         return 0;
     }
     if (!strcmp(name, "--trajectory")) return o->trajectory = value, 0;
@@ -130,15 +135,20 @@ static int parse_options(int argc, char **argv, cli_options *o, char *error, siz
             continue;
         }
         if (arg[0] != '-' || arg[1] != '-')
-            return snprintf(error, size, "unexpected argument '%s' (airhockey takes options only)", arg), -1;
+            return snprintf(error, size, "unexpected argument '%s' (airhockey takes options only)",
+                            arg),
+                   -1;
         char name[64];
         const char *equals = strchr(arg, '='), *value;
         size_t length = equals ? (size_t)(equals - arg) : strlen(arg);
         snprintf(name, sizeof name, "%.*s", (int)length, arg);
         if (!is_valued(name)) return snprintf(error, size, "unknown option '%s'", name), -1;
-        if (equals) value = equals + 1;
-        else if (k + 1 < argc) value = argv[++k];
-        else return snprintf(error, size, "%s needs a value", name), -1;
+        if (equals)
+            value = equals + 1;
+        else if (k + 1 < argc)
+            value = argv[++k];
+        else
+            return snprintf(error, size, "%s needs a value", name), -1;
         if (take_value(o, name, value, error, size) != 0) return -1;
     }
     if (o->trajectory && !o->trajectory[0]) o->trajectory = NULL;
@@ -161,11 +171,14 @@ static int log_event(void *user, const carom_event *e)
     FILE *out = log->file.stream;
     int written = 0;
     if (e->kind == CAROM_EVENT_PAIR)
-        written = fprintf(out, "%.17g,pair,%d,%d,%.17g\n", e->time, (int)e->i, (int)e->j, e->impulse);
+        written =
+            fprintf(out, "%.17g,pair,%d,%d,%.17g\n", e->time, (int)e->i, (int)e->j, e->impulse);
     else if (e->kind == CAROM_EVENT_WALL)
-        written = fprintf(out, "%.17g,wall,%d,%s,%.17g\n", e->time, (int)e->i, walls[e->j % 6], e->impulse);
+        written = fprintf(out, "%.17g,wall,%d,%s,%.17g\n", e->time, (int)e->i, walls[e->j % 6],
+                          e->impulse);
     else if (e->kind == CAROM_EVENT_SENSOR)
-        written = fprintf(out, "%.17g,sensor,%d,%d,%+d\n", e->time, (int)e->i, (int)e->j, (int)e->direction);
+        written = fprintf(out, "%.17g,sensor,%d,%d,%+d\n", e->time, (int)e->i, (int)e->j,
+                          (int)e->direction);
     note_write(&log->file, written);
     return 0;
 }
@@ -180,8 +193,8 @@ static void log_notice(void *user, const airhockey_notice *n)
     if (n->kind == AIRHOCKEY_GOAL)
         written = fprintf(out, "%.17g,goal,%d,%d,%d\n", n->time, n->team, n->score[0], n->score[1]);
     else
-        written = fprintf(out, "%.17g,serve,%s,%.17g,%.17g\n", n->time, reasons[n->reason % 4], n->position.x,
-                          n->position.y);
+        written = fprintf(out, "%.17g,serve,%s,%.17g,%.17g\n", n->time, reasons[n->reason % 4],
+                          n->position.x, n->position.y);
     note_write(&log->file, written);
 }
 
@@ -192,8 +205,11 @@ static int check_outputs(const cli_options *o, char *error, size_t size)
     if (o->trajectory && outfile_check(o->trajectory, error, size) != 0) return -1;
     if (o->events && outfile_check(o->events, error, size) != 0) return -1;
     if (o->trajectory && o->events && outfile_same(o->trajectory, o->events))
-        return snprintf(error, size, "%s: named for both the trajectory and the event log (expected one file each)",
-                        o->trajectory), -1;
+        return snprintf(
+                   error, size,
+                   "%s: named for both the trajectory and the event log (expected one file each)",
+                   o->trajectory),
+               -1;
     return 0;
 }
 
@@ -202,7 +218,8 @@ static int write_frame(outfile *f, const carom_world *world, const char *species
     carom_world_def def = carom_world_definition(world);
     const double box[3] = {def.box.x, def.box.y, 1.0};
     const int periodic[3] = {0, 0, 0};
-    if (xyz_write_frame(f->stream, world, 2, box, periodic, species) != 0 && !f->error) f->error = errno ? errno : EIO;
+    if (xyz_write_frame(f->stream, world, 2, box, periodic, species) != 0 && !f->error)
+        f->error = errno ? errno : EIO;
     return f->error ? -1 : 0;
 }
 
@@ -221,7 +238,8 @@ typedef struct cli_run {
 static int open_outputs(cli_run *r)
 {
     if (r->o.trajectory) {
-        if (outfile_open(&r->trajectory, r->o.trajectory, r->message, sizeof r->message) != 0) return -1;
+        if (outfile_open(&r->trajectory, r->o.trajectory, r->message, sizeof r->message) != 0)
+            return -1;
         r->trajectory_open = 1;
     }
     if (r->o.events) {
@@ -241,7 +259,8 @@ static void discard_outputs(cli_run *r)
 
 static int commit_outputs(cli_run *r)
 {
-    if (r->trajectory_open && outfile_commit(&r->trajectory, r->message, sizeof r->message) != 0) return -1;
+    if (r->trajectory_open && outfile_commit(&r->trajectory, r->message, sizeof r->message) != 0)
+        return -1;
     r->trajectory_open = 0;
     if (r->log.open && outfile_commit(&r->log.file, r->message, sizeof r->message) != 0) return -1;
     r->log.open = 0;
@@ -259,7 +278,8 @@ static int trajectory_frame(cli_run *r, const airhockey_game *game)
 
 static int output_status(cli_run *r)
 {
-    if (r->trajectory_open && outfile_status(&r->trajectory, r->message, sizeof r->message) != 0) return -1;
+    if (r->trajectory_open && outfile_status(&r->trajectory, r->message, sizeof r->message) != 0)
+        return -1;
     if (r->log.open && outfile_status(&r->log.file, r->message, sizeof r->message) != 0) return -1;
     return 0;
 }
@@ -271,7 +291,9 @@ static int play(cli_run *r, airhockey_game *game)
     if (trajectory_frame(r, game) != 0) return -1;
     for (int64_t k = 0; k < windows; k++) {
         if (airhockey_step(game) != CAROM_OK)
-            return snprintf(r->message, sizeof r->message, "the game failed: %s", airhockey_message(game)), -1;
+            return snprintf(r->message, sizeof r->message, "the game failed: %s",
+                            airhockey_message(game)),
+                   -1;
         if (trajectory_frame(r, game) != 0 || output_status(r) != 0) return -1;
     }
     return 0;
@@ -283,15 +305,17 @@ static void print_summary(const airhockey_game *game, double wall_seconds)
     const airhockey_config *c = airhockey_get_config(game);
     printf("air hockey: %d players, seed %llu, %.17g s in %lld windows of %.17g s\n", c->players,
            (unsigned long long)c->seed, s.time, (long long)s.windows, 1.0 / c->control_rate);
-    printf("score            %d - %d   (team 0 defends x-, team 1 defends x+)\n", s.score[0], s.score[1]);
+    printf("score            %d - %d   (team 0 defends x-, team 1 defends x+)\n", s.score[0],
+           s.score[1]);
     printf("goals            %d\n", s.score[0] + s.score[1]);
-    printf("serves           %lld after the first (stall restarts %lld, jams %lld)\n", (long long)s.serves,
-           (long long)s.stall_restarts, (long long)s.jams);
+    printf("serves           %lld after the first (stall restarts %lld, jams %lld)\n",
+           (long long)s.serves, (long long)s.stall_restarts, (long long)s.jams);
     printf("collisions       %lld (pair %lld, of which puck-mallet %lld; wall %lld)\n",
-           (long long)(s.pair_events + s.wall_events), (long long)s.pair_events, (long long)s.puck_hits,
-           (long long)s.wall_events);
+           (long long)(s.pair_events + s.wall_events), (long long)s.pair_events,
+           (long long)s.puck_hits, (long long)s.wall_events);
     printf("sensor events    %lld\n", (long long)s.sensor_events);
-    printf("events           %lld (all carom events, cell crossings included)\n", (long long)s.events);
+    printf("events           %lld (all carom events, cell crossings included)\n",
+           (long long)s.events);
     printf("predictions      %lld\n", (long long)s.predictions);
     printf("fastest puck     %.6g m/s\n", s.fastest_puck);
     printf("wall time        %.3g s (%.4g windows per second)\n", wall_seconds,
@@ -332,10 +356,14 @@ int airhockey_command(int argc, char **argv)
     char error[MESSAGE_SIZE] = "";
     int parsed = parse_options(argc, argv, &r->o, error, sizeof error);
     int status;
-    if (parsed == 1) status = (fputs(help_text, stdout), 0);
-    else if (parsed != 0) status = usage_error(error);
-    else if (run_game(r) != 0) status = fail(r->message);
-    else status = 0;
+    if (parsed == 1)
+        status = (fputs(help_text, stdout), 0);
+    else if (parsed != 0)
+        status = usage_error(error);
+    else if (run_game(r) != 0)
+        status = fail(r->message);
+    else
+        status = 0;
     discard_outputs(r);
     free(r);
     return status;

@@ -33,8 +33,8 @@ struct airhockey_game {
     airhockey_config config;
     carom_world *world;
     carom_rng rng;
-    int32_t sensor[2];       /* sensor[t]: across team t's goal mouth */
-    int pending_goal;        /* the team that just scored (set by the callback), or -1 */
+    int32_t sensor[2]; /* sensor[t]: across team t's goal mouth */
+    int pending_goal;  /* the team that just scored (set by the callback), or -1 */
     double last_serve_time;
     airhockey_summary counts; /* the game's own counters (carom's are read when asked) */
     char message[512];
@@ -76,17 +76,24 @@ static const char *config_error(const airhockey_config *c)
 {
     const airhockey_table *t = &c->table;
     if (c->players != 2 && c->players != 4) return "players must be 2 or 4";
-    if (!positive(t->length) || !positive(t->width)) return "table length and width must be finite and > 0";
-    if (!positive(t->puck_radius) || !positive(t->mallet_radius)) return "radii must be finite and > 0";
-    if (!positive(t->puck_mass) || !positive(t->mallet_mass)) return "masses must be finite and > 0";
-    if (!positive(t->goal_width) || t->goal_width > t->width) return "goal_width must be in (0, width]";
-    if (!(t->restitution >= 0.0 && t->restitution <= 1.0) || !(t->wall_restitution >= 0.0 && t->wall_restitution <= 1.0))
+    if (!positive(t->length) || !positive(t->width))
+        return "table length and width must be finite and > 0";
+    if (!positive(t->puck_radius) || !positive(t->mallet_radius))
+        return "radii must be finite and > 0";
+    if (!positive(t->puck_mass) || !positive(t->mallet_mass))
+        return "masses must be finite and > 0";
+    if (!positive(t->goal_width) || t->goal_width > t->width)
+        return "goal_width must be in (0, width]";
+    if (!(t->restitution >= 0.0 && t->restitution <= 1.0) ||
+        !(t->wall_restitution >= 0.0 && t->wall_restitution <= 1.0))
         return "restitutions must be in [0, 1]";
-    if (t->length < 8.0 * t->mallet_radius || t->width < 8.0 * t->mallet_radius + 2.0 * t->puck_radius)
+    if (t->length < 8.0 * t->mallet_radius ||
+        t->width < 8.0 * t->mallet_radius + 2.0 * t->puck_radius)
         return "the table is too small for its mallets";
     if (!positive(c->control_rate)) return "control_rate must be finite and > 0";
     if (!positive(c->max_acceleration)) return "max_acceleration must be finite and > 0";
-    if (!(isfinite(c->serve_speed) && c->serve_speed >= 0.0)) return "serve_speed must be finite and >= 0";
+    if (!(isfinite(c->serve_speed) && c->serve_speed >= 0.0))
+        return "serve_speed must be finite and >= 0";
     if (isnan(c->stall_time)) return "stall_time must be a number";
     return NULL;
 }
@@ -132,7 +139,8 @@ static int on_world_event(void *user, const carom_event *e)
 {
     airhockey_game *g = user;
     if (g->config.on_event) g->config.on_event(g->config.user, e);
-    if ((e->kind == CAROM_EVENT_PAIR || e->kind == CAROM_EVENT_WALL) && e->i == PUCK) note_puck_speed(g);
+    if ((e->kind == CAROM_EVENT_PAIR || e->kind == CAROM_EVENT_WALL) && e->i == PUCK)
+        note_puck_speed(g);
     if (e->kind == CAROM_EVENT_PAIR && e->i == PUCK) g->counts.puck_hits++;
     int team = scoring_team(g, e);
     if (team < 0) return 0;
@@ -158,7 +166,8 @@ static carom_status create_world(airhockey_game *g, char *why, size_t why_size)
     return carom_world_create(&def, &g->world, why, why_size);
 }
 
-static carom_status add_body(airhockey_game *g, carom_vec at, carom_vec velocity, double radius, double mass)
+static carom_status add_body(airhockey_game *g, carom_vec at, carom_vec velocity, double radius,
+                             double mass)
 {
     carom_body_def b = carom_default_body_def();
     b.position = at, b.velocity = velocity, b.radius = radius, b.mass = mass;
@@ -211,13 +220,16 @@ static carom_status send_mallets_home(airhockey_game *g)
     const carom_vec rest = {0.0, 0.0, 0.0};
     for (int k = 0; k < g->config.players; k++) {
         carom_status st = carom_world_set_body_velocity(g->world, mallet_id(k), rest);
-        if (st == CAROM_OK) st = carom_world_set_body_position(g->world, mallet_id(k), home_of(g, k));
-        if (st != CAROM_OK) return failure(g, st, "sending mallet %d home: %s", k, carom_world_message(g->world));
+        if (st == CAROM_OK)
+            st = carom_world_set_body_position(g->world, mallet_id(k), home_of(g, k));
+        if (st != CAROM_OK)
+            return failure(g, st, "sending mallet %d home: %s", k, carom_world_message(g->world));
     }
     return CAROM_OK;
 }
 
-static void tell_serve(airhockey_game *g, airhockey_serve_reason reason, carom_vec at, carom_vec velocity)
+static void tell_serve(airhockey_game *g, airhockey_serve_reason reason, carom_vec at,
+                       carom_vec velocity)
 {
     if (!g->config.on_notice) return;
     airhockey_notice n;
@@ -258,7 +270,8 @@ static carom_status serve(airhockey_game *g, int team, airhockey_serve_reason re
     }
     carom_vec velocity = random_velocity(g);
     if (st == CAROM_OK) st = carom_world_set_body_velocity(g->world, PUCK, velocity);
-    if (st != CAROM_OK) return failure(g, st, "serving the puck: %s", carom_world_message(g->world));
+    if (st != CAROM_OK)
+        return failure(g, st, "serving the puck: %s", carom_world_message(g->world));
     g->last_serve_time = carom_world_time(g->world);
     note_puck_speed(g);
     tell_serve(g, reason, at, velocity);
@@ -267,7 +280,8 @@ static carom_status serve(airhockey_game *g, int team, airhockey_serve_reason re
 
 /* ---- lifecycle -------------------------------------------------------------- */
 
-carom_status airhockey_create(const airhockey_config *config, airhockey_game **game, char *why, size_t why_size)
+carom_status airhockey_create(const airhockey_config *config, airhockey_game **game, char *why,
+                              size_t why_size)
 {
     *game = NULL;
     const char *bad = config ? config_error(config) : "no configuration";
@@ -352,8 +366,10 @@ static carom_status apply_controls(airhockey_game *g)
     if (st != CAROM_OK) return failure(g, st, "%s", carom_world_message(g->world));
     g->config.controller(g->config.controller_user, &view, a);
     for (int k = 0; k < g->config.players; k++) {
-        st = carom_world_set_body_acceleration(g->world, mallet_id(k), clamped(a[k], g->config.max_acceleration));
-        if (st != CAROM_OK) return failure(g, st, "mallet %d: %s", k, carom_world_message(g->world));
+        st = carom_world_set_body_acceleration(g->world, mallet_id(k),
+                                               clamped(a[k], g->config.max_acceleration));
+        if (st != CAROM_OK)
+            return failure(g, st, "mallet %d: %s", k, carom_world_message(g->world));
     }
     return CAROM_OK;
 }
@@ -384,7 +400,8 @@ static carom_status clear_jam(airhockey_game *g)
     g->counts.jams++, g->counts.serves++;
     for (int k = 0; k < g->config.players; k++) {
         carom_status st = carom_world_set_body_acceleration(g->world, mallet_id(k), none);
-        if (st != CAROM_OK) return failure(g, st, "mallet %d: %s", k, carom_world_message(g->world));
+        if (st != CAROM_OK)
+            return failure(g, st, "mallet %d: %s", k, carom_world_message(g->world));
     }
     return serve(g, -1, AIRHOCKEY_SERVE_JAM);
 }
@@ -396,9 +413,13 @@ static carom_status run_window(airhockey_game *g, double end)
     while (carom_world_time(g->world) < end) {
         carom_status st = carom_world_advance(g->world, end - carom_world_time(g->world));
         if (st == CAROM_OK) break;
-        if (st == CAROM_STOPPED && g->pending_goal >= 0) st = score_pending_goal(g);
-        else if (st == CAROM_JAMMED && ++jams <= MAX_JAMS_PER_WINDOW) st = clear_jam(g); else {
-            return failure(g, st, "at t = %.17g: %s", carom_world_time(g->world), carom_world_message(g->world));
+        if (st == CAROM_STOPPED && g->pending_goal >= 0)
+            st = score_pending_goal(g);
+        else if (st == CAROM_JAMMED && ++jams <= MAX_JAMS_PER_WINDOW)
+            st = clear_jam(g);
+        else {
+            return failure(g, st, "at t = %.17g: %s", carom_world_time(g->world),
+                           carom_world_message(g->world));
         }
         if (st != CAROM_OK) return st;
     }

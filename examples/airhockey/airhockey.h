@@ -41,8 +41,8 @@
 
 /* The table and what is on it (SI units: m, kg, s). */
 typedef struct airhockey_table {
-    double length, width;    /* playing surface, x and y (m) */
-    double goal_width;       /* each goal mouth, centred on y = 0 (m) */
+    double length, width;              /* playing surface, x and y (m) */
+    double goal_width;                 /* each goal mouth, centred on y = 0 (m) */
     double puck_radius, mallet_radius; /* m */
     double puck_mass, mallet_mass;     /* kg */
     /* carom has one restitution for every pair (puck-mallet, mallet-mallet)
@@ -59,12 +59,12 @@ airhockey_table airhockey_default_table(void);
  * puck and the mallets at the world's clock, and the rules. */
 typedef struct airhockey_view {
     const airhockey_table *table;
-    double time;               /* the world's clock (s) */
-    double window;             /* length of the window about to run (s) */
-    double max_acceleration;   /* |a| a mallet may have (m/s^2) */
-    int mallets;               /* 2 or 4 */
+    double time;                     /* the world's clock (s) */
+    double window;                   /* length of the window about to run (s) */
+    double max_acceleration;         /* |a| a mallet may have (m/s^2) */
+    int mallets;                     /* 2 or 4 */
     int team[AIRHOCKEY_MAX_MALLETS]; /* 0 defends x = -length/2, 1 defends x = +length/2 */
-    int role[AIRHOCKEY_MAX_MALLETS]; /* index of the mallet within its team: 0, or 1 with 4 players */
+    int role[AIRHOCKEY_MAX_MALLETS]; /* the mallet in its team: 0, or 1 (4 players) */
     int players_per_team;            /* 1 or 2 */
     carom_body_state puck;
     carom_body_state mallet[AIRHOCKEY_MAX_MALLETS];
@@ -74,12 +74,13 @@ typedef struct airhockey_view {
  * coming window into acceleration[0 .. view->mallets - 1]. The game clamps
  * each vector to max_acceleration (keeping its direction) and replaces a
  * non-finite one by 0. user is airhockey_config.controller_user. */
-typedef void (*airhockey_controller)(void *user, const airhockey_view *view, carom_vec *acceleration);
+typedef void (*airhockey_controller)(void *user, const airhockey_view *view,
+                                     carom_vec *acceleration);
 
 /* What the game does besides carom's events, for logs and displays. */
 typedef enum airhockey_notice_kind {
-    AIRHOCKEY_GOAL = 0,  /* team scored; score holds the new score */
-    AIRHOCKEY_SERVE = 1  /* the puck was put at position with velocity (why: see reason) */
+    AIRHOCKEY_GOAL = 0, /* team scored; score holds the new score */
+    AIRHOCKEY_SERVE = 1 /* the puck was put at position with velocity (why: see reason) */
 } airhockey_notice_kind;
 
 typedef enum airhockey_serve_reason {
@@ -92,21 +93,21 @@ typedef enum airhockey_serve_reason {
 typedef struct airhockey_notice {
     airhockey_notice_kind kind;
     double time;
-    int team;                     /* goal: the team that scored */
-    int score[2];                 /* goal: the score after it */
+    int team;                      /* goal: the team that scored */
+    int score[2];                  /* goal: the score after it */
     airhockey_serve_reason reason; /* serve */
-    carom_vec position, velocity; /* serve: the puck's new state */
+    carom_vec position, velocity;  /* serve: the puck's new state */
 } airhockey_notice;
 
 typedef void (*airhockey_notice_callback)(void *user, const airhockey_notice *notice);
 
 typedef struct airhockey_config {
     airhockey_table table;
-    int players;               /* 2 or 4 mallets */
-    uint64_t seed;             /* the serves */
-    double control_rate;       /* windows per second (Hz), > 0 */
-    double max_acceleration;   /* bound on each mallet's acceleration (m/s^2), > 0 */
-    double serve_speed;        /* a serve's speed is drawn in [serve_speed / 2, serve_speed] (m/s) */
+    int players;             /* 2 or 4 mallets */
+    uint64_t seed;           /* the serves */
+    double control_rate;     /* windows per second (Hz), > 0 */
+    double max_acceleration; /* bound on each mallet's acceleration (m/s^2), > 0 */
+    double serve_speed;      /* a serve's speed is drawn in [serve_speed / 2, serve_speed] (m/s) */
     /* With no serve for this long (s), the puck is served again from the
      * centre (a referee's restart after a stalled rally); <= 0: never. */
     double stall_time;
@@ -118,7 +119,7 @@ typedef struct airhockey_config {
     /* Optional: told of every goal and serve (the first one is made by
      * airhockey_create). */
     airhockey_notice_callback on_notice;
-    void *user;                /* passed to on_event and on_notice */
+    void *user; /* passed to on_event and on_notice */
 } airhockey_config;
 
 /* 2 players, seed 1, 50 Hz, 20 m/s^2, serves up to 1.5 m/s, stall_time 15 s,
@@ -127,18 +128,18 @@ airhockey_config airhockey_default_config(void);
 
 /* What the game counted. */
 typedef struct airhockey_summary {
-    double time;               /* simulated time played (s) */
-    int64_t windows;           /* control windows run */
-    int score[2];              /* goals scored by team 0 and team 1 */
-    int64_t serves;            /* serves after the first: goals and stall restarts */
+    double time;     /* simulated time played (s) */
+    int64_t windows; /* control windows run */
+    int score[2];    /* goals scored by team 0 and team 1 */
+    int64_t serves;  /* serves after the first: goals and stall restarts */
     int64_t stall_restarts;
-    int64_t jams;              /* windows carom stopped with CAROM_JAMMED (the puck was then served again) */
+    int64_t jams; /* windows carom stopped with CAROM_JAMMED (the puck was then served again) */
     int64_t pair_events, wall_events, sensor_events, events;
-    int64_t puck_hits;         /* puck-mallet collisions */
-    int64_t predictions;       /* carom_stats.predictions */
-    double fastest_puck;       /* the largest puck speed the game saw (m/s): after every puck event */
-    double last_goal_time;     /* time of the latest goal (s), NAN before the first */
-    int last_goal_team;        /* the team that scored it, -1 before the first */
+    int64_t puck_hits;     /* puck-mallet collisions */
+    int64_t predictions;   /* carom_stats.predictions */
+    double fastest_puck;   /* the largest puck speed the game saw (m/s): after every puck event */
+    double last_goal_time; /* time of the latest goal (s), NAN before the first */
+    int last_goal_team;    /* the team that scored it, -1 before the first */
 } airhockey_summary;
 
 typedef struct airhockey_game airhockey_game;

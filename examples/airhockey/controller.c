@@ -33,7 +33,10 @@ airhockey_scripted airhockey_default_scripted(void)
 
 static carom_vec vec2(double x, double y) { return (carom_vec){x, y, 0.0}; }
 static carom_vec sub(carom_vec a, carom_vec b) { return vec2(a.x - b.x, a.y - b.y); }
-static carom_vec add_scaled(carom_vec a, carom_vec b, double s) { return vec2(a.x + s * b.x, a.y + s * b.y); }
+static carom_vec add_scaled(carom_vec a, carom_vec b, double s)
+{
+    return vec2(a.x + s * b.x, a.y + s * b.y);
+}
 static double dot(carom_vec a, carom_vec b) { return a.x * b.x + a.y * b.y; }
 static double norm(carom_vec a) { return sqrt(dot(a, a)); }
 
@@ -48,7 +51,10 @@ static double clamp(double x, double lo, double hi) { return x < lo ? lo : x > h
 /* ---- the team's frame and its limits -------------------------------------- */
 
 /* Team 1 sees the table mirrored in x, so every rule is written once. */
-static carom_vec mirror(carom_vec a, int team) { return team == 1 ? vec2(-a.x, a.y) : vec2(a.x, a.y); }
+static carom_vec mirror(carom_vec a, int team)
+{
+    return team == 1 ? vec2(-a.x, a.y) : vec2(a.x, a.y);
+}
 
 typedef struct limits {
     double x_lo, x_hi, y_lo, y_hi; /* where a mallet's centre may go, in the team's frame */
@@ -61,7 +67,10 @@ static limits own_half(const airhockey_view *view, const airhockey_scripted *p)
     return (limits){-t->length / 2 + r, -r, -t->width / 2 + r, t->width / 2 - r};
 }
 
-static carom_vec clamp_to(carom_vec a, limits l) { return vec2(clamp(a.x, l.x_lo, l.x_hi), clamp(a.y, l.y_lo, l.y_hi)); }
+static carom_vec clamp_to(carom_vec a, limits l)
+{
+    return vec2(clamp(a.x, l.x_lo, l.x_hi), clamp(a.y, l.y_lo, l.y_hi));
+}
 
 /* The fastest speed from which the mallet still stops within distance d. */
 static double stoppable(double d, double braking_acceleration)
@@ -71,7 +80,8 @@ static double stoppable(double d, double braking_acceleration)
 
 /* ---- targets -------------------------------------------------------------- */
 
-static carom_vec defend_target(const airhockey_view *view, const airhockey_scripted *p, carom_vec puck)
+static carom_vec defend_target(const airhockey_view *view, const airhockey_scripted *p,
+                               carom_vec puck)
 {
     carom_vec goal = vec2(-view->table->length / 2, 0.0);
     return add_scaled(goal, unit_or_zero(sub(puck, goal)), p->defence_distance);
@@ -79,8 +89,8 @@ static carom_vec defend_target(const airhockey_view *view, const airhockey_scrip
 
 /* y where the puck's path crosses x = line, folded at the side walls, and
  * when (*arrival, s from now); NAN if it does not come to the line. */
-static double incoming_y(const airhockey_view *view, carom_vec puck, carom_vec velocity, double line,
-                         double *arrival)
+static double incoming_y(const airhockey_view *view, carom_vec puck, carom_vec velocity,
+                         double line, double *arrival)
 {
     if (!(velocity.x < 0.0) || puck.x < line) return NAN;
     double t = (line - puck.x) / velocity.x;
@@ -106,8 +116,8 @@ static carom_vec shot_aim(const airhockey_view *view)
 
 /* Behind the puck on the line from the aim through the puck (a run-up
  * long enough to reach speed), or, once there, through the puck. */
-static carom_vec strike_target(const airhockey_view *view, const airhockey_scripted *p, carom_vec puck,
-                               carom_vec mallet, int *charge)
+static carom_vec strike_target(const airhockey_view *view, const airhockey_scripted *p,
+                               carom_vec puck, carom_vec mallet, int *charge)
 {
     const airhockey_table *t = view->table;
     carom_vec aim = unit_or_zero(sub(shot_aim(view), puck));
@@ -121,8 +131,8 @@ static carom_vec strike_target(const airhockey_view *view, const airhockey_scrip
 /* Where to stand so that an incoming puck, bouncing off the mallet as off a
  * heavy wall, leaves towards the aim: the contact normal halfway between
  * the puck's reversed direction and the aim. */
-static carom_vec deflect_target(const airhockey_view *view, const airhockey_scripted *p, carom_vec meet,
-                                carom_vec velocity, double arrival, int *charge)
+static carom_vec deflect_target(const airhockey_view *view, const airhockey_scripted *p,
+                                carom_vec meet, carom_vec velocity, double arrival, int *charge)
 {
     const airhockey_table *t = view->table;
     carom_vec out = unit_or_zero(sub(shot_aim(view), meet)), in = unit_or_zero(velocity);
@@ -133,17 +143,21 @@ static carom_vec deflect_target(const airhockey_view *view, const airhockey_scri
     return add_scaled(meet, normal, -(t->puck_radius + t->mallet_radius));
 }
 
-static carom_vec choose_target(const airhockey_view *view, const airhockey_scripted *p, int k, int *charge)
+static carom_vec choose_target(const airhockey_view *view, const airhockey_scripted *p, int k,
+                               int *charge)
 {
     int team = view->team[k];
-    carom_vec puck = mirror(view->puck.position, team), velocity = mirror(view->puck.velocity, team);
+    carom_vec puck = mirror(view->puck.position, team),
+              velocity = mirror(view->puck.velocity, team);
     carom_vec mallet = mirror(view->mallet[k].position, team);
     int defender = view->players_per_team == 2 && view->role[k] == 0;
     double line = -view->table->length / 2 + p->intercept_line;
     double arrival = INFINITY, y = incoming_y(view, puck, velocity, line, &arrival);
     *charge = 0;
-    if (!defender && puck.x < 0.0 && fabs(velocity.x) < 1.0) return strike_target(view, p, puck, mallet, charge);
-    if (view->players_per_team == 2 && !defender) return vec2(-0.3, puck.y); /* a forward waits further out */
+    if (!defender && puck.x < 0.0 && fabs(velocity.x) < 1.0)
+        return strike_target(view, p, puck, mallet, charge);
+    if (view->players_per_team == 2 && !defender)
+        return vec2(-0.3, puck.y); /* a forward waits further out */
     if (!isnan(y)) return deflect_target(view, p, vec2(line, y), velocity, arrival, charge);
     return defend_target(view, p, puck);
 }
@@ -152,14 +166,17 @@ static carom_vec choose_target(const airhockey_view *view, const airhockey_scrip
 
 /* The velocity to ask for: towards the target, never faster than the
  * mallet can brake from before the target, the walls or the centre line. */
-static carom_vec wanted_velocity(const airhockey_scripted *p, carom_vec from, carom_vec target, limits l,
-                                 double braking_acceleration, int charge)
+static carom_vec wanted_velocity(const airhockey_scripted *p, carom_vec from, carom_vec target,
+                                 limits l, double braking_acceleration, int charge)
 {
     carom_vec d = sub(target, from);
-    double speed = charge ? p->max_speed : fmin(p->max_speed, stoppable(norm(d), braking_acceleration));
+    double speed =
+        charge ? p->max_speed : fmin(p->max_speed, stoppable(norm(d), braking_acceleration));
     carom_vec v = add_scaled(vec2(0.0, 0.0), unit_or_zero(d), speed);
-    v.x = clamp(v.x, -stoppable(from.x - l.x_lo, braking_acceleration), stoppable(l.x_hi - from.x, braking_acceleration));
-    v.y = clamp(v.y, -stoppable(from.y - l.y_lo, braking_acceleration), stoppable(l.y_hi - from.y, braking_acceleration));
+    v.x = clamp(v.x, -stoppable(from.x - l.x_lo, braking_acceleration),
+                stoppable(l.x_hi - from.x, braking_acceleration));
+    v.y = clamp(v.y, -stoppable(from.y - l.y_lo, braking_acceleration),
+                stoppable(l.y_hi - from.y, braking_acceleration));
     return v;
 }
 
@@ -178,9 +195,11 @@ void airhockey_scripted_controller(void *user, const airhockey_view *view, carom
     for (int k = 0; k < view->mallets; k++) {
         int team = view->team[k], charge;
         carom_vec target = clamp_to(choose_target(view, p, k, &charge), l);
-        carom_vec at = mirror(view->mallet[k].position, team), velocity = mirror(view->mallet[k].velocity, team);
+        carom_vec at = mirror(view->mallet[k].position, team),
+                  velocity = mirror(view->mallet[k].velocity, team);
         carom_vec v = wanted_velocity(p, at, target, l, braking_acceleration, charge);
-        carom_vec a = bounded(add_scaled(vec2(0.0, 0.0), sub(v, velocity), 1.0 / view->window), view->max_acceleration);
+        carom_vec a = bounded(add_scaled(vec2(0.0, 0.0), sub(v, velocity), 1.0 / view->window),
+                              view->max_acceleration);
         acceleration[k] = mirror(a, team);
     }
 }

@@ -15,7 +15,7 @@ typedef struct airhockey_scripted {
     double intercept_line;   /* distance from the own end wall where an incoming puck is met (m) */
     double margin;           /* kept between a mallet and the walls and the centre line (m) */
     double run_up;           /* gap between mallet and puck from which a strike starts (m) */
-    double return_time;      /* an intercepting mallet hits out this long before the puck arrives (s) */
+    double return_time; /* an intercepting mallet hits out this long before the puck arrives (s) */
 } airhockey_scripted;
 
 /* 3 m/s, braking 0.6, defence 0.2 m, intercept line 0.3 m, margin 0.01 m, run-up 0.15 m,
