@@ -115,16 +115,15 @@ carom_status sensor_check(carom_world *w, const carom_sensor_def *def)
     return CAROM_OK;
 }
 
-/* Room for one more plane; the first also brings the per-body array. */
-static int reserve_plane(carom_world *w)
+int sensor_reserve(carom_world *w, int32_t needed)
 {
     sensors *s = &w->sense;
-    if (s->count < s->capacity) return 0;
-    int32_t capacity = s->capacity > 0 ? 2 * s->capacity : 4;
+    if (needed <= s->capacity) return 0;
+    int32_t capacity = s->capacity > 0 ? s->capacity : 4;
+    while (capacity < needed) capacity = capacity > INT32_MAX / 2 ? INT32_MAX : 2 * capacity;
     memory_array arrays[2] = {{(void **)&s->plane, (size_t)s->capacity * sizeof *s->plane,
                                (size_t)capacity * sizeof *s->plane},
-                              {(void **)&s->after, s->capacity > 0 ? (size_t)w->capacity * sizeof *s->after : 0,
-                               (size_t)w->capacity * sizeof *s->after}};
+                              {(void **)&s->after, 0, (size_t)w->capacity * sizeof *s->after}};
     int first = s->capacity == 0;
     if (memory_grow_together(&w->def.allocator, arrays, first && w->capacity > 0 ? 2 : 1) != 0) return -1;
     if (first)
@@ -150,7 +149,7 @@ carom_status carom_world_add_sensor(carom_world *w, const carom_sensor_def *def,
         return world_fail(w, CAROM_OUT_OF_MEMORY, "sensor %d: too many sensors", (int)w->sense.count);
     carom_status st = sensor_check(w, def);
     if (st != CAROM_OK) return st;
-    if (reserve_plane(w) != 0)
+    if (sensor_reserve(w, w->sense.count + 1) != 0)
         return world_fail(w, CAROM_OUT_OF_MEMORY, "sensor %d: out of memory", (int)w->sense.count);
     sensor_plane *p = &w->sense.plane[w->sense.count];
     const double lo[3] = {def->lo.x, def->lo.y, def->lo.z}, hi[3] = {def->hi.x, def->hi.y, def->hi.z};

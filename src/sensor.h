@@ -30,6 +30,9 @@ typedef struct carom_world carom_world;
 double sensor_next_crossing(const carom_world *w, int32_t i, int32_t *sensor, int *upwards);
 /* Checks a sensor def against the world (its message says what is wrong). */
 carom_status sensor_check(carom_world *w, const carom_sensor_def *def);
+/* Room for needed planes (the first brings the per-body array, every body
+ * without a crossing). 0, or -1 if out of memory (nothing changed). */
+int sensor_reserve(carom_world *w, int32_t needed);
 /* Frees the planes (the per-body array goes with the world's others). */
 void sensor_free(carom_world *w);
 

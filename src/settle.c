@@ -27,7 +27,8 @@
  * dense, cold regions. A body bouncing alone on a floor is never affected,
  * so its series still ends in closed form. t_c = world_def.collapse_time; 0
  * picks 0.01 d / v at the first run, with d the largest diameter and
- * v^2 = <v^2> + |g| d (|g| the largest of world gravity and the bodies' own accelerations).
+ * v^2 = <v^2> + |g| d (|g| the largest of world gravity and the bodies'
+ * own accelerations).
  *
  * Last partners. After an impulse two bodies do not approach (exactly), but
  * round-off can leave them closing at 1e-16 of their speed, which with
