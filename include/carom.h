@@ -315,9 +315,14 @@ carom_status carom_world_get_body(const carom_world *world, int32_t id, carom_bo
  * Own accelerations. Each body flies under world gravity plus its own
  * constant acceleration, so its path between events is a parabola; a pair
  * whose accelerations differ meets at a root of a quartic, found by
- * isolating the roots (never missed, to the last bit: see predict.c). A body
- * with an own acceleration never comes to rest on a floor (no Zeno series,
- * no CAROM_EVENT_REST): it bounces.
+ * isolating the roots (never missed: see predict.c). A body with an own
+ * acceleration never comes to rest on a floor (no Zeno series, no
+ * CAROM_EVENT_REST): it bounces. Pressed against a wall of restitution < 1
+ * it would bounce ever lower, infinitely often in finite time; so, by the TC
+ * model (collapse_time), a wall bounce less than collapse_time after its
+ * previous event is elastic: it keeps hopping, by a height of the order of
+ * a t_c^2, at most about once per t_c. (With collapse_time < 0 the run ends
+ * in CAROM_JAMMED instead.)
  *
  * Kinematic bodies (mass INFINITY) follow their velocity and own
  * acceleration whatever hits them; world gravity does not act on them.

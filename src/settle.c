@@ -25,7 +25,11 @@
  * whose last pair collision is that recent. Dissipation then stops where
  * collisions come faster than 1/t_c, so the collision rate stays finite in
  * dense, cold regions. A body bouncing alone on a floor is never affected,
- * so its series still ends in closed form. t_c = world_def.collapse_time; 0
+ * so its series still ends in closed form. A driven body (own acceleration,
+ * or kinematic) never rests, so one pressed against a wall would make such a
+ * series without end: its wall bounce is elastic when it comes less than t_c
+ * after the body's previous event, and it hops, ever so little, instead.
+ * t_c = world_def.collapse_time; 0
  * picks 0.01 d / v at the first run, with d the largest diameter and
  * v^2 = <v^2> + |g| d (|g| the largest of world gravity and the bodies'
  * own accelerations).
@@ -111,10 +115,11 @@ double settle_pair_restitution(const carom_world *w, int32_t i, int32_t j, doubl
     return recently_paired(w, i, t) || recently_paired(w, j, t) ? 1.0 : w->def.restitution;
 }
 
-double settle_wall_restitution(const carom_world *w, int32_t i, double t, double speed)
+double settle_wall_restitution(const carom_world *w, int32_t i, double t, double speed, double since)
 {
     double e = collide_restitution(w->def.wall_restitution, w->def.elastic_below_speed, speed);
     if (!w->rest.collapse || !(w->def.collapse_time > 0.0)) return e;
+    if (drive_moves(&w->drive, w->id_of[i]) && since < w->def.collapse_time) return 1.0;
     return recently_paired(w, i, t) ? 1.0 : e;
 }
 
