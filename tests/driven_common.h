@@ -21,7 +21,7 @@ typedef struct driven_log {
     int only_motion;   /* 1: keep pair, wall and rest events only (leave sensor events out) */
 } driven_log;
 
-static carom_event driven_copy_event(const carom_event *e)
+static inline carom_event driven_copy_event(const carom_event *e)
 {
     carom_event c;
     memset(&c, 0, sizeof c);
@@ -30,7 +30,7 @@ static carom_event driven_copy_event(const carom_event *e)
     return c;
 }
 
-static int driven_record(void *user, const carom_event *e)
+static inline int driven_record(void *user, const carom_event *e)
 {
     driven_log *log = user;
     if (log->only_motion && e->kind == CAROM_EVENT_SENSOR) return 0;
@@ -44,20 +44,20 @@ static int driven_record(void *user, const carom_event *e)
     return log->stop_after > 0 && log->count == log->stop_after;
 }
 
-static void driven_log_free(driven_log *log)
+static inline void driven_log_free(driven_log *log)
 {
     free(log->events);
     memset(log, 0, sizeof *log);
 }
 
 /* Same events, bit for bit? */
-static int driven_logs_equal(const driven_log *a, const driven_log *b)
+static inline int driven_logs_equal(const driven_log *a, const driven_log *b)
 {
     return a->count == b->count && (a->count == 0 || memcmp(a->events, b->events, a->count * sizeof *a->events) == 0);
 }
 
 /* Every body's state, read into zeroed records (the caller frees). */
-static carom_body_state *driven_states(const carom_world *w)
+static inline carom_body_state *driven_states(const carom_world *w)
 {
     int32_t n = carom_world_body_count(w);
     carom_body_state *s = calloc((size_t)(n > 0 ? n : 1), sizeof *s);
@@ -67,7 +67,7 @@ static carom_body_state *driven_states(const carom_world *w)
 }
 
 /* Same bodies in the same states, bit for bit? */
-static int driven_same_states(const carom_world *a, const carom_world *b)
+static inline int driven_same_states(const carom_world *a, const carom_world *b)
 {
     int32_t n = carom_world_body_count(a);
     if (n != carom_world_body_count(b)) return 0;
@@ -80,7 +80,7 @@ static int driven_same_states(const carom_world *a, const carom_world *b)
 
 /* The deepest overlap (> 0) of two bodies, or of a body through a wall, of
  * the states given, in a box with these sides and boundaries. */
-static double driven_worst_overlap(const carom_body_state *s, int32_t n, int dim, const double side[3],
+static inline double driven_worst_overlap(const carom_body_state *s, int32_t n, int dim, const double side[3],
                                    const int periodic[3])
 {
     double worst = 0.0;
