@@ -14,25 +14,31 @@
 #include "carom.h"
 #include "check.h"
 
+/* More events than any test here makes: a run that gets there is looping. */
+#define DRIVEN_RUNAWAY 10000000u
+
 typedef struct driven_log {
     carom_event *events;
     size_t count, capacity;
     size_t stop_after; /* the callback returns 1 after this many events in all (0: never) */
     int only_motion;   /* 1: keep pair, wall and rest events only (leave sensor events out) */
+    size_t limit;      /* the callback stops the run at this many events seen (0: DRIVEN_RUNAWAY) */
+    size_t seen;       /* events seen, kept or not */
 } driven_log;
 
-static inline carom_event driven_copy_event(const carom_event *e)
+/* Field by field into zeroed bytes in place (a struct returned or assigned
+ * by value need not carry its padding along). */
+static inline void driven_copy_event(carom_event *to, const carom_event *e)
 {
-    carom_event c;
-    memset(&c, 0, sizeof c);
-    c.time = e->time, c.kind = e->kind, c.i = e->i, c.j = e->j;
-    c.impulse = e->impulse, c.direction = e->direction;
-    return c;
+    memset(to, 0, sizeof *to);
+    to->time = e->time, to->kind = e->kind, to->i = e->i, to->j = e->j;
+    to->impulse = e->impulse, to->direction = e->direction;
 }
 
 static inline int driven_record(void *user, const carom_event *e)
 {
     driven_log *log = user;
+    if (++log->seen >= (log->limit > 0 ? log->limit : DRIVEN_RUNAWAY)) return 1; /* a runaway: the test fails, not hangs */
     if (log->only_motion && e->kind == CAROM_EVENT_SENSOR) return 0;
     if (log->count == log->capacity) {
         size_t capacity = log->capacity ? 2 * log->capacity : 256;
@@ -40,7 +46,7 @@ static inline int driven_record(void *user, const carom_event *e)
         if (!grown) return 1; /* stops the run: the test then fails on the count */
         log->events = grown, log->capacity = capacity;
     }
-    log->events[log->count++] = driven_copy_event(e);
+    driven_copy_event(&log->events[log->count++], e);
     return log->stop_after > 0 && log->count == log->stop_after;
 }
 
