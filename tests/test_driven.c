@@ -4,9 +4,10 @@
  *  - Random controls: four bodies at 6 to 14 radii per window (speeds far
  *    above radius / dt), their accelerations (and now and then their
  *    velocities) set at random between windows (one change in ten windows),
- *    for 10^6 windows in 2D and 10^5 in 3D under gravity (100 times fewer in
- *    a build with asserts; CAROM_DRIVEN_WINDOWS sets the 2D count): after every window no body overlaps another or
- *    a wall beyond round-off, the clock is where the window says, the
+ *    for 10^6 windows in 2D and 10^5 in 3D under gravity (100 times fewer
+ *    in a build with asserts; CAROM_DRIVEN_WINDOWS sets the 2D count): after
+ *    every window no body overlaps another or a wall beyond round-off, the
+ *    clock is where the window says, the
  *    stats' potential energy is -sum m (g + a_i) . x_i computed here from
  *    the states, KE + PE stays constant (1e-12 of its terms) across windows
  *    with no control change, and KE + PE - control_work stays constant
