@@ -80,61 +80,78 @@ static void check_crossing(const carom_event *e, double t, int direction)
 }
 
 /* A parabola through the plane y = p (2D) or z = p (3D): up through it,
- * then down. Extents: whole, around the first crossing only, around the
- * second only, and beside both. */
-static void check_parabola(int dim)
+ * then down. Sensors on that plane with extents: whole, around the first
+ * crossing only, around the second only, beside both, and (3D) off in y.
+ * shared = 0: each sensor alone in its own world; 1: all in one world, so
+ * the body crosses several sensors at the same instant and each must
+ * report its own event. */
+enum { WHOLE, FIRST, SECOND, BESIDE, OFF_Y, PARABOLA_SENSORS };
+
+static void check_parabola(int dim, int shared)
 {
-    driven_log log = {0};
-    carom_world *w = sensor_world(dim, 20.0, 0, &log);
-    if (!w) return;
     int axis = dim - 1; /* y in 2D, z in 3D */
     const double x0 = -1.0, vx = 0.4, h0 = -2.0, vh = 3.0, ah = -1.5, p = 0.5, y3 = 0.2, vy3 = -0.1;
     double t1, t2;
     quadratic_roots(0.5 * ah, vh, h0 - p, &t1, &t2);
-    double x1 = x0 + vx * t1, x2 = x0 + vx * t2;
+    double x1 = x0 + vx * t1, x2 = x0 + vx * t2, mid = 0.5 * (x1 + x2);
     /* lo / hi on the other axes: x always, and y in 3D (where the body sits near y3) */
-    carom_vec all_lo = {-5, -5, -5}, all_hi = {5, 5, 5};
-    carom_vec first_hi = {0.5 * (x1 + x2), 5, 5}, second_lo = {0.5 * (x1 + x2), -5, -5};
-    carom_vec beside_lo = {x2 + 0.5, -5, -5}, beside_hi = {x2 + 2.0, 5, 5};
-    int32_t whole = add_sensor(w, axis, p, all_lo, all_hi);
-    int32_t first = add_sensor(w, axis, p, all_lo, first_hi);
-    int32_t second = add_sensor(w, axis, p, second_lo, all_hi);
-    int32_t beside = add_sensor(w, axis, p, beside_lo, beside_hi);
-    int32_t off_y = dim == 3 ? add_sensor(w, axis, p, (carom_vec){-5, y3 + 1.0, 0}, (carom_vec){5, 5, 0}) : -1;
-    CHECK_EQ_INT(carom_world_sensor_count(w), dim == 3 ? 5 : 4);
-    CHECK(whole == 0 && first == 1 && second == 2 && beside == 3);
-    carom_vec x = {x0, dim == 2 ? h0 : y3, dim == 3 ? h0 : 0.0}, v = {vx, dim == 2 ? vh : vy3, dim == 3 ? vh : 0.0};
-    carom_vec a = {0, dim == 2 ? ah : 0.0, dim == 3 ? ah : 0.0};
-    add_body(w, x, v, a);
-    CHECK_EQ_INT(carom_world_advance(w, t2 + 0.1), CAROM_OK);
-    carom_event got[4];
-    CHECK_EQ_INT(sensor_events(&log, whole, got, 4), 2);
-    check_crossing(&got[0], t1, +1);
-    check_crossing(&got[1], t2, -1);
-    CHECK_EQ_INT(sensor_events(&log, first, got, 4), 1);
-    check_crossing(&got[0], t1, +1);
-    CHECK_EQ_INT(sensor_events(&log, second, got, 4), 1);
-    check_crossing(&got[0], t2, -1);
-    CHECK_EQ_INT(sensor_events(&log, beside, got, 4), 0);
-    if (dim == 3) CHECK_EQ_INT(sensor_events(&log, off_y, got, 4), 0);
-    carom_stats st = carom_world_stats(w);
-    CHECK_EQ_INT(st.sensor_events, 4); /* whole 2, first 1, second 1 */
-    CHECK_EQ_INT(st.pair_events + st.wall_events, 0);
-    /* the motion is the free parabola still */
-    carom_body_state s;
-    double t = carom_world_time(w);
-    CHECK(carom_world_get_body(w, 0, &s) == CAROM_OK);
-    double h = dim == 2 ? s.position.y : s.position.z;
-    CHECK_NEAR(h, h0 + vh * t + 0.5 * ah * t * t, 1e-13);
-    CHECK_NEAR(s.position.x, x0 + vx * t, 1e-13);
-    carom_world_destroy(w);
-    driven_log_free(&log);
+    const carom_vec lo[PARABOLA_SENSORS] = {{-5, -5, -5}, {-5, -5, -5}, {mid, -5, -5}, {x2 + 0.5, -5, -5},
+                                            {-5, y3 + 1.0, 0}};
+    const carom_vec hi[PARABOLA_SENSORS] = {{5, 5, 5}, {mid, 5, 5}, {5, 5, 5}, {x2 + 2.0, 5, 5}, {5, 5, 0}};
+    const int expected[PARABOLA_SENSORS] = {2, 1, 1, 0, 0};
+    int sensors = dim == 3 ? PARABOLA_SENSORS : OFF_Y;
+    for (int k = 0; k < sensors; k += shared ? sensors : 1) {
+        driven_log log = {0};
+        carom_world *w = sensor_world(dim, 20.0, 0, &log);
+        if (!w) return;
+        int32_t id[PARABOLA_SENSORS];
+        int from = shared ? 0 : k, to = shared ? sensors : k + 1, total = 0;
+        for (int n = from; n < to; n++) {
+            id[n] = add_sensor(w, axis, p, lo[n], hi[n]);
+            CHECK_EQ_INT(id[n], n - from);
+            total += expected[n];
+        }
+        CHECK_EQ_INT(carom_world_sensor_count(w), to - from);
+        carom_vec x = {x0, dim == 2 ? h0 : y3, dim == 3 ? h0 : 0.0}, v = {vx, dim == 2 ? vh : vy3, dim == 3 ? vh : 0.0};
+        carom_vec a = {0, dim == 2 ? ah : 0.0, dim == 3 ? ah : 0.0};
+        add_body(w, x, v, a);
+        CHECK_EQ_INT(carom_world_advance(w, t2 + 0.1), CAROM_OK);
+        for (int n = from; n < to; n++) {
+            carom_event got[4];
+            int count = sensor_events(&log, id[n], got, 4);
+            CHECK_MSG(count == expected[n], "dim %d, %s, sensor %d: %d events, expected %d", dim,
+                      shared ? "shared plane" : "alone", n, count, expected[n]);
+            if (count != expected[n]) continue;
+            if (n == WHOLE || n == FIRST) check_crossing(&got[0], t1, +1);
+            if (n == WHOLE) check_crossing(&got[1], t2, -1);
+            if (n == SECOND) check_crossing(&got[0], t2, -1);
+        }
+        carom_stats st = carom_world_stats(w);
+        CHECK_EQ_INT(st.sensor_events, total);
+        CHECK_EQ_INT(st.pair_events + st.wall_events, 0);
+        /* the motion is the free parabola still */
+        carom_body_state s;
+        double t = carom_world_time(w);
+        CHECK(carom_world_get_body(w, 0, &s) == CAROM_OK);
+        double h = dim == 2 ? s.position.y : s.position.z;
+        CHECK_NEAR(h, h0 + vh * t + 0.5 * ah * t * t, 1e-13);
+        CHECK_NEAR(s.position.x, x0 + vx * t, 1e-13);
+        carom_world_destroy(w);
+        driven_log_free(&log);
+    }
 }
 
 static void test_parabola_crossings(void)
 {
-    check_parabola(2);
-    check_parabola(3);
+    check_parabola(2, 0);
+    check_parabola(3, 0);
+}
+
+/* Several sensors crossed at one instant: each reports its own event. */
+static void test_sensors_sharing_a_plane(void)
+{
+    check_parabola(2, 1);
+    check_parabola(3, 1);
 }
 
 /* A body accelerating along x crosses x = p in one direction and comes back (3D, sensor axis 0). */
@@ -284,6 +301,7 @@ static void test_sensors_change_no_motion(void)
 int main(void)
 {
     RUN(test_parabola_crossings);
+    RUN(test_sensors_sharing_a_plane);
     RUN(test_crossing_along_its_acceleration);
     RUN(test_no_event_along_or_outside);
     RUN(test_periodic_axis);
