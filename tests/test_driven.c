@@ -2,10 +2,10 @@
  * public API: carom_world_advance and the setters.
  *
  *  - Random controls: four bodies at 6 to 14 radii per window (speeds far
- *    above radius / dt), their accelerations (and now and then their
- *    velocities) set at random between windows (one change in ten windows),
- *    for 10^6 windows in 2D and 10^5 in 3D under gravity (100 times fewer
- *    in a build with asserts; CAROM_DRIVEN_WINDOWS sets the 2D count): after
+ *    above radius / dt), their accelerations, velocities and positions set
+ *    and drive_body called at random between windows (one change in ten),
+ *    for 10^6 windows in 2D and 10^5 in 3D under gravity (10^4 each in a
+ *    build with asserts; CAROM_DRIVEN_WINDOWS sets the 2D count): after
  *    every window no body overlaps another or a wall beyond round-off, the
  *    clock is where the window says, the
  *    stats' potential energy is -sum m (g + a_i) . x_i computed here from
@@ -126,16 +126,29 @@ static double energy_from_states(const carom_body_state *s, int n, carom_vec g, 
     return ke + *pe;
 }
 
-/* One control change: a new own acceleration (or, one time in three, a new velocity) for one body. */
-static void change_control(carom_world *w, const driven_case *c, carom_rng *rng)
+/* One control change on one body: a new own acceleration (40%), a new
+ * velocity (25%), a jump to a random place (20%; refused if it would
+ * overlap, and then it must change nothing), or drive_body towards a
+ * random target (15%). Returns 1 if the world was changed. */
+static int change_control(carom_world *w, const driven_case *c, carom_rng *rng)
 {
     int32_t id = (int32_t)(carom_rng_uniform(rng) * c->n);
+    double pick = carom_rng_uniform(rng), room = 0.5 * c->side - c->radius;
+    carom_vec spot = {0, 0, 0};
+    double *xyz[3] = {&spot.x, &spot.y, &spot.z};
+    for (int k = 0; k < c->dim; k++) *xyz[k] = (2.0 * carom_rng_uniform(rng) - 1.0) * room;
     carom_status st;
-    if (carom_rng_uniform(rng) < 1.0 / 3.0)
-        st = carom_world_set_body_velocity(w, id, random_vector(rng, c->dim, c->speed_lo, c->speed_hi));
-    else
+    if (pick < 0.4)
         st = carom_world_set_body_acceleration(w, id, random_vector(rng, c->dim, 0.0, c->accel_max));
-    CHECK_MSG(st == CAROM_OK, "control of body %d: %s", (int)id, carom_world_message(w));
+    else if (pick < 0.65)
+        st = carom_world_set_body_velocity(w, id, random_vector(rng, c->dim, c->speed_lo, c->speed_hi));
+    else if (pick < 0.85)
+        st = carom_world_set_body_position(w, id, spot);
+    else
+        st = carom_world_drive_body(w, id, spot, 0.005 + 0.02 * carom_rng_uniform(rng));
+    CHECK_MSG(st == CAROM_OK || (st == CAROM_OVERLAP && pick >= 0.65 && pick < 0.85), "control of body %d: %s (%s)",
+              (int)id, carom_status_name(st), carom_world_message(w));
+    return st == CAROM_OK;
 }
 
 /* The round-off allowed on a position at time t: ulps of the clock times the speeds, and of the box. */
@@ -209,8 +222,7 @@ static void run_driven_case(const driven_case *c, long windows)
     double e_total0 = s0.kinetic_energy + s0.potential_energy, e_quiet = NAN, quiet_terms = 0.0, total_terms = 0.0;
     CHECK(s0.control_work == 0.0 && s0.kinematic_work == 0.0);
     for (f.windows = 0; f.windows < windows; f.windows++) {
-        if (carom_rng_uniform(&rng) < c->change_probability) {
-            change_control(w, c, &rng);
+        if (carom_rng_uniform(&rng) < c->change_probability && change_control(w, c, &rng)) {
             f.control_changes++;
             e_quiet = NAN;
         }
@@ -243,7 +255,8 @@ static void test_random_controls_2d(void)
 static void test_random_controls_3d_gravity(void)
 {
     driven_case c = {3, 4, 10.0, 0.5, 0.01, 300.0, 700.0, 2e4, {0, -3e3, 1e3}, 0.1, 0xd31e};
-    run_driven_case(&c, windows_to_run() / 10);
+    long windows = windows_to_run() / 10;
+    run_driven_case(&c, windows > 10000 ? windows : 10000);
 }
 
 /* ------------------------------------------------------------------ */
