@@ -38,7 +38,8 @@ static inline void driven_copy_event(carom_event *to, const carom_event *e)
 static inline int driven_record(void *user, const carom_event *e)
 {
     driven_log *log = user;
-    if (++log->seen >= (log->limit > 0 ? log->limit : DRIVEN_RUNAWAY)) return 1; /* a runaway: the test fails, not hangs */
+    if (++log->seen >= (log->limit > 0 ? log->limit : DRIVEN_RUNAWAY))
+        return 1; /* a runaway: the test fails, not hangs */
     if (log->only_motion && e->kind == CAROM_EVENT_SENSOR) return 0;
     if (log->count == log->capacity) {
         size_t capacity = log->capacity ? 2 * log->capacity : 256;
@@ -59,7 +60,8 @@ static inline void driven_log_free(driven_log *log)
 /* Same events, bit for bit? */
 static inline int driven_logs_equal(const driven_log *a, const driven_log *b)
 {
-    return a->count == b->count && (a->count == 0 || memcmp(a->events, b->events, a->count * sizeof *a->events) == 0);
+    return a->count == b->count &&
+           (a->count == 0 || memcmp(a->events, b->events, a->count * sizeof *a->events) == 0);
 }
 
 /* Every body's state, read into zeroed records (the caller frees). */
@@ -86,8 +88,8 @@ static inline int driven_same_states(const carom_world *a, const carom_world *b)
 
 /* The deepest overlap (> 0) of two bodies, or of a body through a wall, of
  * the states given, in a box with these sides and boundaries. */
-static inline double driven_worst_overlap(const carom_body_state *s, int32_t n, int dim, const double side[3],
-                                   const int periodic[3])
+static inline double driven_worst_overlap(const carom_body_state *s, int32_t n, int dim,
+                                          const double side[3], const int periodic[3])
 {
     double worst = 0.0;
     for (int32_t i = 0; i < n; i++) {

@@ -228,7 +228,8 @@ static double max_acceleration(const ref_system *s)
 {
     double amax = 0.0;
     for (int b = 0; b < s->n; b++) {
-        double a[3] = {total_acceleration(s, b, 0), total_acceleration(s, b, 1), total_acceleration(s, b, 2)};
+        double a[3] = {total_acceleration(s, b, 0), total_acceleration(s, b, 1),
+                       total_acceleration(s, b, 2)};
         amax = fmax(amax, norm3(a));
     }
     return amax;
@@ -330,9 +331,9 @@ typedef struct case_spec {
 static void describe_case(const case_spec *c, char *text, size_t size)
 {
     static const char *names[] = {"walls", "periodic", "mixed"};
-    snprintf(text, size, "dim %d, N %d, %s, %s, %s, seed %llu, shell %g", c->dim, c->n, names[c->boundary],
-             c->inelastic ? "e 0.8/0.9" : "elastic", c->gravity ? "gravity" : "no gravity",
-             (unsigned long long)c->seed, c->shell);
+    snprintf(text, size, "dim %d, N %d, %s, %s, %s, seed %llu, shell %g", c->dim, c->n,
+             names[c->boundary], c->inelastic ? "e 0.8/0.9" : "elastic",
+             c->gravity ? "gravity" : "no gravity", (unsigned long long)c->seed, c->shell);
 }
 
 static int placement_is_free(const ref_system *s, int b)
@@ -391,7 +392,8 @@ static int build_reference(const case_spec *c, ref_system *s)
         volume += c->dim == 2 ? PI * s->r[b] * s->r[b] : 4.0 / 3.0 * PI * pow(s->r[b], 3);
         rmax = fmax(rmax, s->r[b]);
     }
-    double fraction = c->dim == 2 ? 0.08 + 0.22 * carom_rng_uniform(&rng) : 0.05 + 0.15 * carom_rng_uniform(&rng);
+    double fraction =
+        c->dim == 2 ? 0.08 + 0.22 * carom_rng_uniform(&rng) : 0.05 + 0.15 * carom_rng_uniform(&rng);
     double side = pow(volume / fraction, 1.0 / c->dim);
     for (int k = 0; k < 3; k++) {
         s->periodic[k] = c->boundary == ALL_PERIODIC || (c->boundary == MIXED && k != 1);
@@ -469,14 +471,15 @@ static const char *kind_name(int kind)
                                       : "none";
 }
 
-static int stop_with(resync_ctx *ctx, const carom_event *got, const ref_event *want, const char *what)
+static int stop_with(resync_ctx *ctx, const carom_event *got, const ref_event *want,
+                     const char *what)
 {
     fprintf(stderr,
             "accel crosscheck [%s]: event %d: %s\n"
             "  library:     %s %d %d at t = %.17g (impulse %.17g)\n"
             "  brute force: %s %d %d at t = %.17g (impulse %.17g)\n",
-            ctx->label, ctx->matched + 1, what, kind_name(got->kind), got->i, got->j, got->time, got->impulse,
-            kind_name(want->kind), want->i, want->j, want->time, want->impulse);
+            ctx->label, ctx->matched + 1, what, kind_name(got->kind), got->i, got->j, got->time,
+            got->impulse, kind_name(want->kind), want->i, want->j, want->time, want->impulse);
     ctx->stopped = 1;
     ctx->mismatches++;
     return 0;
@@ -494,7 +497,8 @@ static void resync_reference(resync_ctx *ctx, double t)
     s->now = t;
 }
 
-/* The first body whose position or velocity differs from the reference's by more than 1e-9 of the scale. */
+/* The first body whose position or velocity differs from the reference's by more than 1e-9 of the
+ * scale. */
 static int first_body_off(const resync_ctx *ctx)
 {
     const ref_system *s = &ctx->ref;
@@ -505,7 +509,8 @@ static int first_body_off(const resync_ctx *ctx)
         double x[3] = {st.position.x, st.position.y, st.position.z};
         double v[3] = {st.velocity.x, st.velocity.y, st.velocity.z};
         for (int k = 0; k < s->dim; k++)
-            if (!(fabs(nearest_image(s, k, x[k] - s->x[b][k])) <= xtol) || !(fabs(v[k] - s->v[b][k]) <= vtol))
+            if (!(fabs(nearest_image(s, k, x[k] - s->x[b][k])) <= xtol) ||
+                !(fabs(v[k] - s->v[b][k]) <= vtol))
                 return b;
     }
     return -1;
@@ -526,7 +531,8 @@ static int compare_event(resync_ctx *ctx, const carom_event *got)
         return stop_with(ctx, got, &want, "different impulse");
     int body = first_body_off(ctx);
     if (body >= 0) {
-        fprintf(stderr, "accel crosscheck [%s]: body %d differs after the event\n", ctx->label, body);
+        fprintf(stderr, "accel crosscheck [%s]: body %d differs after the event\n", ctx->label,
+                body);
         return stop_with(ctx, got, &want, "different state after the event");
     }
     return 1;
@@ -542,7 +548,8 @@ static int on_event_resync(void *user, const carom_event *got)
     return 0;
 }
 
-/* Runs the library in bursts until `target` events are compared; fails if the clock and the count stand still. */
+/* Runs the library in bursts until `target` events are compared; fails if the clock and the count
+ * stand still. */
 static void run_until_matched(resync_ctx *ctx)
 {
     double last_time = -1.0;
@@ -556,7 +563,8 @@ static void run_until_matched(resync_ctx *ctx)
         still = (now == last_time && ctx->matched == last_matched) ? still + 1 : 0;
         last_time = now, last_matched = ctx->matched;
         if (still >= 100) {
-            CHECK_MSG(0, "[%s] stuck at t = %.17g after %d matched events", ctx->label, now, ctx->matched);
+            CHECK_MSG(0, "[%s] stuck at t = %.17g after %d matched events", ctx->label, now,
+                      ctx->matched);
             return;
         }
     }
@@ -585,7 +593,8 @@ static int run_case(const case_spec *c)
     }
     run_until_matched(ctx);
     CHECK_MSG(ctx->mismatches == 0, "[%s] mismatch after %d matched events", label, ctx->matched);
-    CHECK_MSG(ctx->matched == ctx->target, "[%s] %d of %d events compared", label, ctx->matched, ctx->target);
+    CHECK_MSG(ctx->matched == ctx->target, "[%s] %d of %d events compared", label, ctx->matched,
+              ctx->target);
     int matched = ctx->matched;
     carom_world_destroy(ctx->world);
     free(ctx);
@@ -601,14 +610,18 @@ static void run_family(int dim, int gravity, double shell, uint64_t seed_base)
     for (int s = 0; s < 5; s++)
         for (int boundary = ALL_WALLS; boundary <= MIXED; boundary++)
             for (int inelastic = 0; inelastic < 2; inelastic++) {
-                if (gravity && boundary == ALL_PERIODIC) continue; /* gravity only along walled axes */
-                case_spec c = {dim,      case_sizes[s], boundary, inelastic, gravity,
-                               seed_base + (uint64_t)(100 * s + 10 * boundary + inelastic), shell};
+                if (gravity && boundary == ALL_PERIODIC)
+                    continue; /* gravity only along walled axes */
+                case_spec c = {
+                    dim,      case_sizes[s],
+                    boundary, inelastic,
+                    gravity,  seed_base + (uint64_t)(100 * s + 10 * boundary + inelastic),
+                    shell};
                 events += run_case(&c);
                 cases++;
             }
-    printf("  dim %d, %s, shell %g: %ld events matched over %d cases\n", dim, gravity ? "gravity" : "no gravity",
-           shell, events, cases);
+    printf("  dim %d, %s, shell %g: %ld events matched over %d cases\n", dim,
+           gravity ? "gravity" : "no gravity", shell, events, cases);
 }
 
 static void test_own_accelerations_2d(void) { run_family(2, 0, 0.0, 120000); }

@@ -36,14 +36,15 @@ static int on_event_seen(void *user, const carom_event *e)
     if (s->count < 8) {
         s->events[s->count] = *e;
         CHECK(carom_world_get_body(s->world, e->i, &s->bi[s->count]) == CAROM_OK);
-        if (e->kind == CAROM_EVENT_PAIR) CHECK(carom_world_get_body(s->world, e->j, &s->bj[s->count]) == CAROM_OK);
+        if (e->kind == CAROM_EVENT_PAIR)
+            CHECK(carom_world_get_body(s->world, e->j, &s->bj[s->count]) == CAROM_OK);
     }
     s->count++;
     return 0;
 }
 
-static carom_world *box_world(int dim, double side, double e, double e_wall, carom_vec g, carom_event_callback cb,
-                              void *user)
+static carom_world *box_world(int dim, double side, double e, double e_wall, carom_vec g,
+                              carom_event_callback cb, void *user)
 {
     carom_world_def def = carom_default_world_def();
     def.dim = dim;
@@ -70,7 +71,10 @@ static int32_t add(carom_world *w, carom_vec x, carom_vec v, carom_vec a, double
 }
 
 /* The positive root of A t^2 + B t - C = 0 (C > 0), without cancellation. */
-static double positive_root(double A, double B, double C) { return 2.0 * C / (B + sqrt(B * B + 4.0 * A * C)); }
+static double positive_root(double A, double B, double C)
+{
+    return 2.0 * C / (B + sqrt(B * B + 4.0 * A * C));
+}
 
 /* Kinematic body 0 (radius 0.5) at x = -3 moving at u with own acceleration
  * ak; free body 1 (radius 0.7, mass 2) at x = 2 moving at v. */
@@ -164,15 +168,17 @@ static void test_kinematic_pass_through(void)
     s.world = w;
     add(w, (carom_vec){-3, 0.1, 0}, (carom_vec){1, 0, 0}, (carom_vec){0, 0, 0}, 0.5, INFINITY);
     add(w, (carom_vec){3, -0.1, 0}, (carom_vec){-1, 0, 0}, (carom_vec){0, 0, 0}, 0.6, INFINITY);
-    add(w, (carom_vec){0, 5, 0}, (carom_vec){0, 0, 0}, (carom_vec){0, 0, 0}, 0.5, INFINITY); /* at rest */
+    add(w, (carom_vec){0, 5, 0}, (carom_vec){0, 0, 0}, (carom_vec){0, 0, 0}, 0.5,
+        INFINITY); /* at rest */
     for (int k = 0; k < 12; k++) CHECK_EQ_INT(carom_world_advance(w, 0.5), CAROM_OK);
     CHECK_EQ_INT(s.count, 0);
     carom_body_state a, b, c;
-    CHECK(carom_world_get_body(w, 0, &a) == CAROM_OK && carom_world_get_body(w, 1, &b) == CAROM_OK &&
-          carom_world_get_body(w, 2, &c) == CAROM_OK);
+    CHECK(carom_world_get_body(w, 0, &a) == CAROM_OK &&
+          carom_world_get_body(w, 1, &b) == CAROM_OK && carom_world_get_body(w, 2, &c) == CAROM_OK);
     CHECK_NEAR(a.position.x, 3.0, 1e-14);
     CHECK_NEAR(b.position.x, -3.0, 1e-14);
-    CHECK(a.position.y == 0.1 && b.position.y == -0.1 && a.velocity.y == 0.0 && b.velocity.y == 0.0);
+    CHECK(a.position.y == 0.1 && b.position.y == -0.1 && a.velocity.y == 0.0 &&
+          b.velocity.y == 0.0);
     CHECK(c.position.x == 0.0 && c.position.y == 5.0 && c.velocity.y == 0.0);
     carom_stats st = carom_world_stats(w);
     CHECK(st.kinetic_energy == 0.0 && st.potential_energy == 0.0 && st.pair_events == 0);
@@ -229,14 +235,16 @@ static void check_drive(int dim, double mass, carom_vec own, carom_vec g, double
     CHECK(carom_world_time(w) == t_end);
     carom_body_state s;
     CHECK(carom_world_get_body(w, 0, &s) == CAROM_OK);
-    double x0[3] = {s0.position.x, s0.position.y, s0.position.z}, x[3] = {s.position.x, s.position.y, s.position.z};
+    double x0[3] = {s0.position.x, s0.position.y, s0.position.z},
+           x[3] = {s.position.x, s.position.y, s.position.z};
     double tg[3] = {target.x, target.y, target.z};
     double a[3] = {own.x + (mass < INFINITY ? g.x : 0), own.y + (mass < INFINITY ? g.y : 0),
                    own.z + (mass < INFINITY ? g.z : 0)};
     for (int k = 0; k < dim; k++) {
         double scale = fabs(x0[k]) + fabs(tg[k]) + fabs(a[k]) * dt * dt;
-        CHECK_MSG(fabs(x[k] - tg[k]) <= 8.0 * 0x1p-52 * scale, "axis %d: at %.17g, target %.17g (%.3g ulps)", k, x[k],
-                  tg[k], fabs(x[k] - tg[k]) / (0x1p-52 * scale));
+        CHECK_MSG(fabs(x[k] - tg[k]) <= 8.0 * 0x1p-52 * scale,
+                  "axis %d: at %.17g, target %.17g (%.3g ulps)", k, x[k], tg[k],
+                  fabs(x[k] - tg[k]) / (0x1p-52 * scale));
     }
     carom_world_destroy(w);
 }
@@ -271,24 +279,27 @@ static void test_kinematic_work_is_energy_gained(void)
     add(w, (carom_vec){0, 0, 0}, (carom_vec){0, 0, 0}, (carom_vec){0, 0, 0}, 1.0, INFINITY);
     for (int b = 0; b < 8; b++)
         add(w, (carom_vec){-4.5 + 3.0 * (b % 4), b < 4 ? -4.0 : 4.0, 0},
-            (carom_vec){carom_rng_normal(&rng), carom_rng_normal(&rng), 0}, (carom_vec){0, 0, 0}, 0.3,
-            0.5 + carom_rng_uniform(&rng));
+            (carom_vec){carom_rng_normal(&rng), carom_rng_normal(&rng), 0}, (carom_vec){0, 0, 0},
+            0.3, 0.5 + carom_rng_uniform(&rng));
     double ke0 = carom_world_stats(w).kinetic_energy, worst = 0.0;
     int paddle_hits = 0;
     for (int window = 0; window < 400; window++) {
         /* targets keep the paddle 2.5 from every wall: no body can be squeezed */
-        carom_vec target = {(carom_rng_uniform(&rng) - 0.5) * 5.0, (carom_rng_uniform(&rng) - 0.5) * 5.0, 0};
+        carom_vec target = {(carom_rng_uniform(&rng) - 0.5) * 5.0,
+                            (carom_rng_uniform(&rng) - 0.5) * 5.0, 0};
         if (window % 5 == 0) CHECK_EQ_INT(carom_world_drive_body(w, 0, target, 0.25), CAROM_OK);
         CHECK_EQ_INT(carom_world_advance(w, 0.05), CAROM_OK);
         carom_stats st = carom_world_stats(w);
-        double gap = fabs(st.kinetic_energy - ke0 - st.kinematic_work) / fmax(st.kinetic_energy, ke0);
+        double gap =
+            fabs(st.kinetic_energy - ke0 - st.kinematic_work) / fmax(st.kinetic_energy, ke0);
         worst = fmax(worst, gap);
-        CHECK_MSG(gap <= 1e-12, "window %d: KE %.17g - KE0 %.17g != kinematic work %.17g", window, st.kinetic_energy,
-                  ke0, st.kinematic_work);
+        CHECK_MSG(gap <= 1e-12, "window %d: KE %.17g - KE0 %.17g != kinematic work %.17g", window,
+                  st.kinetic_energy, ke0, st.kinematic_work);
         CHECK(st.control_work == 0.0);
         if (gap > 1e-12) break;
     }
-    for (size_t e = 0; e < log.count; e++) paddle_hits += log.events[e].kind == CAROM_EVENT_PAIR && log.events[e].i == 0;
+    for (size_t e = 0; e < log.count; e++)
+        paddle_hits += log.events[e].kind == CAROM_EVENT_PAIR && log.events[e].i == 0;
     carom_stats st = carom_world_stats(w);
     printf("  %d paddle hits, kinematic work %.6g (KE %.6g -> %.6g), worst gap %.3g\n", paddle_hits,
            st.kinematic_work, ke0, st.kinetic_energy, worst);
@@ -310,7 +321,8 @@ static void check_squeeze(int dim, double e)
     add(w, (carom_vec){2, 0, 0}, (carom_vec){0, 0, 0}, (carom_vec){0, 0, 0}, 0.5, 1.0);
     carom_status st = carom_world_run(w, 20.0, 2000000);
     const char *msg = carom_world_message(w);
-    CHECK_MSG(st == CAROM_JAMMED, "got %s (%s) at t = %.17g", carom_status_name(st), msg, carom_world_time(w));
+    CHECK_MSG(st == CAROM_JAMMED, "got %s (%s) at t = %.17g", carom_status_name(st), msg,
+              carom_world_time(w));
     CHECK_MSG(strstr(msg, "body 1") != NULL, "the message does not name body 1: %s", msg);
     double t = carom_world_time(w);
     CHECK_MSG(t >= 3.0 && t <= 5.5, "jammed at t = %.17g", t);
@@ -323,7 +335,8 @@ static void check_squeeze(int dim, double e)
     CHECK_EQ_INT(carom_world_set_body_velocity(w, 0, (carom_vec){-1, 0, 0}), CAROM_OK);
     CHECK_EQ_INT(carom_world_set_body_velocity(w, 1, (carom_vec){0, 0, 0}), CAROM_OK);
     st = carom_world_advance(w, 1.0);
-    CHECK_MSG(st == CAROM_OK, "after the jam: %s (%s)", carom_status_name(st), carom_world_message(w));
+    CHECK_MSG(st == CAROM_OK, "after the jam: %s (%s)", carom_status_name(st),
+              carom_world_message(w));
     CHECK(carom_world_get_body(w, 1, &f) == CAROM_OK && fabs(f.position.x) <= 4.5 + 1e-9);
     printf("  dim %d, e %.1f: jammed at t = %.6f: %s\n", dim, e, t, msg);
     carom_world_destroy(w);

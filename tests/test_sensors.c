@@ -95,9 +95,10 @@ static void check_parabola(int dim, int shared)
     quadratic_roots(0.5 * ah, vh, h0 - p, &t1, &t2);
     double x1 = x0 + vx * t1, x2 = x0 + vx * t2, mid = 0.5 * (x1 + x2);
     /* lo / hi on the other axes: x always, and y in 3D (where the body sits near y3) */
-    const carom_vec lo[PARABOLA_SENSORS] = {{-5, -5, -5}, {-5, -5, -5}, {mid, -5, -5}, {x2 + 0.5, -5, -5},
-                                            {-5, y3 + 1.0, 0}};
-    const carom_vec hi[PARABOLA_SENSORS] = {{5, 5, 5}, {mid, 5, 5}, {5, 5, 5}, {x2 + 2.0, 5, 5}, {5, 5, 0}};
+    const carom_vec lo[PARABOLA_SENSORS] = {
+        {-5, -5, -5}, {-5, -5, -5}, {mid, -5, -5}, {x2 + 0.5, -5, -5}, {-5, y3 + 1.0, 0}};
+    const carom_vec hi[PARABOLA_SENSORS] = {
+        {5, 5, 5}, {mid, 5, 5}, {5, 5, 5}, {x2 + 2.0, 5, 5}, {5, 5, 0}};
     const int expected[PARABOLA_SENSORS] = {2, 1, 1, 0, 0};
     int sensors = dim == 3 ? PARABOLA_SENSORS : OFF_Y;
     for (int k = 0; k < sensors; k += shared ? sensors : 1) {
@@ -112,7 +113,8 @@ static void check_parabola(int dim, int shared)
             total += expected[n];
         }
         CHECK_EQ_INT(carom_world_sensor_count(w), to - from);
-        carom_vec x = {x0, dim == 2 ? h0 : y3, dim == 3 ? h0 : 0.0}, v = {vx, dim == 2 ? vh : vy3, dim == 3 ? vh : 0.0};
+        carom_vec x = {x0, dim == 2 ? h0 : y3, dim == 3 ? h0 : 0.0},
+                  v = {vx, dim == 2 ? vh : vy3, dim == 3 ? vh : 0.0};
         carom_vec a = {0, dim == 2 ? ah : 0.0, dim == 3 ? ah : 0.0};
         add_body(w, x, v, a);
         CHECK_EQ_INT(carom_world_advance(w, t2 + 0.1), CAROM_OK);
@@ -180,9 +182,12 @@ static void test_no_event_along_or_outside(void)
     carom_world *w = sensor_world(2, 20.0, 0, &log);
     if (!w) return;
     add_sensor(w, 1, 0.5, (carom_vec){-3, 0, 0}, (carom_vec){3, 0, 0});
-    add_body(w, (carom_vec){-6, 0.5, 0}, (carom_vec){1.5, 0, 0}, (carom_vec){0.2, 0, 0}); /* along the plane */
-    add_body(w, (carom_vec){5, -3, 0}, (carom_vec){0, 2, 0}, (carom_vec){0, 0, 0});       /* x = 5: beside it */
-    add_body(w, (carom_vec){-5.5, 3, 0}, (carom_vec){0.2, -2, 0}, (carom_vec){0, 0, 0});  /* crosses at x = -5.25 */
+    add_body(w, (carom_vec){-6, 0.5, 0}, (carom_vec){1.5, 0, 0},
+             (carom_vec){0.2, 0, 0}); /* along the plane */
+    add_body(w, (carom_vec){5, -3, 0}, (carom_vec){0, 2, 0},
+             (carom_vec){0, 0, 0}); /* x = 5: beside it */
+    add_body(w, (carom_vec){-5.5, 3, 0}, (carom_vec){0.2, -2, 0},
+             (carom_vec){0, 0, 0}); /* crosses at x = -5.25 */
     CHECK_EQ_INT(carom_world_advance(w, 3.0), CAROM_OK);
     carom_stats st = carom_world_stats(w);
     CHECK_EQ_INT(st.sensor_events, 0);
@@ -217,7 +222,8 @@ typedef struct sensor_check {
     int bad;
 } sensor_check;
 
-/* At a sensor event the body's centre is on the plane, within the extents, moving the way reported. */
+/* At a sensor event the body's centre is on the plane, within the extents, moving the way reported.
+ */
 static int on_event_check(void *user, const carom_event *e)
 {
     sensor_check *c = user;
@@ -225,13 +231,17 @@ static int on_event_check(void *user, const carom_event *e)
         const carom_sensor_def *s = &c->sensors[e->j];
         carom_body_state b;
         CHECK(carom_world_get_body(c->world, e->i, &b) == CAROM_OK);
-        double x[3] = {b.position.x, b.position.y, b.position.z}, v[3] = {b.velocity.x, b.velocity.y, b.velocity.z};
+        double x[3] = {b.position.x, b.position.y, b.position.z},
+               v[3] = {b.velocity.x, b.velocity.y, b.velocity.z};
         double lo[3] = {s->lo.x, s->lo.y, s->lo.z}, hi[3] = {s->hi.x, s->hi.y, s->hi.z};
-        int ok = fabs(x[s->axis] - s->position) <= 1e-12 && e->direction == (v[s->axis] > 0 ? 1 : -1);
+        int ok =
+            fabs(x[s->axis] - s->position) <= 1e-12 && e->direction == (v[s->axis] > 0 ? 1 : -1);
         for (int k = 0; k < 2; k++)
             if (k != s->axis) ok = ok && x[k] >= lo[k] - 1e-12 && x[k] <= hi[k] + 1e-12;
         if (!ok && c->bad++ < 5) /* the first few said, all counted */
-            CHECK_MSG(0, "sensor %d, body %d at t = %.17g: centre (%.17g, %.17g), velocity (%g, %g), direction %d",
+            CHECK_MSG(0,
+                      "sensor %d, body %d at t = %.17g: centre (%.17g, %.17g), velocity (%g, %g), "
+                      "direction %d",
                       e->j, e->i, e->time, x[0], x[1], v[0], v[1], e->direction);
     }
     return driven_record(&c->log, e);
@@ -256,14 +266,17 @@ static carom_world *busy_world(sensor_check *c, int with_sensors)
                                       {0, 2.5, {0, -1, 0}, {0, 0.5, 0}}};
     for (int s = 0; s < 4; s++) {
         c->sensors[s] = defs[s];
-        if (with_sensors) CHECK_MSG(carom_world_add_sensor(w, &defs[s], NULL) == CAROM_OK, "%s", carom_world_message(w));
+        if (with_sensors)
+            CHECK_MSG(carom_world_add_sensor(w, &defs[s], NULL) == CAROM_OK, "%s",
+                      carom_world_message(w));
     }
     carom_rng rng = carom_rng_seed(909);
     for (int b = 0; b < 12; b++) {
         carom_body_def body = carom_default_body_def();
         body.position = (carom_vec){-3.0 + 2.0 * (b % 4), -2.5 + 2.0 * (b / 4), 0};
         body.velocity = (carom_vec){2.0 * carom_rng_normal(&rng), 2.0 * carom_rng_normal(&rng), 0};
-        if (b % 2) body.acceleration = (carom_vec){carom_rng_normal(&rng), carom_rng_normal(&rng), 0};
+        if (b % 2)
+            body.acceleration = (carom_vec){carom_rng_normal(&rng), carom_rng_normal(&rng), 0};
         body.radius = 0.35;
         body.mass = 0.5 + carom_rng_uniform(&rng);
         CHECK(carom_world_add_body(w, &body, NULL) == CAROM_OK);
@@ -282,8 +295,8 @@ static void test_sensors_change_no_motion(void)
         CHECK_EQ_INT(carom_world_advance(b, 0.125), CAROM_OK);
     }
     carom_stats sa = carom_world_stats(a), sb = carom_world_stats(b);
-    CHECK_MSG(driven_logs_equal(&with.log, &without.log), "%zu motion events with sensors, %zu without",
-              with.log.count, without.log.count);
+    CHECK_MSG(driven_logs_equal(&with.log, &without.log),
+              "%zu motion events with sensors, %zu without", with.log.count, without.log.count);
     CHECK_MSG(driven_same_states(a, b), "the states differ with sensors");
     CHECK_EQ_INT(with.bad, 0);
     CHECK(sa.sensor_events > 20);

@@ -24,7 +24,8 @@
 #include "driven_common.h"
 #include "state_hash.h"
 
-/* with_snapshot 0: inside the event callback, where the world is mid-event and only reads are promised */
+/* with_snapshot 0: inside the event callback, where the world is mid-event and only reads are
+ * promised */
 static uint64_t fingerprint_of(const carom_world *w, int with_snapshot)
 {
     uint64_t h = FNV1A_OFFSET;
@@ -40,9 +41,13 @@ static uint64_t fingerprint_of(const carom_world *w, int with_snapshot)
     if (s) h = fnv1a(h, s, (size_t)carom_world_body_count(w) * sizeof *s);
     free(s);
     carom_stats t = carom_world_stats(w);
-    double values[6] = {t.time, t.kinetic_energy, t.potential_energy, t.control_work, t.kinematic_work,
-                        carom_world_time(w)};
-    int64_t counts[6] = {t.events, t.predictions, t.stale_events, t.sensor_events, carom_world_body_count(w),
+    double values[6] = {t.time,         t.kinetic_energy, t.potential_energy,
+                        t.control_work, t.kinematic_work, carom_world_time(w)};
+    int64_t counts[6] = {t.events,
+                         t.predictions,
+                         t.stale_events,
+                         t.sensor_events,
+                         carom_world_body_count(w),
                          carom_world_sensor_count(w)};
     h = fnv1a(h, values, sizeof values);
     return fnv1a(h, counts, sizeof counts);
@@ -83,14 +88,19 @@ static carom_world *busy_world(carom_event_callback cb, void *user)
 
 /* status as expected, a message naming what it should (each of `names`, if
  * not NULL), and the fingerprint unchanged. */
-static void expect_refused(carom_world *w, uint64_t before, carom_status got, carom_status want, const char *what,
-                           const char *name1, const char *name2)
+static void expect_refused(carom_world *w, uint64_t before, carom_status got, carom_status want,
+                           const char *what, const char *name1, const char *name2)
 {
     const char *msg = carom_world_message(w);
-    CHECK_MSG(got == want, "%s: %s, expected %s (%s)", what, carom_status_name(got), carom_status_name(want), msg);
+    CHECK_MSG(got == want, "%s: %s, expected %s (%s)", what, carom_status_name(got),
+              carom_status_name(want), msg);
     CHECK_MSG(msg && *msg, "%s: no message", what);
-    if (name1) CHECK_MSG(strstr(msg, name1) != NULL, "%s: the message does not say '%s': %s", what, name1, msg);
-    if (name2) CHECK_MSG(strstr(msg, name2) != NULL, "%s: the message does not say '%s': %s", what, name2, msg);
+    if (name1)
+        CHECK_MSG(strstr(msg, name1) != NULL, "%s: the message does not say '%s': %s", what, name1,
+                  msg);
+    if (name2)
+        CHECK_MSG(strstr(msg, name2) != NULL, "%s: the message does not say '%s': %s", what, name2,
+                  msg);
     CHECK_MSG(fingerprint(w) == before, "%s: the world changed", what);
 }
 
@@ -112,15 +122,16 @@ static void test_bad_numbers_for_setters(void)
         expect_refused(w, before, carom_world_set_body_acceleration(w, 3, (carom_vec){0, z, 0}),
                        CAROM_INVALID_ARGUMENT, what, "body 3", "acceleration");
         snprintf(what, sizeof what, "velocity.y = %g", z);
-        expect_refused(w, before, carom_world_set_body_velocity(w, 2, (carom_vec){0, z, 0}), CAROM_INVALID_ARGUMENT,
-                       what, "body 2", "velocity");
+        expect_refused(w, before, carom_world_set_body_velocity(w, 2, (carom_vec){0, z, 0}),
+                       CAROM_INVALID_ARGUMENT, what, "body 2", "velocity");
         snprintf(what, sizeof what, "position.x = %g", z);
         carom_status st = carom_world_set_body_position(w, 2, (carom_vec){z, 0, 0});
         expect_refused(w, before, st, isnan(z) ? CAROM_INVALID_ARGUMENT : st, what, "body 2", NULL);
-        CHECK_MSG(st == CAROM_INVALID_ARGUMENT || st == CAROM_OUTSIDE_BOX, "%s: %s", what, carom_status_name(st));
+        CHECK_MSG(st == CAROM_INVALID_ARGUMENT || st == CAROM_OUTSIDE_BOX, "%s: %s", what,
+                  carom_status_name(st));
         snprintf(what, sizeof what, "drive target.y = %g", z);
-        expect_refused(w, before, carom_world_drive_body(w, 3, (carom_vec){0, z, 0}, 0.5), CAROM_INVALID_ARGUMENT,
-                       what, "body 3", NULL);
+        expect_refused(w, before, carom_world_drive_body(w, 3, (carom_vec){0, z, 0}, 0.5),
+                       CAROM_INVALID_ARGUMENT, what, "body 3", NULL);
     }
     carom_world_destroy(w);
 }
@@ -153,20 +164,20 @@ static void test_positions_refused(void)
     uint64_t before = fingerprint(w);
     carom_body_state other;
     CHECK(carom_world_get_body(w, 2, &other) == CAROM_OK);
-    expect_refused(w, before, carom_world_set_body_position(w, 1, (carom_vec){100, 0, 0}), CAROM_OUTSIDE_BOX,
-                   "far outside", "body 1", NULL);
-    expect_refused(w, before, carom_world_set_body_position(w, 1, (carom_vec){0, 4.75, 0}), CAROM_OUTSIDE_BOX,
-                   "through the ceiling", "body 1", NULL);
-    expect_refused(w, before, carom_world_set_body_position(w, 1, (carom_vec){-4.6, 0, 0}), CAROM_OUTSIDE_BOX,
-                   "through the left wall", "body 1", NULL);
+    expect_refused(w, before, carom_world_set_body_position(w, 1, (carom_vec){100, 0, 0}),
+                   CAROM_OUTSIDE_BOX, "far outside", "body 1", NULL);
+    expect_refused(w, before, carom_world_set_body_position(w, 1, (carom_vec){0, 4.75, 0}),
+                   CAROM_OUTSIDE_BOX, "through the ceiling", "body 1", NULL);
+    expect_refused(w, before, carom_world_set_body_position(w, 1, (carom_vec){-4.6, 0, 0}),
+                   CAROM_OUTSIDE_BOX, "through the left wall", "body 1", NULL);
     carom_vec onto = {other.position.x + 0.3, other.position.y - 0.2, 0};
-    expect_refused(w, before, carom_world_set_body_position(w, 1, onto), CAROM_OVERLAP, "onto body 2", "body 1",
-                   "body 2");
+    expect_refused(w, before, carom_world_set_body_position(w, 1, onto), CAROM_OVERLAP,
+                   "onto body 2", "body 1", "body 2");
     /* a free body onto the kinematic body 3 */
     CHECK(carom_world_get_body(w, 3, &other) == CAROM_OK);
     onto = (carom_vec){other.position.x - 0.5, other.position.y, 0};
-    expect_refused(w, before, carom_world_set_body_position(w, 0, onto), CAROM_OVERLAP, "onto kinematic body 3",
-                   "body 0", "body 3");
+    expect_refused(w, before, carom_world_set_body_position(w, 0, onto), CAROM_OVERLAP,
+                   "onto kinematic body 3", "body 0", "body 3");
     carom_world_destroy(w);
 }
 
@@ -179,13 +190,14 @@ static void test_bad_dt(void)
     for (size_t k = 0; k < sizeof bad_dt / sizeof bad_dt[0]; k++) {
         char what[64];
         snprintf(what, sizeof what, "advance(%g)", bad_dt[k]);
-        expect_refused(w, before, carom_world_advance(w, bad_dt[k]), CAROM_INVALID_ARGUMENT, what, NULL, NULL);
+        expect_refused(w, before, carom_world_advance(w, bad_dt[k]), CAROM_INVALID_ARGUMENT, what,
+                       NULL, NULL);
         snprintf(what, sizeof what, "drive_body(dt = %g)", bad_dt[k]);
         expect_refused(w, before, carom_world_drive_body(w, 3, (carom_vec){1, 1, 0}, bad_dt[k]),
                        CAROM_INVALID_ARGUMENT, what, "body 3", NULL);
     }
-    expect_refused(w, before, carom_world_drive_body(w, 3, (carom_vec){1, 1, 0}, 0.0), CAROM_INVALID_ARGUMENT,
-                   "drive_body(dt = 0)", "body 3", NULL);
+    expect_refused(w, before, carom_world_drive_body(w, 3, (carom_vec){1, 1, 0}, 0.0),
+                   CAROM_INVALID_ARGUMENT, "drive_body(dt = 0)", "body 3", NULL);
     double now = carom_world_time(w);
     CHECK_EQ_INT(carom_world_advance(w, 0.0), CAROM_OK); /* dt = 0 is a window of nothing */
     CHECK(carom_world_time(w) == now);
@@ -198,8 +210,8 @@ static void test_bad_sensors(void)
     if (!w) return;
     uint64_t before = fingerprint(w);
     int32_t id = 12345;
-    expect_refused(w, before, carom_world_add_sensor(w, NULL, &id), CAROM_INVALID_ARGUMENT, "NULL sensor", NULL,
-                   NULL);
+    expect_refused(w, before, carom_world_add_sensor(w, NULL, &id), CAROM_INVALID_ARGUMENT,
+                   "NULL sensor", NULL, NULL);
     carom_sensor_def bad[9];
     for (int k = 0; k < 9; k++) bad[k] = carom_default_sensor_def();
     bad[0].axis = -1;
@@ -211,11 +223,14 @@ static void test_bad_sensors(void)
     bad[6].axis = 0, bad[6].lo.y = NAN;
     bad[7].position = 6.0; /* beyond the wall at 5 */
     bad[8].axis = 1, bad[8].position = -5.5;
-    const char *names[9] = {"axis -1", "axis 3", "axis 2 in 2D", "position NaN", "position inf",
-                            "lo > hi", "lo NaN", "plane x = 6 outside", "plane y = -5.5 outside"};
+    const char *names[9] = {
+        "axis -1", "axis 3", "axis 2 in 2D",        "position NaN",          "position inf",
+        "lo > hi", "lo NaN", "plane x = 6 outside", "plane y = -5.5 outside"};
     for (int k = 0; k < 9; k++) {
         carom_status st = carom_world_add_sensor(w, &bad[k], &id);
-        expect_refused(w, before, st, st == CAROM_OUTSIDE_BOX && k >= 7 ? CAROM_OUTSIDE_BOX : CAROM_INVALID_ARGUMENT,
+        expect_refused(w, before, st,
+                       st == CAROM_OUTSIDE_BOX && k >= 7 ? CAROM_OUTSIDE_BOX
+                                                         : CAROM_INVALID_ARGUMENT,
                        names[k], NULL, NULL);
         CHECK_EQ_INT(carom_world_sensor_count(w), 1);
     }
@@ -235,20 +250,22 @@ static void test_bad_masses(void)
         b.mass = masses[k];
         char what[64];
         snprintf(what, sizeof what, "mass %g", masses[k]);
-        expect_refused(w, before, carom_world_add_body(w, &b, NULL), CAROM_INVALID_ARGUMENT, what, "body 4", "mass");
+        expect_refused(w, before, carom_world_add_body(w, &b, NULL), CAROM_INVALID_ARGUMENT, what,
+                       "body 4", "mass");
     }
     carom_body_def b = carom_default_body_def();
     b.position = (carom_vec){3.5, 3.5, 0};
     b.acceleration = (carom_vec){0, NAN, 0};
-    expect_refused(w, before, carom_world_add_body(w, &b, NULL), CAROM_INVALID_ARGUMENT, "body acceleration NaN",
-                   "body 4", "acceleration");
+    expect_refused(w, before, carom_world_add_body(w, &b, NULL), CAROM_INVALID_ARGUMENT,
+                   "body acceleration NaN", "body 4", "acceleration");
     b.acceleration = (carom_vec){1e200, 0, 0};
-    expect_refused(w, before, carom_world_add_body(w, &b, NULL), CAROM_INVALID_ARGUMENT, "body acceleration 1e200",
-                   "body 4", "acceleration");
+    expect_refused(w, before, carom_world_add_body(w, &b, NULL), CAROM_INVALID_ARGUMENT,
+                   "body acceleration 1e200", "body 4", "acceleration");
     b.acceleration = (carom_vec){0, 0, 0};
     b.mass = INFINITY;
     int32_t id = -1;
-    CHECK_MSG(carom_world_add_body(w, &b, &id) == CAROM_OK, "a kinematic body: %s", carom_world_message(w));
+    CHECK_MSG(carom_world_add_body(w, &b, &id) == CAROM_OK, "a kinematic body: %s",
+              carom_world_message(w));
     carom_body_state s;
     CHECK(id == 4 && carom_world_get_body(w, 4, &s) == CAROM_OK && s.mass == INFINITY);
     carom_world_destroy(w);
@@ -276,7 +293,8 @@ typedef struct meddler {
     int attempts, refused, unchanged, messages;
 } meddler;
 
-/* At every event: every call that would change the world, each of which must be refused and change nothing. */
+/* At every event: every call that would change the world, each of which must be refused and change
+ * nothing. */
 static int on_event_meddle(void *user, const carom_event *e)
 {
     meddler *m = user;
@@ -308,7 +326,8 @@ static void test_setters_refused_in_callback(void)
     carom_world *w = busy_world(on_event_meddle, &m), *twin = busy_world(driven_record, &quiet);
     if (!w || !twin) return;
     m.world = w;
-    m.log.limit = quiet.limit = 100000; /* a runaway stops soon: each event here takes 2 fingerprints */
+    m.log.limit = quiet.limit =
+        100000;      /* a runaway stops soon: each event here takes 2 fingerprints */
     quiet.count = 0; /* the warm-up's events (not meddled with, not in m.log) */
     CHECK_EQ_INT(carom_world_advance(w, 6.0), CAROM_OK);
     CHECK_EQ_INT(carom_world_advance(twin, 6.0), CAROM_OK);
@@ -317,10 +336,11 @@ static void test_setters_refused_in_callback(void)
     CHECK_EQ_INT(m.refused, m.attempts);
     CHECK_EQ_INT(m.unchanged, events);
     CHECK_EQ_INT(m.messages, events);
-    CHECK_MSG(driven_logs_equal(&m.log, &quiet), "%zu events with refused calls, %zu undisturbed", m.log.count,
-              quiet.count);
+    CHECK_MSG(driven_logs_equal(&m.log, &quiet), "%zu events with refused calls, %zu undisturbed",
+              m.log.count, quiet.count);
     CHECK(driven_same_states(w, twin));
-    printf("  %d events, %d calls from the callback, all refused, nothing changed\n", events, m.attempts);
+    printf("  %d events, %d calls from the callback, all refused, nothing changed\n", events,
+           m.attempts);
     /* outside the callback the same calls work */
     CHECK_EQ_INT(carom_world_set_body_acceleration(w, 1, (carom_vec){0.1, 0.2, 0}), CAROM_OK);
     carom_world_destroy(w);
