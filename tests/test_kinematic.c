@@ -349,6 +349,46 @@ static void test_squeeze_jams(void)
     check_squeeze(2, 0.5);
 }
 
+/* A body whose own acceleration presses it against a wall of restitution
+ * 0.5 bounces ever lower; the TC model makes a bounce less than collapse_time
+ * after its previous event elastic, so it keeps hopping, at most about once
+ * per t_c, by a height of order a t_c^2, and never jams. With the TC model
+ * off the series collapses: CAROM_JAMMED. */
+static void pressed_against_wall(double collapse_time, carom_status expected)
+{
+    carom_world_def d = carom_default_world_def();
+    d.dim = 2;
+    d.box = (carom_vec){10, 10, 0};
+    d.boundary[0] = d.boundary[1] = CAROM_WALLS;
+    d.wall_restitution = 0.5;
+    d.collapse_time = collapse_time;
+    carom_world *w = NULL;
+    CHECK(carom_world_create(&d, &w, NULL, 0) == CAROM_OK);
+    carom_body_def b = carom_default_body_def();
+    b.position = (carom_vec){0, 1, 0};
+    b.acceleration = (carom_vec){0, -1, 0};
+    CHECK(carom_world_add_body(w, &b, NULL) == CAROM_OK);
+    carom_status st = carom_world_run(w, 20.0, 2000000);
+    CHECK_MSG(st == expected, "%s: %s", carom_status_name(st), carom_world_message(w));
+    if (expected == CAROM_OK) {
+        double t_c = carom_world_definition(w).collapse_time;
+        carom_body_state s;
+        CHECK(carom_world_get_body(w, 0, &s) == CAROM_OK);
+        carom_stats stats = carom_world_stats(w);
+        /* lands (closed form: t = sqrt(2 * 5.5)), then at most about one hop per t_c */
+        CHECK(t_c > 0.0 && stats.wall_events < 40 + 2.0 * (20.0 - sqrt(11.0)) / t_c);
+        CHECK_MSG(s.position.y + 4.5 < t_c * t_c, "%.17g above the wall, t_c = %g", s.position.y + 4.5, t_c);
+        CHECK(carom_world_time(w) == 20.0);
+    }
+    carom_world_destroy(w);
+}
+
+static void test_driven_body_pressed_against_inelastic_wall(void)
+{
+    pressed_against_wall(0.0, CAROM_OK);     /* the TC model, chosen automatically */
+    pressed_against_wall(-1.0, CAROM_JAMMED); /* off */
+}
+
 int main(void)
 {
     RUN(test_head_on_closed_form);
@@ -358,5 +398,6 @@ int main(void)
     RUN(test_drive_body_reaches_target);
     RUN(test_kinematic_work_is_energy_gained);
     RUN(test_squeeze_jams);
+    RUN(test_driven_body_pressed_against_inelastic_wall);
     return CHECK_SUMMARY();
 }
