@@ -14,6 +14,7 @@
  */
 #include "predict.h"
 
+#include <float.h>
 #include <math.h>
 
 double predict_crossing_accelerated(double c, double v, double g)
@@ -31,59 +32,148 @@ double predict_pair(const double dr[3], const double dv[3], double sigma)
     return predict_pair_before(dr, dv, sigma, INFINITY);
 }
 
+
 /* ---- pairs under different constant accelerations ------------------------
  *
- * With relative acceleration da the separation is dr + dv s + da s^2 / 2, and
- * contact is a root of the quartic f(s) = |dr + dv s + da s^2/2|^2 - sigma^2
- *   = |da|^2/4 s^4 + (dv.da) s^3 + (|dv|^2 + dr.da) s^2 + 2 (dr.dv) s + c.
+ * With relative acceleration da the separation is p(s) = dr + dv s + da s^2/2
+ * and contact is the first falling zero of the quartic
+ *   f(s) = |p(s)|^2 - sigma^2
+ *        = |da|^2/4 s^4 + (dv.da) s^3 + (|dv|^2 + dr.da) s^2 + 2 (dr.dv) s + c.
  * Closed-form quartic roots lose every digit near double roots (grazing), so
- * the roots are isolated instead: the roots of f'' (a quadratic, in closed
- * form) split [0, H] into pieces where f' is monotone, bisection finds the
- * roots of f' on them, and those split [0, H] into pieces where f is
- * monotone; the first piece on which f falls from above zero to zero or below
- * holds the contact, found by bisection to the last bit. No contact can be
- * skipped: f has no turning point that is not a piece boundary. H is the
- * horizon, capped by Cauchy's bound on the roots (1 + max |coefficient| /
- * leading coefficient). Each bisection ends when the midpoint equals an
- * end, so every loop ends. */
+ * the roots are isolated instead, through the turning points, as DynAMO does
+ * for its overlap functions (Bannerman, Sargant & Lue, "DynamO: a free O(N)
+ * general event-driven molecular dynamics simulator", J. Comput. Chem. 32,
+ * 3329 (2011)): the roots of f'' (a quadratic, closed form, Numerical Recipes
+ * 5.6) cut [0, H] into pieces where f' is monotone, so f has at most one
+ * turning point in each. Walking the pieces in order, a piece whose end has
+ * f <= 0 brackets the first contact at once; otherwise only a minimum inside
+ * it (f' from - to +) is located, and a contact lies before it when f <= 0
+ * there. No contact is skipped: f has no turning point that a piece does not
+ * account for. Each root is refined from its bracket by Newton's method,
+ * safeguarded by bisection whenever a step leaves the bracket, and after a
+ * fixed number of steps altogether (Press et al., Numerical Recipes, 9.4,
+ * rtsafe); it ends when the bracket's ends are adjacent doubles, so every
+ * loop ends (at most NEWTON_STEPS + ~1100 evaluations) and the contact is
+ * the last double before f's sign change.
+ *
+ * Evaluation. f is computed from the vector p(s) (error ~ u (|dr| + |dv| s +
+ * |da| s^2/2) sigma, u = 2^-53: backward stable, unlike the expanded
+ * polynomial whose terms reach |dr|^2), except while |dr| and |dv + da s/2| s
+ * stay below 2 sigma, where f = c + s (2 dr.w + s |w|^2), w = dv + da s/2,
+ * with c = |dr|^2 - sigma^2 summed exactly from Dekker's split products and a
+ * compensated sum (Ogita, Rump & Oishi, "Accurate sum and dot product", SIAM
+ * J. Sci. Comput. 26, 1955 (2005)): nearly touching pairs then keep the
+ * relative accuracy of their small contact times. Every quantity is even in
+ * (dr, dv, da), so the pair seen from the other body gives the same bits.
+ *
+ * Range. The triangle inequality bounds the gap: |p(s)| - sigma >=
+ * |dr| - sigma - |dv| s - |da| s^2/2, so a pair with |dr| - sigma > |dv| H +
+ * |da| H^2/2 cannot meet before H (rejected with three square roots, no
+ * root finding; the quadratic kernel's rejection c > -2 b H is false here),
+ * and |p(s)| >= |da| s^2/2 - |dv| s - |dr| > sigma past
+ * s_far = (|dv| + sqrt(|dv|^2 + 2 |da| (|dr| + sigma))) / |da|, which caps an
+ * infinite horizon (a scale-free bound in the spirit of Fujiwara's, tighter
+ * than Cauchy's 1 + max |coefficient| / leading one, whose terms mix units). */
+
+enum { NEWTON_STEPS = 24 };
+
+typedef struct quartic_motion {
+    double dr[3], dv[3], da[3], half_da[3];
+    double c;          /* f(0) = |dr|^2 - sigma^2, compensated when near */
+    double sigma2;     /* sigma^2 */
+    double near_limit; /* (2 sigma)^2, or -1 when |dr| > 2 sigma: see evaluate */
+} quartic_motion;
 
 static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
-static double horner(const double q[], int degree, double s)
+/* x * y = hi + lo exactly (Dekker's product through Veltkamp's split; no
+ * fused multiply-add, which builds here need not have). */
+static void two_product(double x, double y, double *hi, double *lo)
 {
-    double f = q[degree];
-    for (int k = degree - 1; k >= 0; k--) f = f * s + q[k];
-    return f;
+    double tx = 134217729.0 * x, ty = 134217729.0 * y;
+    double xh = tx - (tx - x), xl = x - xh, yh = ty - (ty - y), yl = y - yh;
+    *hi = x * y;
+    *lo = ((xh * yh - *hi) + xh * yl + xl * yh) + xl * yl;
 }
 
-/* A root of the polynomial q (degree given) in [lo, hi], where it changes
- * sign, to the last bit; returns the end on the side where q has the sign
- * it has at lo. */
-static double bisect_root(const double q[], int degree, double lo, double hi)
+/* a + b = sum + err exactly (Knuth's TwoSum). */
+static void two_sum(double a, double b, double *sum, double *err)
 {
-    int rising = horner(q, degree, lo) < 0.0;
-    for (;;) {
-        double mid = lo + 0.5 * (hi - lo);
-        if (!(mid > lo && mid < hi)) return lo;
-        double f = horner(q, degree, mid);
-        if ((f < 0.0) == rising && f != 0.0) lo = mid;
-        else hi = mid;
-    }
+    double s = a + b, bb = s - a;
+    *err = (a - (s - bb)) + (b - bb);
+    *sum = s;
 }
 
-/* Sorted breakpoints in (0, H): the roots in (0, H) of the polynomial q,
- * found on the monotone pieces between the given breakpoints of its
- * derivative. Returns their count (at most count(in) + 1 pieces, one root each). */
-static int roots_between(const double q[], int degree, const double in[], int in_count, double out[])
+/* |dr|^2 - sigma^2 as if summed in twice the precision (Ogita-Rump-Oishi Sum2). */
+static double gap_square_accurate(const double dr[3], double sigma)
 {
-    int found = 0;
-    for (int k = 0; k + 1 < in_count; k++) {
-        double lo = in[k], hi = in[k + 1];
-        double flo = horner(q, degree, lo), fhi = horner(q, degree, hi);
-        if (flo == 0.0 && k > 0) out[found++] = lo;
-        else if ((flo < 0.0 && fhi > 0.0) || (flo > 0.0 && fhi < 0.0)) out[found++] = bisect_root(q, degree, lo, hi);
+    double sum, comp, hi, lo, err;
+    two_product(-sigma, sigma, &sum, &comp);
+    for (int k = 0; k < 3; k++) {
+        two_product(dr[k], dr[k], &hi, &lo);
+        two_sum(sum, hi, &sum, &err);
+        comp += err + lo;
     }
-    return found;
+    return sum + comp;
+}
+
+static void quartic_motion_init(quartic_motion *m, const double dr[3], const double dv[3], const double da[3],
+                                double sigma)
+{
+    for (int k = 0; k < 3; k++) {
+        m->dr[k] = dr[k];
+        m->dv[k] = dv[k];
+        m->da[k] = da[k];
+        m->half_da[k] = 0.5 * da[k];
+    }
+    m->sigma2 = sigma * sigma;
+    double dr2 = dot3(dr, dr);
+    /* Dekker's split is exact below 2^996; the pair is near only well below that. */
+    int near = dr2 <= 4.0 * m->sigma2 && sigma < 0x1p480;
+    m->near_limit = near ? 4.0 * m->sigma2 : -1.0;
+    m->c = near ? gap_square_accurate(dr, sigma) : dr2 - m->sigma2;
+}
+
+/* f(s) (order 0) or f'(s) (order 1), and its derivative in *slope. */
+static double evaluate(const quartic_motion *m, int order, double s, double *slope)
+{
+    double w[3], p[3], q[3];
+    for (int k = 0; k < 3; k++) {
+        w[k] = m->dv[k] + s * m->half_da[k];
+        p[k] = m->dr[k] + s * w[k];
+        q[k] = w[k] + s * m->half_da[k]; /* p'(s) = dv + da s */
+    }
+    if (order == 1) {
+        *slope = 2.0 * (dot3(q, q) + dot3(p, m->da));
+        return 2.0 * dot3(p, q);
+    }
+    *slope = 2.0 * dot3(p, q);
+    double ww = dot3(w, w);
+    if (s * s * ww <= m->near_limit) return m->c + s * (2.0 * dot3(m->dr, w) + s * ww);
+    return dot3(p, p) - m->sigma2;
+}
+
+/* The sign change of f (order 0) or f' (order 1) in [lo, hi], where the
+ * values are g_lo and g_hi of opposite signs (g_hi may be 0): the last double
+ * on lo's side of it. */
+static double refine(const quartic_motion *m, int order, double lo, double hi, double g_lo, double g_hi)
+{
+    int lo_positive = g_lo > 0.0;
+    double x = lo + (hi - lo) * (g_lo / (g_lo - g_hi)); /* the secant's guess */
+    for (int step = 0;; step++) {
+        if (!(x > lo && x < hi)) {
+            x = lo + 0.5 * (hi - lo);
+            if (!(x > lo && x < hi)) return lo; /* adjacent: done */
+        }
+        double slope, g = evaluate(m, order, x, &slope);
+        if (g != 0.0 && (g > 0.0) == lo_positive) lo = x;
+        else hi = x;
+        double next = step < NEWTON_STEPS && slope != 0.0 ? x - g / slope : lo + 0.5 * (hi - lo);
+        /* Newton has converged when its step no longer moves x: one unit in
+         * the last place across, towards the other end, closes the bracket. */
+        if (next == x) next = x == lo ? lo + fmax(lo * 0x1p-52, 0x1p-1074) : hi - hi * 0x1p-52;
+        x = next;
+    }
 }
 
 /* The roots of a s^2 + b s + c in (0, H), sorted (Numerical Recipes 5.6). */
@@ -101,40 +191,80 @@ static int quadratic_roots(double a, double b, double c, double H, double out[2]
             r[n++] = q / a;
         }
     }
-    if (n == 2 && r[0] > r[1]) { double t = r[0]; r[0] = r[1]; r[1] = t; }
+    if (n == 2 && r[0] > r[1]) {
+        double t = r[0];
+        r[0] = r[1];
+        r[1] = t;
+    }
     int kept = 0;
     for (int k = 0; k < n; k++)
         if (r[k] > 0.0 && r[k] < H) out[kept++] = r[k];
     return kept;
 }
 
+/* Touching or overlapping (c <= 0) and closing: the first nonzero derivative
+ * of f at 0 is negative (f' = 2 dr.dv, f'' = 2 (|dv|^2 + dr.da), f''' = 6 dv.da;
+ * f'''' > 0). */
+static int closing_now(const quartic_motion *m)
+{
+    double d1 = dot3(m->dr, m->dv), d2 = dot3(m->dv, m->dv) + dot3(m->dr, m->da), d3 = dot3(m->dv, m->da);
+    if (d1 != 0.0) return d1 < 0.0;
+    if (d2 != 0.0) return d2 < 0.0;
+    return d3 < 0.0;
+}
+
+/* The end of the search: the horizon, capped by s_far; 0 when the gap
+ * provably stays open until the horizon (see the range note above; the
+ * margins of 1e-12 cover the rounding of the norms many times over). */
+static double search_end(const quartic_motion *m, double sigma, double horizon)
+{
+    double r = sqrt(dot3(m->dr, m->dr)), v = sqrt(dot3(m->dv, m->dv)), a = sqrt(dot3(m->da, m->da));
+    double s_far = (v + sqrt(v * v + 2.0 * a * (r + sigma))) / a;
+    double H = fmin(fmin(horizon, s_far * (1.0 + 1e-12)), DBL_MAX);
+    double reach = v * H + 0.5 * a * H * H;
+    if ((r - sigma) - reach > 1e-12 * (r + sigma + reach)) return 0.0;
+    return H;
+}
+
+/* The walk over the pieces where f' is monotone (see the note above). */
+static double first_contact(const quartic_motion *m, double H)
+{
+    double cuts[3];
+    int n = quadratic_roots(3.0 * dot3(m->da, m->da), 6.0 * dot3(m->dv, m->da),
+                            2.0 * (dot3(m->dv, m->dv) + dot3(m->dr, m->da)), H, cuts);
+    cuts[n++] = H;
+    double a = 0.0, f_a = m->c, d_a = 2.0 * dot3(m->dr, m->dv);
+    int overlapping = f_a <= 0.0;
+    for (int k = 0; k < n; k++) {
+        double b = cuts[k], d_b, f_b = evaluate(m, 0, b, &d_b);
+        int minimum = d_a < 0.0 && d_b >= 0.0, maximum = d_a > 0.0 && d_b <= 0.0;
+        if (!overlapping && f_b <= 0.0) return refine(m, 0, a, b, f_a, f_b); /* falls through zero in [a, b] */
+        if (!overlapping && minimum) {
+            double t = refine(m, 1, a, b, d_a, d_b), d_t, f_t = evaluate(m, 0, t, &d_t);
+            if (f_t <= 0.0) return refine(m, 0, a, t, f_a, f_t);
+        }
+        if (overlapping && maximum) { /* overlapping since 0: closing again at the top, or opened there */
+            double t = refine(m, 1, a, b, d_a, d_b), d_t, f_t = evaluate(m, 0, t, &d_t);
+            if (f_t <= 0.0) return t;
+            overlapping = 0;
+            if (f_b <= 0.0) return refine(m, 0, t, b, f_t, f_b);
+        }
+        if (f_b > 0.0) overlapping = 0;
+        a = b;
+        f_a = f_b;
+        d_a = d_b;
+    }
+    return INFINITY;
+}
+
 double predict_pair_accelerated(const double dr[3], const double dv[3], const double da[3], double sigma,
                                 double horizon)
 {
-    double f[5], d1[4], d2[3];
-    f[0] = dot3(dr, dr) - sigma * sigma;
-    f[1] = 2.0 * dot3(dr, dv);
-    f[2] = dot3(dv, dv) + dot3(dr, da);
-    f[3] = dot3(dv, da);
-    f[4] = 0.25 * dot3(da, da);
-    if (f[0] <= 0.0 && (f[1] < 0.0 || (f[1] == 0.0 && f[2] < 0.0))) return 0.0; /* touching, closing */
-    if (f[4] == 0.0) return predict_pair_before(dr, dv, sigma, horizon);
-    double bound = 0.0;
-    for (int k = 0; k < 4; k++) bound = fmax(bound, fabs(f[k]));
-    double H = fmin(horizon, 1.0 + bound / f[4]);
+    if (da[0] == 0.0 && da[1] == 0.0 && da[2] == 0.0) return predict_pair_before(dr, dv, sigma, horizon);
+    quartic_motion m;
+    quartic_motion_init(&m, dr, dv, da, sigma);
+    if (m.c <= 0.0 && closing_now(&m)) return 0.0; /* touching or overlapping, and closing */
+    double H = search_end(&m, sigma, horizon);
     if (!(H > 0.0)) return INFINITY;
-    for (int k = 1; k <= 4; k++) d1[k - 1] = k * f[k];
-    for (int k = 1; k <= 3; k++) d2[k - 1] = k * d1[k];
-    double cuts2[4] = {0.0}, cuts1[5] = {0.0};
-    int n2 = 1 + quadratic_roots(d2[2], d2[1], d2[0], H, cuts2 + 1);
-    cuts2[n2++] = H;
-    int n1 = 1 + roots_between(d1, 3, cuts2, n2, cuts1 + 1);
-    cuts1[n1++] = H;
-    for (int k = 0; k + 1 < n1; k++) {
-        double lo = cuts1[k], hi = cuts1[k + 1];
-        double flo = horner(f, 4, lo), fhi = horner(f, 4, hi);
-        if (flo > 0.0 && fhi <= 0.0) return fhi == 0.0 && hi < H ? hi : bisect_root(f, 4, lo, hi);
-        if (flo <= 0.0 && k > 0 && horner(d1, 3, 0.5 * (lo + hi)) < 0.0) return lo; /* overlapping, closing */
-    }
-    return INFINITY;
+    return first_contact(&m, H);
 }
