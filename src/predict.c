@@ -79,10 +79,16 @@ enum { NEWTON_STEPS = 24 };
 
 typedef struct quartic_motion {
     double dr[3], dv[3], da[3], half_da[3];
-    double c;          /* f(0) = |dr|^2 - sigma^2, compensated when near */
-    double sigma2;     /* sigma^2 */
-    double near_limit; /* (2 sigma)^2, or -1 when |dr| > 2 sigma: see evaluate */
+    double c;             /* f(0) = |dr|^2 - sigma^2, compensated when near */
+    double sigma, sigma2; /* sigma, sigma^2 */
+    double near_limit;    /* (2 sigma)^2, or -1 when |dr| > 2 sigma: see evaluate */
+    double r, v, a;       /* |dr|, |dv|, |da| */
 } quartic_motion;
+
+/* f and its first two derivatives at one time. */
+typedef struct jet {
+    double f, d1, d2;
+} jet;
 
 static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
@@ -126,16 +132,19 @@ static void quartic_motion_init(quartic_motion *m, const double dr[3], const dou
         m->da[k] = da[k];
         m->half_da[k] = 0.5 * da[k];
     }
+    m->sigma = sigma;
     m->sigma2 = sigma * sigma;
     double dr2 = dot3(dr, dr);
     /* Dekker's split is exact below 2^996; the pair is near only well below that. */
     int near = dr2 <= 4.0 * m->sigma2 && sigma < 0x1p480;
     m->near_limit = near ? 4.0 * m->sigma2 : -1.0;
     m->c = near ? gap_square_accurate(dr, sigma) : dr2 - m->sigma2;
+    m->r = sqrt(dr2);
+    m->v = sqrt(dot3(dv, dv));
+    m->a = sqrt(dot3(da, da));
 }
 
-/* f(s) (order 0) or f'(s) (order 1), and its derivative in *slope. */
-static double evaluate(const quartic_motion *m, int order, double s, double *slope)
+static jet evaluate(const quartic_motion *m, double s)
 {
     double w[3], p[3], q[3];
     for (int k = 0; k < 3; k++) {
@@ -143,36 +152,106 @@ static double evaluate(const quartic_motion *m, int order, double s, double *slo
         p[k] = m->dr[k] + s * w[k];
         q[k] = w[k] + s * m->half_da[k]; /* p'(s) = dv + da s */
     }
-    if (order == 1) {
-        *slope = 2.0 * (dot3(q, q) + dot3(p, m->da));
-        return 2.0 * dot3(p, q);
-    }
-    *slope = 2.0 * dot3(p, q);
+    jet j;
+    j.d1 = 2.0 * dot3(p, q);
+    j.d2 = 2.0 * (dot3(q, q) + dot3(p, m->da));
     double ww = dot3(w, w);
-    if (s * s * ww <= m->near_limit) return m->c + s * (2.0 * dot3(m->dr, w) + s * ww);
-    return dot3(p, p) - m->sigma2;
+    if (s * s * ww <= m->near_limit) j.f = m->c + s * (2.0 * dot3(m->dr, w) + s * ww);
+    else j.f = dot3(p, p) - m->sigma2;
+    return j;
 }
 
-/* The sign change of f (order 0) or f' (order 1) in [lo, hi], where the
- * values are g_lo and g_hi of opposite signs (g_hi may be 0): the last double
- * on lo's side of it. */
-static double refine(const quartic_motion *m, int order, double lo, double hi, double g_lo, double g_hi)
+/* One unit in the last place from x towards y (x != y, both >= 0). */
+static double step_towards(double x, double y) { return nextafter(x, y); }
+
+/* The contact in [lo, hi], where f(lo) > 0 >= f(hi) and f falls through
+ * zero once: the last double with f > 0. The first guess is the root of
+ * f's Taylor quadratic at lo (the quadratic kernel's formula, exact when the
+ * accelerations' terms vanish), else the secant; then Halley's method
+ * (cubically convergent, f'' comes with the jet) within the bracket. */
+static double refine_root(const quartic_motion *m, double lo, double hi, jet j_lo, jet j_hi)
 {
-    int lo_positive = g_lo > 0.0;
-    double x = lo + (hi - lo) * (g_lo / (g_lo - g_hi)); /* the secant's guess */
+    double disc = j_lo.d1 * j_lo.d1 - 2.0 * j_lo.d2 * j_lo.f;
+    double x = j_lo.d1 < 0.0 && disc >= 0.0 ? lo + 2.0 * j_lo.f / (-j_lo.d1 + sqrt(disc))
+                                             : lo + (hi - lo) * (j_lo.f / (j_lo.f - j_hi.f));
     for (int step = 0;; step++) {
         if (!(x > lo && x < hi)) {
             x = lo + 0.5 * (hi - lo);
             if (!(x > lo && x < hi)) return lo; /* adjacent: done */
         }
-        double slope, g = evaluate(m, order, x, &slope);
-        if (g != 0.0 && (g > 0.0) == lo_positive) lo = x;
+        jet j = evaluate(m, x);
+        if (j.f > 0.0) lo = x;
         else hi = x;
-        double next = step < NEWTON_STEPS && slope != 0.0 ? x - g / slope : lo + 0.5 * (hi - lo);
-        /* Newton has converged when its step no longer moves x: one unit in
-         * the last place across, towards the other end, closes the bracket. */
-        if (next == x) next = x == lo ? lo + fmax(lo * 0x1p-52, 0x1p-1074) : hi - hi * 0x1p-52;
+        double next = lo + 0.5 * (hi - lo);
+        if (step < NEWTON_STEPS) {
+            double halley = 2.0 * j.f * j.d1 / (2.0 * j.d1 * j.d1 - j.f * j.d2);
+            /* Far from a turning point (|f f''| <= 2^-20 f'^2, where Halley's
+             * step is Newton's to 2^-21), a step below 2^-30 x leaves an
+             * error below |f''| step^2 / |f'| <= 2^-50 x (Kantorovich):
+             * take it and stop, within the bracket. Near a turning point,
+             * where Halley's iteration can stall, the bracket decides. */
+            if (fabs(halley) <= 0x1p-30 * x && fabs(j.f * j.d2) <= 0x1p-20 * j.d1 * j.d1)
+                return fmin(fmax(x - halley, lo), hi);
+            next = x - halley;
+        }
+        if (next == x) next = step_towards(x, x == lo ? hi : lo); /* stalled: close the bracket */
         x = next;
+    }
+}
+
+/* The turning point of f in [lo, hi], where f' changes sign from d_lo to
+ * d_hi: Newton's method on f' within the bracket, to adjacent doubles. */
+static double refine_turn(const quartic_motion *m, double lo, double hi, double d_lo, double d_hi)
+{
+    int rising = d_lo < 0.0;
+    double x = lo + (hi - lo) * (d_lo / (d_lo - d_hi));
+    for (int step = 0;; step++) {
+        if (!(x > lo && x < hi)) {
+            x = lo + 0.5 * (hi - lo);
+            if (!(x > lo && x < hi)) return lo;
+        }
+        jet j = evaluate(m, x);
+        if (j.d1 != 0.0 && (j.d1 < 0.0) == rising) lo = x;
+        else hi = x;
+        double next = step < NEWTON_STEPS ? x - j.d1 / j.d2 : lo + 0.5 * (hi - lo);
+        if (next == x) next = step_towards(x, x == lo ? hi : lo);
+        x = next;
+    }
+}
+
+/* f on [lo, hi] is convex (f' rises through zero) with f(lo) > 0: a time x
+ * in (lo, hi) with f(x) <= 0, so that the contact lies in [lo, x], or -1
+ * when f stays positive there. Newton's method on f' hunts the minimum;
+ * convexity ends it early: f lies above its tangents at lo and hi, so their
+ * crossing bounds the minimum from below, and a bound above the evaluation
+ * error (8 u L (L + |p'| (hi - lo)), L = |dr| + |dv| s + |da| s^2/2, a wide
+ * overestimate) proves that f has no zero there. */
+static double dip_below(const quartic_motion *m, double lo, double hi, jet j_lo, jet j_hi, jet *j_dip)
+{
+    double L = m->r + hi * (m->v + 0.5 * m->a * hi), speed = m->v + m->a * hi;
+    jet j = j_lo;
+    double x = lo;
+    for (int step = 0;; step++) {
+        double width = hi - lo;
+        double cross = (j_lo.f - j_hi.f + j_hi.d1 * width) / (j_hi.d1 - j_lo.d1);
+        double bound = j_lo.f + j_lo.d1 * cross;
+        if (bound > 8.0 * 0x1p-53 * L * (L + speed * width)) return -1.0;
+        double next = step < NEWTON_STEPS ? x - j.d1 / j.d2 : lo + 0.5 * (hi - lo);
+        if (!(next > lo && next < hi)) next = lo + 0.5 * (hi - lo);
+        if (!(next > lo && next < hi)) return -1.0; /* adjacent, f > 0 at both */
+        x = next;
+        j = evaluate(m, x);
+        if (j.f <= 0.0) {
+            *j_dip = j;
+            return x;
+        }
+        if (j.d1 < 0.0) {
+            lo = x;
+            j_lo = j;
+        } else {
+            hi = x;
+            j_hi = j;
+        }
     }
 }
 
@@ -216,11 +295,11 @@ static int closing_now(const quartic_motion *m)
 /* The end of the search: the horizon, capped by s_far; 0 when the gap
  * provably stays open until the horizon (see the range note above; the
  * margins of 1e-12 cover the rounding of the norms many times over). */
-static double search_end(const quartic_motion *m, double sigma, double horizon)
+static double search_end(const quartic_motion *m, double horizon)
 {
-    double r = sqrt(dot3(m->dr, m->dr)), v = sqrt(dot3(m->dv, m->dv)), a = sqrt(dot3(m->da, m->da));
-    double s_far = (v + sqrt(v * v + 2.0 * a * (r + sigma))) / a;
-    double H = fmin(fmin(horizon, s_far * (1.0 + 1e-12)), DBL_MAX);
+    double r = m->r, v = m->v, a = m->a, sigma = m->sigma;
+    double H = horizon;
+    if (!(H < DBL_MAX)) H = fmin((v + sqrt(v * v + 2.0 * a * (r + sigma))) / a * (1.0 + 1e-12), DBL_MAX);
     double reach = v * H + 0.5 * a * H * H;
     if ((r - sigma) - reach > 1e-12 * (r + sigma + reach)) return 0.0;
     return H;
@@ -230,29 +309,31 @@ static double search_end(const quartic_motion *m, double sigma, double horizon)
 static double first_contact(const quartic_motion *m, double H)
 {
     double cuts[3];
-    int n = quadratic_roots(3.0 * dot3(m->da, m->da), 6.0 * dot3(m->dv, m->da),
-                            2.0 * (dot3(m->dv, m->dv) + dot3(m->dr, m->da)), H, cuts);
+    int n = quadratic_roots(3.0 * m->a * m->a, 6.0 * dot3(m->dv, m->da),
+                            2.0 * (m->v * m->v + dot3(m->dr, m->da)), H, cuts);
     cuts[n++] = H;
-    double a = 0.0, f_a = m->c, d_a = 2.0 * dot3(m->dr, m->dv);
-    int overlapping = f_a <= 0.0;
+    double a = 0.0;
+    jet j_a = {m->c, 2.0 * dot3(m->dr, m->dv), 2.0 * (dot3(m->dv, m->dv) + dot3(m->dr, m->da))};
+    int overlapping = j_a.f <= 0.0;
     for (int k = 0; k < n; k++) {
-        double b = cuts[k], d_b, f_b = evaluate(m, 0, b, &d_b);
-        int minimum = d_a < 0.0 && d_b >= 0.0, maximum = d_a > 0.0 && d_b <= 0.0;
-        if (!overlapping && f_b <= 0.0) return refine(m, 0, a, b, f_a, f_b); /* falls through zero in [a, b] */
+        double b = cuts[k];
+        jet j_b = evaluate(m, b), j_dip;
+        int minimum = j_a.d1 < 0.0 && j_b.d1 >= 0.0, maximum = j_a.d1 > 0.0 && j_b.d1 <= 0.0;
+        if (!overlapping && j_b.f <= 0.0) return refine_root(m, a, b, j_a, j_b); /* falls through zero */
         if (!overlapping && minimum) {
-            double t = refine(m, 1, a, b, d_a, d_b), d_t, f_t = evaluate(m, 0, t, &d_t);
-            if (f_t <= 0.0) return refine(m, 0, a, t, f_a, f_t);
+            double x = dip_below(m, a, b, j_a, j_b, &j_dip);
+            if (x >= 0.0) return refine_root(m, a, x, j_a, j_dip);
         }
         if (overlapping && maximum) { /* overlapping since 0: closing again at the top, or opened there */
-            double t = refine(m, 1, a, b, d_a, d_b), d_t, f_t = evaluate(m, 0, t, &d_t);
-            if (f_t <= 0.0) return t;
+            double t = refine_turn(m, a, b, j_a.d1, j_b.d1);
+            jet j_t = evaluate(m, t);
+            if (j_t.f <= 0.0) return t;
             overlapping = 0;
-            if (f_b <= 0.0) return refine(m, 0, t, b, f_t, f_b);
+            if (j_b.f <= 0.0) return refine_root(m, t, b, j_t, j_b);
         }
-        if (f_b > 0.0) overlapping = 0;
+        if (j_b.f > 0.0) overlapping = 0;
         a = b;
-        f_a = f_b;
-        d_a = d_b;
+        j_a = j_b;
     }
     return INFINITY;
 }
@@ -264,7 +345,7 @@ double predict_pair_accelerated(const double dr[3], const double dv[3], const do
     quartic_motion m;
     quartic_motion_init(&m, dr, dv, da, sigma);
     if (m.c <= 0.0 && closing_now(&m)) return 0.0; /* touching or overlapping, and closing */
-    double H = search_end(&m, sigma, horizon);
+    double H = search_end(&m, horizon);
     if (!(H > 0.0)) return INFINITY;
     return first_contact(&m, H);
 }

@@ -41,6 +41,7 @@ typedef struct reference_result {
     real contact;                        /* first contact time, or INFINITY */
     real turn[REFERENCE_MAX_TURNS];      /* refined local minima of f in (0, H) */
     int turns;
+    int overlapped;                      /* the contact is where an overlap since s = 0 closes again */
 } reference_result;
 
 /* a + b = sum + err exactly (Knuth's TwoSum). */
@@ -205,7 +206,7 @@ static inline int reference_grid(const reference_motion *m, real H, real grid[RE
 
 static inline reference_result reference_contact(const reference_motion *m, real H)
 {
-    reference_result r = {INFINITY, {0}, 0};
+    reference_result r = {INFINITY, {0}, 0, 0};
     real grid[REFERENCE_SAMPLES + 4];
     int points = reference_grid(m, H, grid);
     real f0 = m->c;
@@ -226,7 +227,7 @@ static inline reference_result reference_contact(const reference_motion *m, real
             real f_top = reference_f(m, top);
             if (!found && overlapping && f_top <= 0.0L) { /* still overlapping and closing again */
                 r.contact = top;
-                found = 1;
+                r.overlapped = found = 1;
             }
             if (f_top > 0.0L) overlapping = 0;
             s_prev = top;

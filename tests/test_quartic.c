@@ -13,8 +13,10 @@
  * u = 2^-53:
  *   no contact missed: before the returned time (or the horizon, when it
  *     returns INFINITY) the true gap never falls below -tol;
- *   a returned time is a contact: |g(s)| <= tol(s) (g <= tol when the pair
- *     was already overlapping), and s lies in [0, horizon);
+ *   a returned time is a contact: |g(s)| <= tol(s), and s lies in [0, horizon);
+ *   a pair overlapping at s = 0 and opening (Bannerman's rule) has a contact
+ *     where and only where the reference finds it closing again while still
+ *     overlapping, with the same gap there to 2 tol;
  *   where the bodies stay apart by more than tol until the reference's
  *     contact s_ref and then go deeper than tol:
  *     |s - s_ref| <= tol(s_ref) / min |g'| + 4 ulp(s_ref), the minimum of
@@ -140,6 +142,22 @@ static void check_case(const pair_case *pc, family_stats *st, long index)
     real H = sampled_horizon(&m, pc->horizon);
     reference_result r = reference_contact(&m, H);
     real end = isinf(s) ? H : (real)s;
+    if (m.c <= 0.0L && r.contact == 0.0L) { /* touching or overlapping, and closing: now (or within tol) */
+        CHECK_MSG(s == 0.0 || fabsl(reference_gap(&m, s)) <= tolerance_at(&m, s),
+                  "%s %ld: closing at 0, returned %.17g (%s)", st->name, index, s, describe(pc));
+        st->contacts++;
+        return;
+    }
+    if (r.overlapped) { /* overlapping from the start, and closing again before the gap opened */
+        CHECK_MSG(isfinite(s), "%s %ld: overlapping: %.17g, reference %.17Lg (%s)", st->name, index, s, r.contact,
+                  describe(pc));
+        if (isfinite(s))
+            CHECK_MSG(fabsl(reference_gap(&m, s) - reference_gap(&m, r.contact)) <= 2.0L * tolerance_at(&m, s),
+                      "%s %ld: overlapping: gap %.3Lg at %.17g, %.3Lg at the reference's %.17Lg (%s)", st->name,
+                      index, reference_gap(&m, s), s, reference_gap(&m, r.contact), r.contact, describe(pc));
+        if (isfinite(s)) st->contacts++;
+        return;
+    }
     if (r.contact < end) {
         real depth = deepest_miss(&m, &r, r.contact, end);
         CHECK_MSG(depth == 0.0L, "%s %ld: missed: the reference meets at %.17Lg, the kernel says %.17g, "
@@ -148,13 +166,12 @@ static void check_case(const pair_case *pc, family_stats *st, long index)
     if (isinf(s)) return;
     st->contacts++;
     real gap = reference_gap(&m, s), tol = tolerance_at(&m, s);
-    int overlapping_start = m.c <= 0.0L;
     double over = (double)(fabsl(gap) / tol);
-    if (!overlapping_start && over > st->max_gap_over_tol) st->max_gap_over_tol = over;
-    CHECK_MSG(gap <= tol && (overlapping_start || gap >= -tol),
+    if (over > st->max_gap_over_tol) st->max_gap_over_tol = over;
+    CHECK_MSG(fabsl(gap) <= tol,
               "%s %ld: at the returned %.17g the gap is %.3Lg, tolerance %.3Lg (reference %.17Lg; %s)", st->name,
               index, s, gap, tol, r.contact, describe(pc));
-    if (!(r.contact > 0.0L && isfinite((double)r.contact)) || overlapping_start) return;
+    if (!(r.contact > 0.0L && isfinite((double)r.contact))) return;
     /* Times are compared where the bodies stay clearly apart (gap > tol)
      * until the reference's contact: elsewhere an earlier graze within
      * tolerance is as good a contact as the reference's, and so is one
