@@ -148,11 +148,14 @@ static double time_calls(const pair_case *cases, const int *index, long count, i
 
 static real norm_real(const real v[3]) { return sqrtl(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
 
-/* The tolerance of predict.h: 4 u (|dr| + |dv| s + |da| s^2/2 + sigma). */
+/* The tolerance stated in predict.h (as tests/test_quartic.c has it). */
 static real tolerance_at(const reference_motion *m, real s)
 {
-    real scale = norm_real(m->dr) + norm_real(m->dv) * s + 0.5L * norm_real(m->da) * s * s + m->sigma;
-    return 4.0L * 0x1p-53L * scale;
+    real r = norm_real(m->dr), travel = norm_real(m->dv) * s + 0.5L * norm_real(m->da) * s * s;
+    real tol = 4.0L * 0x1p-53L * (r + travel + m->sigma);
+    if (r <= 1.9L * m->sigma && travel <= 1.9L * m->sigma)
+        tol = fminl(tol, 8.0L * 0x1p-53L * (fabsl(m->c) / (2.0L * m->sigma) + travel));
+    return tol;
 }
 
 typedef struct accuracy {
