@@ -70,7 +70,7 @@ static inline double predict_pair_before(const double dr[3], const double dv[3],
  *    (v_n -> 0), whose time the inputs' rounding does not fix that well.
  * Measured on 1.2e5 cases against a long-double reference (tests/test_quartic.c):
  * |g(s)| <= 0.32 tol, errors <= 0.30 of the bound above, relative errors
- * <= 1.0e-15 on the 1.9e4 well-conditioned contacts (<= 5e-15 on every
+ * <= 1.0e-15 on the 1.9e4 well-conditioned contacts (<= 6e-15 on every
  * aimed contact); bench/quartic.c: 45 ns per call on an air-hockey mix,
  * 91 ns when a contact is found, relative errors <= 5e-15 there. */
 double predict_pair_accelerated(const double dr[3], const double dv[3], const double da[3], double sigma,
