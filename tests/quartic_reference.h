@@ -2,7 +2,9 @@
  * time of two bodies with different constant accelerations, in long double
  * (x87 extended precision on x86-64: 64-bit significands against double's
  * 53), shared by tests/test_quartic.c and bench/quartic.c. It shares no code
- * with src/predict.c and uses none of its ideas beyond the definition:
+ * with src/predict.c, and finds every turning point by dense sampling and
+ * plain bisection where the kernel uses closed forms, Newton and Halley steps
+ * and early bounds. It solves, from the definition:
  *
  *   p(s) = dr + dv s + da s^2 / 2,  f(s) = |p(s)|^2 - sigma^2,
  *   the contact is the first s in [0, H) where f falls to zero or below
