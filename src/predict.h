@@ -47,8 +47,32 @@ static inline double predict_pair_before(const double dr[3], const double dv[3],
 }
 
 /* Earliest s in [0, horizon) at which two spheres whose relative motion is
- * dr + dv s + da s^2 / 2 (different constant accelerations) come into
- * contact at distance sigma; INFINITY if none. Touching and closing: 0. */
+ * p(s) = dr + dv s + da s^2 / 2 (different constant accelerations) come into
+ * contact at distance sigma, tangencies included; INFINITY if none. Touching
+ * or overlapping and closing (the first nonzero derivative of |p|^2 at 0
+ * negative): 0. Overlapping and opening: the time the overlap starts to
+ * close again, if it does before the gap opens (Bannerman's rule). The same
+ * bits for (-dr, -dv, -da). With da = 0 exactly it returns
+ * predict_pair_before(dr, dv, sigma, horizon), bit for bit (which may be a
+ * time >= horizon). horizon may be INFINITY. Any input ends in bounded time.
+ *
+ * Tolerance, with u = 2^-53, g(s) = |p(s)| - sigma the true gap (exact
+ * arithmetic on the given doubles), travel(s) = |dv| s + |da| s^2 / 2 and
+ *   tol(s) = 4 u (|dr| + travel(s) + sigma), the size of the rounding of p(s),
+ *   or, while |dr| <= 1.9 sigma and travel(s) <= 1.9 sigma (a near pair),
+ *   the smaller of that and 8 u (|c| / (2 sigma) + travel(s)), c = |dr|^2 - sigma^2:
+ *  - no contact is missed: g >= -tol at every time before the returned one
+ *    (before horizon when it returns INFINITY);
+ *  - a returned s > 0 is a contact: |g(s)| <= tol(s);
+ *  - so where the gap closes at speed >= v_n between s and the true contact
+ *    s*, |s - s*| <= tol(s*) / v_n + 4 ulp(s*): a relative error below 1e-14
+ *    wherever tol / (v_n s*) <= 5e-15, which leaves out grazing contacts
+ *    (v_n -> 0), whose time the inputs' rounding does not fix that well.
+ * Measured on 1.2e5 cases against a long-double reference (tests/test_quartic.c):
+ * |g(s)| <= 0.32 tol, errors <= 0.30 of the bound above, relative errors
+ * <= 1.0e-15 on the 1.9e4 well-conditioned contacts (<= 6e-15 on every
+ * aimed contact); bench/quartic.c: 45 ns per call on an air-hockey mix,
+ * 91 ns when a contact is found, relative errors <= 5e-15 there. */
 double predict_pair_accelerated(const double dr[3], const double dv[3], const double da[3], double sigma,
                                 double horizon);
 
