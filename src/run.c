@@ -145,7 +145,7 @@ static carom_status process_wall(carom_world *w, int32_t i, double t)
     if (st != CAROM_OK) return st;
     advance(w, i, t);
     double outward = wall % 2 ? 1.0 : -1.0;
-    double e = settle_wall_restitution(w, i, t, w->hot[i].v[wall / 2] * outward, since);
+    double e = settle_wall_restitution(w, i, wall, t, w->hot[i].v[wall / 2] * outward, since);
     double impulse = collide_wall(&w->hot[i].v[wall / 2], outward, w->mass[i], e, 0.0);
     if (!(impulse < INFINITY)) impulse = 0.0; /* a kinematic body: its momentum is not defined */
     w->counter[i]++;
