@@ -140,12 +140,12 @@ static carom_status process_pair(carom_world *w, int32_t owner, double t)
 static carom_status process_wall(carom_world *w, int32_t i, double t)
 {
     int wall = w->event[i].partner;
-    double since = t - w->hot[i].t; /* since the body's last event */
+    double previous = w->hot[i].t; /* the body's previous event */
     carom_status st = note_instant(w, i, t);
     if (st != CAROM_OK) return st;
     advance(w, i, t);
     double outward = wall % 2 ? 1.0 : -1.0;
-    double e = settle_wall_restitution(w, i, wall, t, w->hot[i].v[wall / 2] * outward, since);
+    double e = settle_wall_restitution(w, i, wall, t, w->hot[i].v[wall / 2] * outward, previous);
     double impulse = collide_wall(&w->hot[i].v[wall / 2], outward, w->mass[i], e, 0.0);
     if (!(impulse < INFINITY)) impulse = 0.0; /* a kinematic body: its momentum is not defined */
     w->counter[i]++;

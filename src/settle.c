@@ -22,9 +22,10 @@
  * the inelastic collapse of a dissipative hard-sphere gas with the TC model",
  * Granular Matter 1, 113 (1998)): a pair collision is elastic if either body
  * had a pair collision less than t_c before; so is a wall bounce of a body
- * whose last pair collision is that recent, unless the elastic hop off its
- * floor would itself be shorter than t_c (then the bounce is inelastic and
- * its Zeno series ends in closed form). Dissipation then stops where
+ * whose last pair collision is that recent, unless it comes from another
+ * bounce and the elastic hop off its floor would be tiny, 2^-20 of the time
+ * scale (then it is inelastic, and its Zeno series ends in closed form).
+ * Dissipation then stops where
  * collisions come faster than 1/t_c, so the collision rate stays finite in
  * dense, cold regions. A body bouncing alone on a floor is never affected,
  * so its series still ends in closed form. A driven body (own acceleration,
@@ -118,23 +119,28 @@ double settle_pair_restitution(const carom_world *w, int32_t i, int32_t j, doubl
 }
 
 /* Would an elastic bounce off wall, at this speed, send the body on a hop
- * shorter than t_c along the floor's gravity? */
-static int short_hop(const carom_world *w, int wall, double speed)
+ * shorter than 2^-20 of the time scale d / v along the floor's gravity (so
+ * that t_c would hold a million of them)? */
+static int tiny_hop(const carom_world *w, int wall, double speed)
 {
     int axis = wall / 2;
     if (w->rest.floor_side[axis] != wall_axis_side(wall)) return 0;
-    return 2.0 * speed < w->def.collapse_time * fabs(w->gravity[axis]);
+    return 2.0 * speed < 0x1p-20 * w->rest.time_scale * fabs(w->gravity[axis]);
 }
 
-double settle_wall_restitution(const carom_world *w, int32_t i, int wall, double t, double speed, double since)
+double settle_wall_restitution(const carom_world *w, int32_t i, int wall, double t, double speed, double previous)
 {
     double e = collide_restitution(w->def.wall_restitution, w->def.elastic_below_speed, speed);
     if (!w->rest.collapse || !(w->def.collapse_time > 0.0)) return e;
-    if (drive_moves(&w->drive, w->id_of[i])) return since < w->def.collapse_time ? 1.0 : e;
-    /* an elastic hop shorter than t_c would come back again and again (2.7
+    int32_t id = w->id_of[i];
+    if (drive_moves(&w->drive, id)) return t - previous < w->def.collapse_time ? 1.0 : e;
+    if (!recently_paired(w, i, t)) return e;
+    /* Elastic, as the TC model asks, if the body comes from its pair
+     * collision (pressed between a neighbour and the wall). A tiny hop after
+     * anything else (another bounce) would come back again and again (2.7
      * million times for a body meeting its floor at 1e-9 of its speed): the
-     * Zeno series in closed form ends those */
-    return recently_paired(w, i, t) && !short_hop(w, wall, speed) ? 1.0 : e;
+     * Zeno series, in closed form, ends those. */
+    return previous == w->rest.last_pair_time[id] || !tiny_hop(w, wall, speed) ? 1.0 : e;
 }
 
 void settle_set_time_scale(carom_world *w, double time_scale)

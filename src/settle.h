@@ -42,9 +42,10 @@ int settle_def_has_collapse(const carom_world_def *def);
 void settle_configure(carom_world *w);
 void settle_new_body(carom_world *w, int32_t id);
 /* The restitution of a pair collision (slots i, j) or a wall bounce at t
- * (since: the time from the body's previous event). */
+ * (previous: the time of the body's previous event). */
 double settle_pair_restitution(const carom_world *w, int32_t i, int32_t j, double t);
-double settle_wall_restitution(const carom_world *w, int32_t i, int wall, double t, double speed, double since);
+double settle_wall_restitution(const carom_world *w, int32_t i, int wall, double t, double speed,
+                               double previous);
 /* At a rebuild: the time scale and, if automatic, the TC model's time. */
 void settle_resolve_scales(carom_world *w);
 void settle_set_time_scale(carom_world *w, double time_scale);
