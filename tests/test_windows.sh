@@ -12,7 +12,8 @@
 # run with controls restarted from checkpoints (on a window start and
 # inside a window) ends bit for bit where the run in one go ends, and a
 # changed controls file is refused at the restart; bad controls rows and a
-# sensor outside the box fail with FILE:LINE:COL, writing nothing.
+# sensor outside the box fail with FILE:LINE:COL, writing nothing; carom
+# compare refuses controls it cannot replay.
 #
 # usage: test_windows.sh CAROM_BINARY
 # Prints "N passed, N failed" last; exits non-zero if anything failed.
@@ -276,7 +277,19 @@ check_window_needs_until() {
   pass "a windowed run needs run.until"
 }
 
+# carom compare has no windows to apply controls at: it says so.
+check_compare_refuses_controls() {
+  local dir=$work/compare out
+  mkdir -p "$dir"
+  printf 'time,body,ax,ay\n0,0,1,0\n' >"$dir/c.csv"
+  printf 'world: {dim: 2, box: [10, 10], boundary: walls}\nbodies: [{count: 3}]\nrun: {until: 1, window: 0.1, controls: c.csv}\n' >"$dir/s.yaml"
+  out=$(cd "$dir" && "$carom" compare s.yaml --dt 0.01 --quiet 2>&1)
+  [ $? -eq 1 ] && [[ $out == *"s.yaml:3:40: run.controls is not replayed by carom compare"* ]] || { fail compare_refuses_controls "$out"; return; }
+  pass "carom compare refuses a scenario with controls, at the key"
+}
+
 check_windows_are_plain
+check_compare_refuses_controls
 check_controls
 check_sensors
 check_kinematic
