@@ -150,7 +150,8 @@ typedef struct carom_world_def {
      * collisions in finite time) and changes a dilute gas by nothing
      * measurable when small against the time between collisions. Used only
      * when a restitution is below 1. 0 (the default): chosen at the first run
-     * as 0.01 d / v, with d the largest diameter and v^2 = <v^2> + |g| d
+     * as 0.01 d / v, with d the largest diameter and v^2 = <v^2> + |g| d,
+     * |g| the largest of gravity and own accelerations
      * (carom_world_definition then reports it); < 0: off. */
     double collapse_time;
     /* A body having this many events at one instant, with the clock not
@@ -512,8 +513,10 @@ typedef struct carom_frame carom_frame;
  * accepts overlapping bodies (frame-based code has to live with them); the
  * rest is checked as carom_world_add_body checks it (finite numbers,
  * positive radius and mass, inside the box, periodic sides at least three
- * largest diameters). The stepper's clock starts at 0. On failure *frame is
- * NULL and why says which body or field is wrong. */
+ * largest diameters). Bodies fly under world gravity only: an own
+ * acceleration or a kinematic body (infinite mass) is refused. The stepper's
+ * clock starts at 0. On failure *frame is NULL and why says which body or
+ * field is wrong. */
 carom_status carom_frame_create(const carom_world_def *world, const carom_body_def *bodies,
                                 int32_t count, const carom_frame_def *def, carom_frame **frame,
                                 char *why, size_t why_size);

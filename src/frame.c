@@ -293,6 +293,7 @@ carom_status carom_frame_get_body(const carom_frame *f, int32_t id, carom_body_s
     state->radius = f->radius[id];
     state->mass = f->mass[id];
     state->collisions = f->collisions[id];
+    state->acceleration = (carom_vec){0.0, 0.0, 0.0};
     return CAROM_OK;
 }
 
@@ -351,7 +352,15 @@ static carom_status check_body(const carom_frame *f, int32_t id, const carom_bod
     if (!(isfinite(b->radius) && b->radius > 0.0))
         return fail(why, size, CAROM_INVALID_ARGUMENT, "body %d: radius = %g: expected a finite number > 0", (int)id, b->radius);
     if (!(isfinite(b->mass) && b->mass > 0.0))
-        return fail(why, size, CAROM_INVALID_ARGUMENT, "body %d: mass = %g: expected a finite number > 0", (int)id, b->mass);
+        return fail(why, size, CAROM_INVALID_ARGUMENT,
+                    "body %d: mass = %g: expected a finite number > 0 (the frame steppers have no kinematic bodies)",
+                    (int)id, b->mass);
+    const double acc[3] = {b->acceleration.x, b->acceleration.y, b->acceleration.z};
+    for (int a = 0; a < f->dim; a++)
+        if (acc[a] != 0.0)
+            return fail(why, size, CAROM_INVALID_ARGUMENT,
+                        "body %d: acceleration.%c = %g: the frame steppers fly bodies under world gravity only", (int)id,
+                        axis_name[a], acc[a]);
     for (int a = 0; a < f->dim; a++) {
         if (!isfinite(x[a]) || !isfinite(v[a]))
             return fail(why, size, CAROM_INVALID_ARGUMENT, "body %d: position.%c = %g, velocity.%c = %g: expected finite numbers",

@@ -58,7 +58,7 @@ void measure_flight(measure *m, const body_hot *b, double mass, const double g[3
                     int has_gravity, double t)
 {
     double from = b->t > m->window_start ? b->t : m->window_start;
-    if (t <= from) return;
+    if (t <= from || !(mass < INFINITY)) return; /* kinematic bodies are left out */
     m->kinetic_integral +=
         flight_kinetic_integral(b->v, mass, g, has_gravity, from - b->t, t - b->t);
 }
@@ -73,11 +73,13 @@ static void add_instant_sums(const carom_world *w, carom_stats *s, double *open_
     for (int32_t id = 0; id < w->count; id++) { /* in id order: the same sums whatever the layout */
         int32_t i = w->slot_of[id];
         const body_hot *b = &w->hot[i];
-        double x[3], v[3], m = w->mass[i];
+        double x[3], v[3], field[3], m = w->mass[i];
+        if (drive_is_kinematic(m)) continue; /* left out: infinite energy and momentum */
         const double *g = motion_gravity(w, i);
         motion_state_at(b, g, w->has_gravity, w->clock, x, v);
+        drive_potential_field(w, id, field);
         ke += 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-        pe -= m * (w->gravity[0] * x[0] + w->gravity[1] * x[1] + w->gravity[2] * x[2]);
+        pe -= m * (field[0] * x[0] + field[1] * x[1] + field[2] * x[2]);
         for (int a = 0; a < 3; a++) p[a] += m * v[a];
         mass += m;
         measure_flight(&open, b, m, g, w->has_gravity, w->clock);
@@ -89,11 +91,17 @@ static void add_instant_sums(const carom_world *w, carom_stats *s, double *open_
     *total_mass = mass;
 }
 
-/* The number of axes whose total momentum nothing can change: periodic, no gravity. */
+/* Can nothing change the total momentum along axis a? Periodic, no gravity,
+ * and no driven bodies (own accelerations and kinematic pushes change it). */
+static int conserved_axis(const carom_world *w, int a)
+{
+    return w->periodic[a] && w->gravity[a] == 0.0 && !w->drive.on;
+}
+
 static int conserved_axes(const carom_world *w)
 {
     int c = 0;
-    for (int a = 0; a < w->dim; a++) c += w->periodic[a] && w->gravity[a] == 0.0;
+    for (int a = 0; a < w->dim; a++) c += conserved_axis(w, a);
     return c;
 }
 
@@ -103,7 +111,7 @@ static double drift_energy(const carom_world *w, const carom_stats *s, double to
     if (!(total_mass > 0.0)) return 0.0;
     double p[3] = {s->momentum.x, s->momentum.y, s->momentum.z}, pp = 0.0;
     for (int a = 0; a < w->dim; a++)
-        if (w->periodic[a] && w->gravity[a] == 0.0) pp += p[a] * p[a];
+        if (conserved_axis(w, a)) pp += p[a] * p[a];
     return pp / (2.0 * total_mass);
 }
 
@@ -126,7 +134,7 @@ carom_stats carom_world_stats(const carom_world *w)
     memset(&s, 0, sizeof s);
     if (!w) return s;
     const measure *m = &w->meas;
-    double open_integral, total_mass, n = (double)w->count;
+    double open_integral, total_mass, n = (double)(w->count - w->drive.kinematic); /* free bodies */
     double freedom = (double)w->dim * n - conserved_axes(w);
     s.dim = w->dim;
     s.bodies = w->count;
@@ -140,7 +148,11 @@ carom_stats carom_world_stats(const carom_world *w)
     s.cell_events = m->cell_events;
     s.stale_events = m->stale_events;
     s.rest_events = m->rest_events;
-    s.events = m->pair_events + m->wall_events + m->cell_events + m->rest_events;
+    s.sensor_events = m->sensor_events;
+    s.events = m->pair_events + m->wall_events + m->cell_events + m->rest_events + m->sensor_events;
+    s.predictions = m->predictions;
+    s.control_work = m->control_work;
+    s.kinematic_work = m->kinematic_work;
     s.window = w->clock - m->window_start;
     double thermal_integral = m->kinetic_integral + open_integral - drift * s.window;
     if (s.window > 0.0 && n > 0) {

@@ -6,7 +6,10 @@
 #include <stdint.h>
 
 typedef struct measure {
-    int64_t pair_events, wall_events, cell_events, stale_events, rest_events;
+    int64_t pair_events, wall_events, cell_events, stale_events, rest_events, sensor_events;
+    int64_t predictions;     /* bodies predicted */
+    double control_work;     /* KE + PE put in by the setters */
+    double kinematic_work;   /* KE given to free bodies by kinematic ones */
     double window_start;     /* time the measuring window opened */
     int64_t window_pairs;    /* pair collisions in the window */
     double virial;           /* sum of r_ij . dp_i over the window's pair collisions */

@@ -28,10 +28,12 @@ static inline void motion_advance(body_hot *b, const double g[3], int has_gravit
     b->t = t;
 }
 
-/* The acceleration of body i (slot): the world's gravity, less its normal
- * part on the floors the body rests on. */
+/* The acceleration of body i (slot): a driven body's own total (drive.c);
+ * otherwise the world's gravity, less its normal part on the floors the
+ * body rests on. */
 static inline const double *motion_gravity(const carom_world *w, int32_t i)
 {
+    if (w->drive.on && w->drive.moved[w->id_of[i]]) return &w->drive.total[3 * w->id_of[i]];
     if (!w->rest.state) return w->gravity;
     return w->rest.gravity_of[w->rest.state[w->id_of[i]] & 7];
 }

@@ -41,7 +41,13 @@ static carom_status note_instant(carom_world *w, int32_t i, double t)
 {
     double since = t - w->hot[i].t;
     if (since <= 0x1p-40 * fabs(t) || since <= w->rest.creep_span) {
-        if (++w->instant[i] >= (uint32_t)w->def.max_collisions_per_instant)
+        if (++w->instant[i] >= (uint32_t)w->def.max_collisions_per_instant && w->drive.kinematic)
+            return world_fail(w, CAROM_JAMMED,
+                              "body %d had %u events in a row at t = %.17g without the clock advancing "
+                              "(by more than 2^-40 of it, or of the time scale, each): it is squeezed (between a "
+                              "kinematic body and a wall or another kinematic body?), jammed or collapsing",
+                              (int)w->id_of[i], w->instant[i], t);
+        if (w->instant[i] >= (uint32_t)w->def.max_collisions_per_instant)
             return world_fail(w, CAROM_JAMMED,
                               "body %d had %u events in a row at t = %.17g without the clock advancing "
                               "(by more than 2^-40 of it, or of the time scale, each): the configuration "
@@ -54,13 +60,48 @@ static carom_status note_instant(carom_world *w, int32_t i, double t)
     return CAROM_OK;
 }
 
-static void report(carom_world *w, carom_event_kind kind, int32_t i, int32_t j, double impulse)
+/* Hands the event to the callback; CAROM_STOPPED if it asks to stop. */
+static carom_status report(carom_world *w, carom_event_kind kind, int32_t i, int32_t j, double impulse,
+                           int32_t direction)
 {
-    if (!w->def.on_event) return;
-    carom_event e = {w->clock, kind, w->id_of[i], kind == CAROM_EVENT_PAIR ? w->id_of[j] : j, impulse, 0};
+    if (!w->def.on_event) return CAROM_OK;
+    carom_event e = {w->clock, kind, w->id_of[i], kind == CAROM_EVENT_PAIR ? w->id_of[j] : j, impulse, direction};
     w->in_callback = 1;
-    w->def.on_event(w->def.user, &e);
+    int stop = w->def.on_event(w->def.user, &e);
     w->in_callback = 0;
+    if (!stop) return CAROM_OK;
+    return world_fail(w, CAROM_STOPPED, "the event callback stopped the run at t = %.17g", w->clock);
+}
+
+/* The impulse between free body i and kinematic body k (slots), dr = x_k - x_i;
+ * the kinetic energy the free body gains is the kinematic body's work. */
+static double collide_with_kinematic(carom_world *w, int32_t i, int32_t k, const double dr[3], double e,
+                                     double *virial)
+{
+    double *v = w->hot[i].v, before = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    double impulse = collide_kinematic(v, w->hot[k].v, w->mass[i], dr, e, w->def.elastic_below_speed, virial);
+    w->meas.kinematic_work += 0.5 * w->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2] - before);
+    return impulse;
+}
+
+/* The impulse of a pair collision (slots i, j, dr = x_j - x_i); a kinematic
+ * body's motion never changes, so its counter is left alone and the
+ * predictions others made with it stay valid. */
+static double collide_bodies(carom_world *w, int32_t i, int32_t j, const double dr[3], double e, double *virial)
+{
+    if (w->drive.kinematic && drive_is_kinematic(w->mass[i])) {
+        const double back[3] = {-dr[0], -dr[1], -dr[2]};
+        w->counter[j]++;
+        return collide_with_kinematic(w, j, i, back, e, virial);
+    }
+    if (w->drive.kinematic && drive_is_kinematic(w->mass[j])) {
+        w->counter[i]++;
+        return collide_with_kinematic(w, i, j, dr, e, virial);
+    }
+    w->counter[i]++;
+    w->counter[j]++;
+    return collide_pair(w->hot[i].v, w->hot[j].v, w->mass[i], w->mass[j], dr, e, w->def.elastic_below_speed,
+                        virial);
 }
 
 /* The separation x_j - x_i at contact, through the nearest periodic image. */
@@ -85,10 +126,7 @@ static carom_status process_pair(carom_world *w, int32_t owner, double t)
     double dr[3], virial;
     contact_separation(w, i, j, dr);
     double e = w->rest.collapse ? settle_pair_restitution(w, i, j, t) : w->def.restitution;
-    double impulse = collide_pair(w->hot[i].v, w->hot[j].v, w->mass[i], w->mass[j], dr, e,
-                                  w->def.elastic_below_speed, &virial);
-    w->counter[i]++;
-    w->counter[j]++;
+    double impulse = collide_bodies(w, i, j, dr, e, &virial);
     w->collisions[i]++, w->collisions[j]++;
     if (w->rest.collapse || w->rest.floors) settle_after_pair(w, i, j, t);
     w->meas.pair_events++;
@@ -96,8 +134,7 @@ static carom_status process_pair(carom_world *w, int32_t owner, double t)
     w->meas.virial += virial;
     schedule_body(w, i);
     schedule_body(w, j);
-    report(w, CAROM_EVENT_PAIR, i, j, impulse);
-    return CAROM_OK;
+    return report(w, CAROM_EVENT_PAIR, i, j, impulse, 0);
 }
 
 static carom_status process_wall(carom_world *w, int32_t i, double t)
@@ -109,14 +146,14 @@ static carom_status process_wall(carom_world *w, int32_t i, double t)
     double outward = wall % 2 ? 1.0 : -1.0;
     double e = settle_wall_restitution(w, i, t, w->hot[i].v[wall / 2] * outward);
     double impulse = collide_wall(&w->hot[i].v[wall / 2], outward, w->mass[i], e, 0.0);
+    if (!(impulse < INFINITY)) impulse = 0.0; /* a kinematic body: its momentum is not defined */
     w->counter[i]++;
     w->collisions[i]++;
     settle_after_wall(w, i, wall, t, e);
     w->meas.wall_events++;
     w->meas.wall_impulse += impulse;
     schedule_body(w, i);
-    report(w, CAROM_EVENT_WALL, i, wall, impulse);
-    return CAROM_OK;
+    return report(w, CAROM_EVENT_WALL, i, wall, impulse, 0);
 }
 
 /* A cell crossing changes no trajectory, but the body is brought to the
@@ -148,8 +185,19 @@ static carom_status process_rest(carom_world *w, int32_t i, double t)
     w->counter[i]++;
     w->meas.rest_events++;
     schedule_body(w, i);
-    report(w, CAROM_EVENT_REST, i, wall, 0.0);
-    return CAROM_OK;
+    return report(w, CAROM_EVENT_REST, i, wall, 0.0, 0);
+}
+
+/* A body's centre crosses a sensor: nothing moves (the body is not even
+ * brought forward); the crossing is reported and not offered again. */
+static carom_status process_sensor(carom_world *w, int32_t i, double t)
+{
+    int32_t sensor = w->event[i].partner;
+    int32_t direction = w->event[i].partner_counter ? 1 : -1;
+    w->sense.after[w->id_of[i]] = t;
+    w->meas.sensor_events++;
+    schedule_body(w, i);
+    return report(w, CAROM_EVENT_SENSOR, i, sensor, 0.0, direction);
 }
 
 /* Leaving its shell, a body gets a new neighbour list around where it is. */
@@ -190,8 +238,14 @@ static carom_status process_next(carom_world *w, int32_t i, double t, int *count
 {
     *counted = 0;
     if (is_stale(w, i)) {
+        /* predicted as at the stale event's time, so that a prediction never
+         * depends on where a window (a run's end) fell; the clock itself
+         * stays at the last event */
+        double clock = w->clock;
+        w->clock = t;
         w->meas.stale_events++;
         schedule_body(w, i);
+        w->clock = clock;
         return CAROM_OK;
     }
     /* the memory an event needs is found before anything changes */
@@ -205,6 +259,7 @@ static carom_status process_next(carom_world *w, int32_t i, double t, int *count
     case EVENT_WALL: return process_wall(w, i, t);
     case EVENT_SHELL: return process_shell(w, i, t);
     case EVENT_REST: return process_rest(w, i, t);
+    case EVENT_SENSOR: return process_sensor(w, i, t);
     default: return process_cell(w, i, t);
     }
 }
@@ -338,6 +393,7 @@ carom_status carom_world_run(carom_world *w, double t_end, int64_t max_events)
     carom_status st = check_run_arguments(w, t_end, max_events);
     if (st != CAROM_OK) return st;
     if (w->needs_rebuild && (st = schedule_rebuild(w)) != CAROM_OK) return st;
+    if (!(w->rest.time_scale > 0.0)) settle_resolve_scales(w); /* bodies set moving since */
     int64_t processed = 0;
     while (max_events < 0 || processed < max_events) {
         int32_t i = calendar_first(&w->cal);
@@ -352,11 +408,23 @@ carom_status carom_world_run(carom_world *w, double t_end, int64_t max_events)
                               t, w->rest.clock_limit, w->rest.time_scale);
         if (w->count >= PREFETCH_FROM_BODIES) prefetch_upcoming(w, i);
         int counted;
-        if ((st = process_next(w, i, t, &counted)) != CAROM_OK) return st;
+        st = process_next(w, i, t, &counted);
         processed += counted;
+        if (st != CAROM_OK) return st;
         w->events_since_order++;
         if (order_due(w)) order_bodies(w); /* if out of memory, it tries again later */
     }
     if (isfinite(t_end) && (max_events < 0 || processed < max_events)) w->clock = t_end;
     return CAROM_OK;
+}
+
+carom_status carom_world_advance(carom_world *w, double dt)
+{
+    if (!w) return CAROM_INVALID_ARGUMENT;
+    if (!(isfinite(dt) && dt >= 0.0))
+        return world_fail(w, CAROM_INVALID_ARGUMENT, "dt = %g: expected a finite time >= 0", dt);
+    double t_end = w->clock + dt;
+    if (!isfinite(t_end))
+        return world_fail(w, CAROM_INVALID_ARGUMENT, "now + dt = %g: expected a finite time", t_end);
+    return carom_world_run(w, t_end, -1);
 }

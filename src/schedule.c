@@ -22,6 +22,8 @@
 static inline double pair_time_before(const carom_world *w, int32_t i, int32_t j,
                                       const double shift[3], double horizon)
 {
+    if (w->drive.kinematic && drive_is_kinematic(w->mass[i]) && drive_is_kinematic(w->mass[j]))
+        return INFINITY; /* kinematic bodies pass through each other */
     const body_hot *a = &w->hot[i], *b = &w->hot[j];
     double t_ref = a->t > b->t ? a->t : b->t;
     double xa[3], va[3], xb[3], vb[3], dr[3], dv[3], da[3];
@@ -33,7 +35,7 @@ static inline double pair_time_before(const carom_world *w, int32_t i, int32_t j
         dv[k] = vb[k] - va[k];
         da[k] = gb[k] - ga[k];
     }
-    if (ga != gb) /* one rests on a floor the other does not: a quartic */
+    if (da[0] != 0.0 || da[1] != 0.0 || da[2] != 0.0) /* accelerated differently: a quartic */
         return t_ref + predict_pair_accelerated(dr, dv, da, a->radius + b->radius, horizon - t_ref);
     return t_ref + predict_pair_before(dr, dv, a->radius + b->radius, horizon - t_ref);
 }
@@ -124,7 +126,8 @@ static inline double free_pair_time_before(const body_hot *a, const body_hot *b,
     return t_ref + predict_pair_before(dr, dv, a->radius + b->radius, horizon - t_ref);
 }
 
-/* Every neighbour in body i's list (neighbour lists are never used with gravity). */
+/* Every neighbour in body i's list, flying straight (neighbour lists are
+ * never used with world gravity). */
 SCAN void consider_listed_pairs(const carom_world *w, int32_t i, candidate *best, const int check_just)
 {
     const neighbours *nb = &w->nb;
@@ -134,6 +137,18 @@ SCAN void consider_listed_pairs(const carom_world *w, int32_t i, candidate *best
         int32_t j = neighbours_slot(row[k]);
         const double *shift = neighbours_shift(&w->grid, row[k]);
         offer_pair(w, best, free_pair_time_before(a, &w->hot[j], shift, best->reach), i, j, shift, check_just);
+    }
+}
+
+/* Every neighbour in body i's list, with accelerations (driven bodies). */
+SCAN void consider_listed_pairs_accelerated(const carom_world *w, int32_t i, candidate *best, const int check_just)
+{
+    const neighbours *nb = &w->nb;
+    const int32_t *row = neighbours_row(nb, i);
+    for (int k = 0, n = nb->count[i]; k < n; k++) {
+        int32_t j = neighbours_slot(row[k]);
+        const double *shift = neighbours_shift(&w->grid, row[k]);
+        offer_pair(w, best, pair_time_before(w, i, j, shift, best->reach), i, j, shift, check_just);
     }
 }
 
@@ -171,11 +186,13 @@ SCAN void consider_cell_pairs(const carom_world *w, int32_t i, candidate *best, 
 static void consider_pairs(const carom_world *w, int32_t i, candidate *best)
 {
     if (best->just >= 0) {
-        if (w->nb.on) consider_listed_pairs(w, i, best, 1);
+        if (w->nb.on && w->has_gravity) consider_listed_pairs_accelerated(w, i, best, 1);
+        else if (w->nb.on) consider_listed_pairs(w, i, best, 1);
         else if (w->has_gravity) consider_cell_pairs_under_gravity(w, i, best, 1);
         else consider_cell_pairs(w, i, best, 1);
     } else if (w->nb.on) {
-        consider_listed_pairs(w, i, best, 0);
+        if (w->has_gravity) consider_listed_pairs_accelerated(w, i, best, 0);
+        else consider_listed_pairs(w, i, best, 0);
     } else if (w->has_gravity) {
         consider_cell_pairs_under_gravity(w, i, best, 0);
     } else {
@@ -226,10 +243,22 @@ double schedule_own_time(const carom_world *w, int32_t i, int which, body_event 
     return best.time;
 }
 
+/* The next sensor crossing: first, so that it wins a tie with a wall or a
+ * cell exit (a pair still wins one with it). */
+static void consider_sensors(const carom_world *w, int32_t i, candidate *best)
+{
+    int32_t sensor;
+    int upwards;
+    double t = sensor_next_crossing(w, i, &sensor, &upwards);
+    consider(best, t, EVENT_SENSOR, sensor, (uint32_t)upwards);
+}
+
 void schedule_body(carom_world *w, int32_t i)
 {
     candidate best = {INFINITY, INFINITY, fabs(w->clock) * 0x1p-49, {-1, 0, EVENT_NONE},
                       w->rest.last_partner ? settle_just_partner(w, i) : -1};
+    w->meas.predictions++;
+    if (w->sense.count) consider_sensors(w, i, &best);
     /* Walls and the cell exit first: their time is the horizon beyond which no
      * pair needs its square root. A pair still wins a tie with them. */
     consider_walls(w, i, &best, 1);

@@ -27,7 +27,8 @@
  * dense, cold regions. A body bouncing alone on a floor is never affected,
  * so its series still ends in closed form. t_c = world_def.collapse_time; 0
  * picks 0.01 d / v at the first run, with d the largest diameter and
- * v^2 = <v^2> + |g| d.
+ * v^2 = <v^2> + |g| d (|g| the largest of world gravity and the bodies'
+ * own accelerations).
  *
  * Last partners. After an impulse two bodies do not approach (exactly), but
  * round-off can leave them closing at 1e-16 of their speed, which with
@@ -133,6 +134,10 @@ void settle_resolve_scales(carom_world *w)
         vv += v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
     }
     for (int a = 0; a < 3; a++) g += w->gravity[a] * w->gravity[a];
+    for (int32_t id = 0; w->drive.on && id < w->count; id++) { /* the largest own acceleration counts too */
+        const double *own = &w->drive.own[3 * id];
+        g = fmax(g, own[0] * own[0] + own[1] * own[1] + own[2] * own[2]);
+    }
     double v_ref = sqrt(vv / w->count + sqrt(g) * d);
     if (!(v_ref > 0.0 && isfinite(v_ref) && isfinite(d / v_ref))) return; /* nothing moves yet */
     settle_set_time_scale(w, d / v_ref);
@@ -148,6 +153,10 @@ int32_t settle_just_partner(const carom_world *w, int32_t i)
     int32_t id = w->id_of[i], p = s->last_partner[id];
     if (p < 0 || s->last_partner[p] != id) return -1;
     if (s->state && (s->state[id] & 7) != (s->state[p] & 7)) return -1;
+    if (w->drive.on) { /* accelerated differently, they may meet again at once */
+        const double *a = motion_gravity(w, i), *b = motion_gravity(w, w->slot_of[p]);
+        if (a[0] != b[0] || a[1] != b[1] || a[2] != b[2]) return -1;
+    }
     return w->slot_of[p];
 }
 
@@ -183,6 +192,15 @@ void settle_after_kick(carom_world *w, int32_t i)
     }
 }
 
+void settle_release(carom_world *w, int32_t i)
+{
+    settle *s = &w->rest;
+    if (!s->state) return;
+    int32_t id = w->id_of[i];
+    for (int a = 0; a < 3; a++) clear_series(s, id, a);
+    s->state[id] = 0;
+}
+
 void settle_after_pair(carom_world *w, int32_t i, int32_t j, double t)
 {
     settle *s = &w->rest;
@@ -205,7 +223,7 @@ void settle_after_wall(carom_world *w, int32_t i, int wall, double t, double e)
     int32_t id = w->id_of[i];
     if (s->last_partner) s->last_partner[id] = -1;
     int axis = wall / 2;
-    if (!s->state || s->floor_side[axis] != wall_axis_side(wall)) return;
+    if (!s->state || s->floor_side[axis] != wall_axis_side(wall) || drive_moves(&w->drive, id)) return;
     double u = fabs(w->hot[i].v[axis]), g = fabs(w->gravity[axis]);
     if (u == 0.0) {
         settle_rest(w, i, axis);
@@ -235,7 +253,7 @@ void settle_after_wall(carom_world *w, int32_t i, int wall, double t, double e)
 void settle_detect_body(carom_world *w, int32_t i)
 {
     settle *s = &w->rest;
-    if (!s->state) return;
+    if (!s->state || drive_moves(&w->drive, w->id_of[i])) return;
     body_hot *h = &w->hot[i];
     for (int a = 0; a < 3; a++) {
         if (!s->floor_side[a] || h->v[a] != 0.0) continue;

@@ -51,6 +51,8 @@ void settle_set_time_scale(carom_world *w, double time_scale);
 int32_t settle_just_partner(const carom_world *w, int32_t i);
 void settle_rest(carom_world *w, int32_t i, int axis);
 void settle_after_kick(carom_world *w, int32_t i);
+/* Body i (slot) leaves every floor and series it was on (moved, or driven). */
+void settle_release(carom_world *w, int32_t i);
 void settle_after_pair(carom_world *w, int32_t i, int32_t j, double t);
 void settle_after_wall(carom_world *w, int32_t i, int wall, double t, double e);
 void settle_detect_body(carom_world *w, int32_t i);

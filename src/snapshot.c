@@ -12,10 +12,10 @@
  * every choice between equal times is made by id, so the layout never
  * changes a result.
  *
- * Format version 4, every number little-endian whatever the machine:
+ * Format version 5, every number little-endian whatever the machine:
  *   magic "CAROMSNP", version (u32), byte-order tag 0x01020304 (u32), total
- *   length in bytes (u64), the header fields, the bodies, and a CRC-32C of
- *   every byte before it (u32).
+ *   length in bytes (u64), the header fields, the bodies, the sensor planes,
+ *   and a CRC-32C of every byte before it (u32).
  * CRC-32C is the CRC of Castagnoli, Braeuer & Herrmann, IEEE Trans. Commun.
  * 41, 883 (1993), as specified for iSCSI in RFC 3720 (appendix B.4):
  * reflected polynomial 0x82F63B78, initial value and final xor 0xFFFFFFFF,
@@ -44,17 +44,21 @@
 static const char snapshot_magic[8] = {'C', 'A', 'R', 'O', 'M', 'S', 'N', 'P'};
 /* 2: bodies in id order with their cells; 3: neighbour lists; 4: little-endian
  * fields, total length, CRC-32C, collision counts, events since re-sorting,
- * the settling state (floors, Zeno series, TC model) */
-enum { SNAPSHOT_VERSION = 4 };
+ * the settling state (floors, Zeno series, TC model); 5: driven bodies (own
+ * accelerations, kinematic masses), sensors, the work done from outside */
+enum { SNAPSHOT_VERSION = 5 };
 static const uint32_t byte_order_tag = 0x01020304u;
 
 /* Bytes of the fixed parts (checked against what the writer writes). */
 enum {
-    HEADER_BYTES = 284,
+    HEADER_BYTES = 324,
     BODY_BYTES = 110,
     ANCHOR_BYTES = 12,
     FLOOR_BYTES = 49,    /* settle state, Zeno end and tolerance per axis */
     COLLAPSE_BYTES = 12, /* last pair collision time, last partner */
+    DRIVE_BYTES = 24,    /* own acceleration */
+    SENSED_BYTES = 8,    /* last sensor crossing */
+    PLANE_BYTES = 60,    /* a sensor: axis, position, extents */
     CHECKSUM_BYTES = 4,
     LENGTH_AT = 16, /* where the total length is */
 };
@@ -93,21 +97,22 @@ static int size_mul_add(size_t a, size_t b, size_t c, size_t *out)
 
 /* What a body record holds beyond the fixed part. */
 typedef struct layout {
-    int anchors, floors, collapse;
+    int anchors, floors, collapse, driven;
+    int32_t planes; /* sensors: each body has its last crossing when there are any */
 } layout;
 
 static size_t body_bytes(layout l)
 {
     return BODY_BYTES + (l.anchors ? ANCHOR_BYTES : 0) + (l.floors ? FLOOR_BYTES : 0) +
-           (l.collapse ? COLLAPSE_BYTES : 0);
+           (l.collapse ? COLLAPSE_BYTES : 0) + (l.driven ? DRIVE_BYTES : 0) + (l.planes > 0 ? SENSED_BYTES : 0);
 }
 
 /* The snapshot's size for count bodies, or 0 if it does not fit in size_t. */
 static size_t snapshot_bytes(int64_t count, layout l)
 {
-    size_t size;
+    size_t size, planes = (size_t)(l.planes > 0 ? l.planes : 0) * PLANE_BYTES;
     if (count < 0 || (uint64_t)count > SIZE_MAX ||
-        size_mul_add((size_t)count, body_bytes(l), HEADER_BYTES + CHECKSUM_BYTES, &size) != 0)
+        size_mul_add((size_t)count, body_bytes(l), HEADER_BYTES + CHECKSUM_BYTES + planes, &size) != 0)
         return 0;
     return size;
 }
@@ -116,10 +121,15 @@ static size_t snapshot_bytes(int64_t count, layout l)
  * lists are rebuilt at the next run, so the anchors mean nothing. */
 static int saves_anchors(int lists_on, int needs_rebuild) { return lists_on && !needs_rebuild; }
 
-static layout layout_of(const carom_world_def *def, int lists_on, int needs_rebuild)
+static layout layout_of(const carom_world_def *def, int lists_on, int needs_rebuild, int driven, int32_t planes)
 {
     return (layout){saves_anchors(lists_on, needs_rebuild), settle_def_has_floors(def),
-                    settle_def_has_collapse(def)};
+                    settle_def_has_collapse(def), driven, planes};
+}
+
+static layout world_layout(const carom_world *w)
+{
+    return layout_of(&w->def, w->nb.on, w->needs_rebuild, w->drive.on, w->sense.count);
 }
 
 /* ---- little-endian fields ------------------------------------------------ */
@@ -226,6 +236,15 @@ static void write_measure(stream *s, const measure *m)
     put_i64(s, m->rest_events);
 }
 
+/* Version 5's additions to the measures, after the header's older fields. */
+static void write_driven_measure(stream *s, const measure *m)
+{
+    put_i64(s, m->sensor_events);
+    put_i64(s, m->predictions);
+    put_f64(s, m->control_work);
+    put_f64(s, m->kinematic_work);
+}
+
 static void write_header(stream *s, const carom_world *w, size_t total)
 {
     for (size_t k = 0; k < sizeof snapshot_magic; k++) put_u8(s, (uint8_t)snapshot_magic[k]);
@@ -244,6 +263,20 @@ static void write_header(stream *s, const carom_world *w, size_t total)
     put_i32(s, w->nb.on);
     put_f64(s, w->nb.shell);
     put_f64(s, w->rest.time_scale);
+    put_i32(s, w->drive.on);
+    put_i32(s, w->sense.count);
+    write_driven_measure(s, &w->meas);
+}
+
+static void write_planes(stream *s, const carom_world *w)
+{
+    for (int32_t k = 0; k < w->sense.count; k++) {
+        const sensor_plane *p = &w->sense.plane[k];
+        put_i32(s, p->axis);
+        put_f64(s, p->at);
+        for (int a = 0; a < 3; a++) put_f64(s, p->lo[a]);
+        for (int a = 0; a < 3; a++) put_f64(s, p->hi[a]);
+    }
 }
 
 /* One body in id order, with its cell; a pair partner is saved as an id. */
@@ -278,6 +311,9 @@ static void write_body(stream *s, const carom_world *w, int32_t i)
         put_f64(s, w->rest.last_pair_time[id]);
         put_i32(s, w->rest.last_partner[id]);
     }
+    if (w->drive.on)
+        for (int a = 0; a < 3; a++) put_f64(s, w->drive.own[3 * id + a]);
+    if (w->sense.count > 0) put_f64(s, w->sense.after[id]);
 }
 
 carom_status carom_world_snapshot(const carom_world *w, void *buffer, size_t size)
@@ -294,6 +330,7 @@ carom_status carom_world_snapshot(const carom_world *w, void *buffer, size_t siz
     stream s = {buffer, NULL, needed, 0, 0};
     write_header(&s, w, needed);
     for (int32_t id = 0; id < w->count; id++) write_body(&s, w, w->slot_of[id]);
+    write_planes(&s, w);
     put_u32(&s, carom_crc32c(0, buffer, s.at));
     assert(s.at == needed && "the layout sizes in the enum match what is written");
     return CAROM_OK;
@@ -301,7 +338,7 @@ carom_status carom_world_snapshot(const carom_world *w, void *buffer, size_t siz
 
 size_t carom_world_snapshot_size(const carom_world *w)
 {
-    return w ? snapshot_bytes(w->count, layout_of(&w->def, w->nb.on, w->needs_rebuild)) : 0;
+    return w ? snapshot_bytes(w->count, world_layout(w)) : 0;
 }
 
 /* ---- restoring: messages ------------------------------------------------- */
@@ -375,11 +412,11 @@ static carom_status check_envelope(const unsigned char *in, size_t size, const r
 typedef struct header {
     carom_world_def def;
     double clock, max_radius, shell, time_scale;
-    int32_t count, grid_bodies, needs_rebuild, lists_on, n[3];
+    int32_t count, grid_bodies, needs_rebuild, lists_on, n[3], driven, planes;
     int64_t events_since_order;
     measure meas;
     size_t at_def, at_clock, at_count, at_max_radius, at_grid_bodies, at_rebuild, at_order, at_meas,
-        at_grid, at_lists, at_time_scale;
+        at_grid, at_lists, at_time_scale, at_driven, at_planes, at_driven_meas;
 } header;
 
 static carom_vec get_vec(stream *s)
@@ -446,6 +483,15 @@ static void read_header(stream *s, header *h)
     h->shell = get_f64(s);
     h->at_time_scale = s->at;
     h->time_scale = get_f64(s);
+    h->at_driven = s->at;
+    h->driven = get_i32(s);
+    h->at_planes = s->at;
+    h->planes = get_i32(s);
+    h->at_driven_meas = s->at;
+    h->meas.sensor_events = get_i64(s);
+    h->meas.predictions = get_i64(s);
+    h->meas.control_work = get_f64(s);
+    h->meas.kinematic_work = get_f64(s);
 }
 
 static carom_status check_world_numbers(const header *h, const refusal *r)
@@ -496,6 +542,21 @@ static carom_status check_measure(const header *h, const refusal *r)
     if (!(isfinite(m->kinetic_integral) && m->kinetic_integral >= 0.0))
         return refuse(r, h->at_meas + 64, "kinetic energy integral",
                       "%g: expected a finite number >= 0", m->kinetic_integral);
+    if (m->sensor_events < 0 || m->predictions < 0)
+        return refuse(r, h->at_driven_meas, "sensor events and predictions", "%lld, %lld: expected counts >= 0",
+                      (long long)m->sensor_events, (long long)m->predictions);
+    if (!isfinite(m->control_work) || !isfinite(m->kinematic_work))
+        return refuse(r, h->at_driven_meas + 16, "work from outside", "%g, %g: expected finite numbers",
+                      m->control_work, m->kinematic_work);
+    return CAROM_OK;
+}
+
+static carom_status check_driven(const header *h, const refusal *r)
+{
+    if (h->driven != 0 && h->driven != 1)
+        return refuse(r, h->at_driven, "driven bodies", "%d: expected 0 or 1", (int)h->driven);
+    if (h->planes < 0 || h->planes == INT32_MAX)
+        return refuse(r, h->at_planes, "sensors", "%d: expected a count >= 0", (int)h->planes);
     return CAROM_OK;
 }
 
@@ -566,8 +627,9 @@ static carom_status check_header(const header *h, size_t size, const refusal *r)
     carom_status st = check_world_numbers(h, r);
     if (st == CAROM_OK) st = check_measure(h, r);
     if (st == CAROM_OK) st = check_lists(h, r);
+    if (st == CAROM_OK) st = check_driven(h, r);
     if (st != CAROM_OK) return st;
-    layout l = layout_of(&h->def, h->lists_on, h->needs_rebuild);
+    layout l = layout_of(&h->def, h->lists_on, h->needs_rebuild, h->driven, h->planes);
     size_t expected = snapshot_bytes(h->count, l);
     if (expected != size)
         return refuse(r, h->at_count, "body count",
@@ -594,6 +656,8 @@ static int valid_event(const carom_world *w, const body_event *e, int32_t self)
         return w->nb.on && e->partner == 0 && e->partner_counter == 0;
     case EVENT_REST:
         return face_ok && w->rest.state && w->rest.floor_side[e->partner / 2] == (e->partner % 2 ? 1 : -1);
+    case EVENT_SENSOR:
+        return e->partner >= 0 && e->partner < w->sense.count && e->partner_counter <= 1;
     default:
         return 0;
     }
@@ -693,7 +757,7 @@ static carom_status check_cell(const carom_world *w, int32_t i, int32_t cell, si
         placed = in_cell(&w->grid, cell, b->x, w->nb.on ? 1.01 * w->nb.shell : 0.0);
         if (!placed && w->needs_rebuild) {
             double x[3], v[3];
-            motion_state_at(b, w->gravity, w->has_gravity, w->clock, x, v);
+            motion_state_at(b, motion_gravity(w, i), w->has_gravity, w->clock, x, v);
             placed = cells_locate(&w->grid, x) == cell;
         }
     }
@@ -790,6 +854,33 @@ static carom_status check_settle(const carom_world *w, int32_t i, size_t at, con
     return CAROM_OK;
 }
 
+/* Body i's own acceleration and last sensor crossing, where the world keeps them. */
+static void read_driven(stream *s, carom_world *w, int32_t i)
+{
+    if (w->drive.on)
+        for (int a = 0; a < 3; a++) w->drive.own[3 * i + a] = get_f64(s);
+    if (w->sense.count > 0) w->sense.after[i] = get_f64(s);
+}
+
+static carom_status check_driven_body(const carom_world *w, int32_t i, size_t at, const refusal *r)
+{
+    if (w->drive.on) {
+        for (int a = 0; a < 3; a++) {
+            double g = w->drive.own[3 * i + a];
+            if (!isfinite(g) || !world_in_scale(g) || (a >= w->dim && g != 0.0))
+                return refuse(r, at + 8 * (size_t)a, "own acceleration", "body %d: %g on axis %d", (int)i, g, a);
+        }
+        at += DRIVE_BYTES;
+    }
+    if (w->sense.count > 0) {
+        double after = w->sense.after[i];
+        if (!((isinf(after) && after < 0.0) || (isfinite(after) && after <= w->clock)))
+            return refuse(r, at, "last sensor crossing", "body %d: %g, expected a time not after the clock %g",
+                          (int)i, after, w->clock);
+    }
+    return CAROM_OK;
+}
+
 static carom_status read_body(stream *s, carom_world *w, int32_t i, const refusal *r)
 {
     size_t at = s->at;
@@ -812,21 +903,29 @@ static carom_status read_body(stream *s, carom_world *w, int32_t i, const refusa
         for (int a = 0; a < 3; a++) w->nb.anchor[3 * i + a] = get_f32(s);
     size_t at_settle = s->at;
     read_settle(s, w, i);
+    size_t at_driven = s->at;
+    read_driven(s, w, i);
     if (s->failed) return refuse(r, at, "body", "body %d: the snapshot ends inside it", (int)i);
     carom_status st = check_settle(w, i, at_settle, r);
+    if (st == CAROM_OK) st = check_driven_body(w, i, at_driven, r);
     if (st != CAROM_OK) return st;
     st = check_motion(w, b, at, i, r);
     if (st != CAROM_OK) return st;
-    if (!world_mass_in_range(w->mass[i]))
-        return refuse(r, at + AT_MASS, "mass", "body %d: %g, expected a number from 1e-100 to 1e100", (int)i,
-                      w->mass[i]);
+    if (!world_mass_in_range(w->mass[i]) && !(w->drive.on && drive_is_kinematic(w->mass[i])))
+        return refuse(r, at + AT_MASS, "mass",
+                      "body %d: %g, expected a number from 1e-100 to 1e100 (or infinity in a world with driven bodies)",
+                      (int)i, w->mass[i]);
+    w->id_of[i] = w->slot_of[i] = i;
+    if (w->drive.on) {
+        drive_new_body(w, i, &w->drive.own[3 * i]);
+        w->drive.kinematic += drive_is_kinematic(w->mass[i]);
+    }
     if (w->instant[i] > (uint32_t)w->def.max_collisions_per_instant)
         return refuse(r, at + AT_INSTANT, "events this instant",
                       "body %d: %u, more than the jam limit %d", (int)i, w->instant[i],
                       (int)w->def.max_collisions_per_instant);
     if ((st = check_event(w, i, scheduled, time, at, r)) != CAROM_OK) return st;
     if (w->grid.total > 0 && (st = check_cell(w, i, cell, at, r)) != CAROM_OK) return st;
-    w->id_of[i] = w->slot_of[i] = i;
     w->grid.cell[i] = cell; /* filed in its list below */
     if (scheduled) calendar_set_keyed(&w->cal, i, i, time);
     return CAROM_OK;
@@ -879,9 +978,29 @@ static carom_status read_bodies(stream *s, carom_world *w, const header *h, cons
  * may fall a hair before the clock by round-off, and is checked against the
  * time stamp in check_settle).
  * Body i's record is at HEADER_BYTES + i * its size. */
+/* A scheduled sensor crossing is the body's next one, recomputed to the bit;
+ * any other event is no later than that crossing. */
+static carom_status check_sensor_event(const carom_world *w, int32_t i, double scheduled, size_t at,
+                                       const refusal *r)
+{
+    int32_t sensor;
+    int upwards;
+    double next = fmax(sensor_next_crossing(w, i, &sensor, &upwards), w->clock);
+    const body_event *e = &w->event[i];
+    if (e->kind == EVENT_SENSOR &&
+        !(scheduled == next && e->partner == sensor && e->partner_counter == (uint32_t)upwards))
+        return refuse(r, at + AT_EVENT, "event",
+                      "body %d: sensor %d at %.17g, but its next crossing is of sensor %d at %.17g", (int)i,
+                      (int)e->partner, scheduled, (int)sensor, next);
+    if (!(scheduled <= next))
+        return refuse(r, at + AT_TIME, "event time", "body %d: %.17g, after its next sensor crossing at %.17g",
+                      (int)i, scheduled, next);
+    return CAROM_OK;
+}
+
 static carom_status check_own_events(const carom_world *w, const refusal *r)
 {
-    size_t size = body_bytes(layout_of(&w->def, w->nb.on, w->needs_rebuild));
+    size_t size = body_bytes(world_layout(w));
     for (int32_t i = 0; i < w->count; i++) {
         /* bodies added since the last run may have changed the grid, and
          * every event is predicted again at the next: then the walls, and
@@ -909,6 +1028,11 @@ static carom_status check_own_events(const carom_world *w, const refusal *r)
             return refuse(r, HEADER_BYTES + (size_t)i * size + AT_TIME, "event time",
                           "body %d: %.17g, after its own next wall or cell event at %.17g", (int)i, scheduled, own);
         const body_event *e = &w->event[i];
+        if (w->sense.count > 0) {
+            carom_status st = check_sensor_event(w, i, scheduled, HEADER_BYTES + (size_t)i * size, r);
+            if (st != CAROM_OK) return st;
+            if (e->kind == EVENT_SENSOR) continue;
+        }
         if (e->kind != EVENT_PAIR &&
             !(e->kind == mine.kind && e->partner == mine.partner && scheduled == fmax(own, w->clock)))
             return refuse(r, HEADER_BYTES + (size_t)i * size + AT_EVENT, "event",
@@ -934,7 +1058,8 @@ static carom_status set_up(carom_world *w, const header *h, const refusal *r)
     w->nb.shell = h->shell;
     settle_set_time_scale(w, h->time_scale);
     int configured = h->n[0] != 0;
-    if (world_reserve_bodies(w, h->count) != 0 ||
+    if (world_reserve_bodies(w, h->count) != 0 || (h->driven && drive_enable(w) != 0) ||
+        (h->planes > 0 && sensor_reserve(w, h->planes) != 0) ||
         (configured && cells_shape(&w->grid, w->dim, w->side, w->periodic, h->n) != 0) ||
         (saves_anchors(h->lists_on, h->needs_rebuild) &&
          neighbours_reserve(&w->nb, w->capacity) != 0))
@@ -943,10 +1068,35 @@ static carom_status set_up(carom_world *w, const header *h, const refusal *r)
     return CAROM_OK;
 }
 
+/* The sensor planes, after the bodies, each checked as carom_world_add_sensor checks it. */
+static carom_status read_planes(stream *s, carom_world *w, const header *h, const refusal *r)
+{
+    s->at = HEADER_BYTES + (size_t)h->count * body_bytes(layout_of(&h->def, h->lists_on, h->needs_rebuild,
+                                                                    h->driven, h->planes));
+    for (int32_t k = 0; k < h->planes; k++) {
+        size_t at = s->at;
+        carom_sensor_def def;
+        def.axis = get_i32(s);
+        def.position = get_f64(s);
+        def.lo = get_vec(s);
+        def.hi = get_vec(s);
+        if (s->failed) return refuse(r, at, "sensor", "sensor %d: the snapshot ends inside it", (int)k);
+        if (sensor_check(w, &def) != CAROM_OK) return refuse(r, at, "sensor", "%s", w->message);
+        sensor_plane *p = &w->sense.plane[k];
+        p->axis = def.axis;
+        p->at = def.position;
+        const double lo[3] = {def.lo.x, def.lo.y, def.lo.z}, hi[3] = {def.hi.x, def.hi.y, def.hi.z};
+        for (int a = 0; a < 3; a++) p->lo[a] = lo[a], p->hi[a] = hi[a];
+        w->sense.count++;
+    }
+    return CAROM_OK;
+}
+
 static carom_status restore_world(stream *s, const header *h, carom_world *w, const refusal *r)
 {
     carom_status st = check_grid(h, w->side, w->periodic, r);
     if (st == CAROM_OK) st = set_up(w, h, r);
+    if (st == CAROM_OK) st = read_planes(s, w, h, r);
     if (st == CAROM_OK) {
         s->at = HEADER_BYTES;
         st = read_bodies(s, w, h, r);
@@ -955,6 +1105,7 @@ static carom_status restore_world(stream *s, const header *h, carom_world *w, co
         st = out_of_memory(r, HEADER_BYTES, "bodies", "out of memory for the neighbour lists of %d bodies",
                     (int)w->count);
     if (st == CAROM_OK && s->failed) st = refuse(r, s->at, "bodies", "the snapshot ends early");
+    if (st == CAROM_OK && w->sense.count != h->planes) st = refuse(r, h->at_planes, "sensors", "not all read");
     if (st == CAROM_OK) st = check_own_events(w, r);
     return st;
 }

@@ -153,7 +153,7 @@ static int check_def(const carom_world_def *def, char *why, size_t size)
 
 /* The per-body arrays (the settling state's too, where the world keeps it),
  * from capacity w->capacity to capacity; returns how many. */
-enum { BODY_ARRAYS_MAX = 12 };
+enum { BODY_ARRAYS_MAX = 16 };
 static int body_arrays(carom_world *w, int32_t capacity, memory_array arrays[BODY_ARRAYS_MAX])
 {
     void **blocks[BODY_ARRAYS_MAX] = {(void **)&w->hot,   (void **)&w->mass,  (void **)&w->counter,
@@ -171,6 +171,12 @@ static int body_arrays(carom_world *w, int32_t capacity, memory_array arrays[BOD
         blocks[count] = (void **)&w->rest.last_pair_time, element[count++] = sizeof *w->rest.last_pair_time;
         blocks[count] = (void **)&w->rest.last_partner, element[count++] = sizeof *w->rest.last_partner;
     }
+    if (w->drive.on) {
+        blocks[count] = (void **)&w->drive.own, element[count++] = 3 * sizeof *w->drive.own;
+        blocks[count] = (void **)&w->drive.total, element[count++] = 3 * sizeof *w->drive.total;
+        blocks[count] = (void **)&w->drive.moved, element[count++] = sizeof *w->drive.moved;
+    }
+    if (w->sense.capacity > 0) blocks[count] = (void **)&w->sense.after, element[count++] = sizeof *w->sense.after;
     for (int k = 0; k < count; k++)
         arrays[k] = (memory_array){blocks[k], (size_t)w->capacity * element[k],
                                    memory_bytes((size_t)capacity, element[k])};
@@ -242,6 +248,7 @@ void carom_world_destroy(carom_world *w)
     memory_array arrays[BODY_ARRAYS_MAX];
     int count = body_arrays(w, w->capacity, arrays);
     for (int k = 0; k < count; k++) memory_free(&allocator, *arrays[k].block, arrays[k].old_bytes);
+    sensor_free(w);
     cells_free(&w->grid);
     neighbours_free(&w->nb);
     calendar_free(&w->cal);
@@ -258,7 +265,7 @@ double carom_world_time(const carom_world *w) { return w ? w->clock : 0.0; }
 
 /* ---- adding bodies ------------------------------------------------------- */
 
-static carom_status check_number(carom_world *w, int32_t id, const char *what, char axis,
+carom_status world_check_number(carom_world *w, int32_t id, const char *what, char axis,
                                  double value)
 {
     if (isfinite(value) && in_scale(value)) return CAROM_OK;
@@ -277,24 +284,25 @@ static carom_status check_body_numbers(carom_world *w, int32_t id, const carom_b
     const double v[3] = {b->velocity.x, b->velocity.y, b->velocity.z};
     carom_status st;
     for (int a = 0; a < w->dim; a++) {
-        if ((st = check_number(w, id, "position", axis_name[a], x[a])) != CAROM_OK) return st;
-        if ((st = check_number(w, id, "velocity", axis_name[a], v[a])) != CAROM_OK) return st;
+        if ((st = world_check_number(w, id, "position", axis_name[a], x[a])) != CAROM_OK) return st;
+        if ((st = world_check_number(w, id, "velocity", axis_name[a], v[a])) != CAROM_OK) return st;
     }
     if (!(isfinite(b->radius) && b->radius > 0.0 && in_scale(b->radius)))
         return world_fail(w, CAROM_INVALID_ARGUMENT,
                           "body %d: radius = %g: expected a number > 0 in the supported range " SCALE_TEXT, (int)id,
                           b->radius);
-    if (!world_mass_in_range(b->mass))
+    if (!world_mass_in_range(b->mass) && !drive_is_kinematic(b->mass))
         return world_fail(w, CAROM_INVALID_ARGUMENT,
-                          "body %d: mass = %g: expected a number in the supported range 1e-100 to 1e100", (int)id,
-                          b->mass);
+                          "body %d: mass = %g: expected a number in the supported range 1e-100 to 1e100, "
+                          "or INFINITY for a kinematic body", (int)id, b->mass);
+    const double acc[3] = {b->acceleration.x, b->acceleration.y, b->acceleration.z};
+    for (int a = 0; a < w->dim; a++)
+        if ((st = world_check_number(w, id, "acceleration", axis_name[a], acc[a])) != CAROM_OK) return st;
     return CAROM_OK;
 }
 
-static carom_status check_body_in_box(carom_world *w, int32_t id, const carom_body_def *b)
+static carom_status check_in_box(carom_world *w, int32_t id, const double x[3], double r)
 {
-    const double x[3] = {b->position.x, b->position.y, b->position.z};
-    double r = b->radius;
     for (int a = 0; a < w->dim; a++) {
         if (w->periodic[a] && w->side[a] / 3.0 < 2.0 * r)
             return world_fail(w, CAROM_BOX_TOO_SMALL,
@@ -336,12 +344,13 @@ static int fit_grid_for(carom_world *w, double radius)
     return 0;
 }
 
-static carom_status check_no_overlap(carom_world *w, int32_t id, const double x[3], double r)
+static carom_status check_no_overlap(carom_world *w, int32_t id, const double x[3], double r, int32_t skip)
 {
     cells_neighbour stencil[CELLS_STENCIL_MAX];
     int count = cells_stencil(&w->grid, cells_locate(&w->grid, x), stencil);
     for (int k = 0; k < count; k++) {
         for (int32_t j = w->grid.head[stencil[k].cell]; j >= 0; j = w->grid.next[j]) {
+            if (j == skip) continue;
             double xj[3], vj[3], d2 = 0.0, sigma = r + w->hot[j].radius;
             motion_state_at(&w->hot[j], motion_gravity(w, j), w->has_gravity, w->clock, xj, vj);
             for (int a = 0; a < 3; a++) {
@@ -373,9 +382,10 @@ static int grid_fits(const carom_world *w, double radius)
 /* The overlap check against every body, through the nearest periodic image:
  * for a body wider than the grid was made for, before the grid is changed,
  * so that a refused body leaves the world exactly as it was. */
-static carom_status check_no_overlap_any(carom_world *w, int32_t id, const double x[3], double r)
+static carom_status check_no_overlap_any(carom_world *w, int32_t id, const double x[3], double r, int32_t skip)
 {
     for (int32_t j = 0; j < w->count; j++) {
+        if (j == skip) continue;
         double xj[3], vj[3], d2 = 0.0, sigma = r + w->hot[j].radius;
         motion_state_at(&w->hot[j], motion_gravity(w, j), w->has_gravity, w->clock, xj, vj);
         for (int a = 0; a < 3; a++) {
@@ -389,6 +399,16 @@ static carom_status check_no_overlap_any(carom_world *w, int32_t id, const doubl
                               (int)id, x[0], x[1], x[2], (int)w->id_of[j], sqrt(d2), sigma);
     }
     return CAROM_OK;
+}
+
+carom_status world_check_place(carom_world *w, int32_t id, double x[3], double radius, int32_t skip)
+{
+    carom_status st = check_in_box(w, id, x, radius);
+    if (st != CAROM_OK) return st;
+    for (int a = 0; a < w->dim; a++)
+        if (w->periodic[a] && x[a] >= w->half[a]) x[a] -= w->side[a];
+    return grid_fits(w, radius) ? check_no_overlap(w, id, x, radius, skip)
+                                : check_no_overlap_any(w, id, x, radius, skip);
 }
 
 /* A new body takes the next free slot; its id is the number of bodies before it. */
@@ -410,6 +430,18 @@ static void store_body(carom_world *w, int32_t id, const double x[3], const caro
     w->collisions[id] = 0;
     w->event[id] = (body_event){-1, 0, EVENT_NONE};
     settle_new_body(w, id);
+    if (w->sense.after) w->sense.after[id] = -INFINITY;
+    if (w->drive.on) {
+        const double a[3] = {b->acceleration.x, b->acceleration.y, b->acceleration.z};
+        drive_new_body(w, id, a);
+        w->drive.kinematic += drive_is_kinematic(b->mass);
+    }
+}
+
+static int is_driven_def(const carom_body_def *b)
+{
+    return drive_is_kinematic(b->mass) || b->acceleration.x != 0.0 || b->acceleration.y != 0.0 ||
+           b->acceleration.z != 0.0;
 }
 
 carom_status carom_world_add_body(carom_world *w, const carom_body_def *b, int32_t *id_out)
@@ -423,15 +455,12 @@ carom_status carom_world_add_body(carom_world *w, const carom_body_def *b, int32
     if (id == INT32_MAX)
         return world_fail(w, CAROM_OUT_OF_MEMORY, "body %d: too many bodies", (int)id);
     carom_status st = check_body_numbers(w, id, b);
-    if (st == CAROM_OK) st = check_body_in_box(w, id, b);
-    if (st != CAROM_OK) return st;
     double x[3] = {b->position.x, b->position.y, w->dim == 3 ? b->position.z : 0.0};
-    for (int a = 0; a < w->dim; a++)
-        if (w->periodic[a] && x[a] >= w->half[a]) x[a] -= w->side[a];
     /* every check before anything changes: a refused body leaves the world as it was */
-    st = grid_fits(w, b->radius) ? check_no_overlap(w, id, x, b->radius) : check_no_overlap_any(w, id, x, b->radius);
+    if (st == CAROM_OK) st = world_check_place(w, id, x, b->radius, -1);
     if (st != CAROM_OK) return st;
-    if (world_reserve_bodies(w, id + 1) != 0 || fit_grid_for(w, b->radius) != 0)
+    if (world_reserve_bodies(w, id + 1) != 0 || (is_driven_def(b) && drive_enable(w) != 0) ||
+        fit_grid_for(w, b->radius) != 0)
         return world_fail(w, CAROM_OUT_OF_MEMORY, "body %d: out of memory", (int)id);
     store_body(w, id, x, b);
     cells_insert(&w->grid, id, cells_locate(&w->grid, x));
@@ -444,7 +473,7 @@ carom_status carom_world_add_body(carom_world *w, const carom_body_def *b, int32
 
 /* ---- reading and steering ------------------------------------------------ */
 
-static carom_status check_id(const carom_world *w, int32_t id)
+carom_status world_check_id(const carom_world *w, int32_t id)
 {
     if (id >= 0 && id < w->count) return CAROM_OK;
     return world_fail((carom_world *)w, CAROM_NOT_FOUND, "body %d: no such body (the world has %d)",
@@ -454,7 +483,7 @@ static carom_status check_id(const carom_world *w, int32_t id)
 carom_status carom_world_get_body(const carom_world *w, int32_t id, carom_body_state *state)
 {
     if (!w || !state) return CAROM_INVALID_ARGUMENT;
-    carom_status st = check_id(w, id);
+    carom_status st = world_check_id(w, id);
     if (st != CAROM_OK) return st;
     int32_t s = w->slot_of[id];
     double x[3], v[3];
@@ -469,30 +498,8 @@ carom_status carom_world_get_body(const carom_world *w, int32_t id, carom_body_s
     state->radius = w->hot[s].radius;
     state->mass = w->mass[s];
     state->collisions = w->collisions[s];
-    state->acceleration = (carom_vec){0.0, 0.0, 0.0};
+    const double *own = w->drive.on ? &w->drive.own[3 * id] : NULL;
+    state->acceleration = own ? (carom_vec){own[0], own[1], own[2]} : (carom_vec){0.0, 0.0, 0.0};
     return CAROM_OK;
 }
 
-carom_status carom_world_set_body_velocity(carom_world *w, int32_t id, carom_vec velocity)
-{
-    if (!w) return CAROM_INVALID_ARGUMENT;
-    carom_status st = check_id(w, id);
-    if (st != CAROM_OK) return st;
-    if (w->in_callback)
-        return world_fail(w, CAROM_INVALID_ARGUMENT, "body %d: cannot steer bodies from the event callback",
-                          (int)id);
-    const double v[3] = {velocity.x, velocity.y, velocity.z};
-    for (int a = 0; a < w->dim; a++)
-        if ((st = check_number(w, id, "velocity", axis_name[a], v[a])) != CAROM_OK) return st;
-    int32_t s = w->slot_of[id];
-    body_hot *h = &w->hot[s];
-    measure_flight(&w->meas, h, w->mass[s], motion_gravity(w, s), w->has_gravity, w->clock);
-    motion_advance(h, motion_gravity(w, s), w->has_gravity, w->clock);
-    for (int a = 0; a < w->dim; a++) h->v[a] = v[a];
-    w->counter[s]++; /* predictions made with the old velocity are now stale */
-    settle_after_kick(w, s);
-    if (w->rest.last_partner) w->rest.last_partner[id] = -1;
-    settle_detect_body(w, s);
-    if (!w->needs_rebuild) schedule_body(w, s);
-    return CAROM_OK;
-}

@@ -7,8 +7,10 @@
 #include "calendar.h"
 #include "carom.h"
 #include "cells.h"
+#include "drive.h"
 #include "measure.h"
 #include "neighbours.h"
+#include "sensor.h"
 #include "settle.h"
 
 /* The hot record of a body: what every prediction reads, one cache line.
@@ -23,10 +25,10 @@ typedef struct body_hot {
 _Static_assert(sizeof(body_hot) == 64, "the hot body record is one cache line");
 
 /* The one event each body has scheduled (its time is in the calendar). */
-enum { EVENT_NONE = 0, EVENT_PAIR = 1, EVENT_WALL = 2, EVENT_CELL = 3, EVENT_SHELL = 4, EVENT_REST = 5 };
+enum { EVENT_NONE = 0, EVENT_PAIR = 1, EVENT_WALL = 2, EVENT_CELL = 3, EVENT_SHELL = 4, EVENT_REST = 5, EVENT_SENSOR = 6 };
 typedef struct body_event {
-    int32_t partner;          /* pair: the other body; wall, rest: carom_wall; cell: face */
-    uint32_t partner_counter; /* pair: the partner's collision counter when predicted */
+    int32_t partner;          /* pair: the other body; wall, rest: carom_wall; cell: face; sensor: the sensor */
+    uint32_t partner_counter; /* pair: the partner's collision counter when predicted; sensor: 1 if crossing upwards */
     uint8_t kind;             /* EVENT_* */
 } body_event;
 
@@ -36,6 +38,8 @@ struct carom_world {
     double side[3], half[3];
     int periodic[3];
     double gravity[3];
+    /* Bodies may fly on parabolas (world gravity, or own accelerations once
+     * driven bodies are on): the general kernels, not the straight-line ones. */
     int has_gravity;
     double clock;
 
@@ -58,6 +62,8 @@ struct carom_world {
     cells grid;       /* bodies by position, or by anchor when neighbour lists are on */
     neighbours nb;
     settle rest;      /* resting contacts, Zeno series, the TC model (settle.c) */
+    drive drive;      /* own accelerations and kinematic bodies (drive.c) */
+    sensors sense;    /* sensor planes (sensor.c) */
     calendar cal;
     int32_t grid_bodies; /* bodies the grid was last sized for while adding */
     int needs_rebuild;  /* bodies were added: re-grid and predict everything */
@@ -73,6 +79,15 @@ int world_reserve_bodies(carom_world *w, int32_t needed);
  * (predictions square products of two); masses from 1e-100 to 1e100. */
 int world_in_scale(double value);
 int world_mass_in_range(double mass);
+
+/* Checks that body id exists (CAROM_NOT_FOUND and a message otherwise). */
+carom_status world_check_id(const carom_world *w, int32_t id);
+/* Checks a body's number (what.axis, axis 0 for none): finite and in scale. */
+carom_status world_check_number(carom_world *w, int32_t id, const char *what, char axis, double value);
+/* Checks that a body (id) of this radius fits at x now: inside the box and
+ * overlapping no body but the one in slot skip (-1: none); x is wrapped
+ * into the box on periodic axes. */
+carom_status world_check_place(carom_world *w, int32_t id, double x[3], double radius, int32_t skip);
 
 /* Writes the world's message (printf-style) and returns status. */
 carom_status world_fail(carom_world *w, carom_status status, const char *format, ...)

@@ -17,8 +17,9 @@ static uint64_t state_hash(const carom_world *w)
 {
     uint64_t hash = hash_bodies(FNV1A_OFFSET, w, 1);
     carom_stats st = carom_world_stats(w);
-    double measured[4] = {st.time, st.pressure, st.collision_rate, st.mean_temperature};
-    int64_t counts[4] = {st.pair_events, st.wall_events, st.cell_events, st.stale_events};
+    double measured[6] = {st.time, st.pressure, st.collision_rate, st.mean_temperature, st.control_work,
+                          st.kinematic_work};
+    int64_t counts[5] = {st.pair_events, st.wall_events, st.cell_events, st.stale_events, st.sensor_events};
     hash = fnv1a(hash, measured, sizeof measured);
     return fnv1a(hash, counts, sizeof counts);
 }
@@ -32,14 +33,36 @@ static int count_callback(void *user, const carom_event *e)
     return 0;
 }
 
-/* shell: world_def.neighbour_shell (> 0 forces neighbour lists). */
+/* Driven bodies: every third body with its own acceleration, every
+ * fiftieth kinematic in a periodic box (in a box with walls these crowded
+ * ones would soon squeeze a body against a wall: a jam), and two sensors. */
+static void drive_some(carom_world *w, carom_rng *rng, carom_body_def *b, int count)
+{
+    if (count % 3 == 0)
+        b->acceleration = (carom_vec){0.2 * (carom_rng_uniform(rng) - 0.5), 0.2 * (carom_rng_uniform(rng) - 0.5),
+                                      0.2 * (carom_rng_uniform(rng) - 0.5)};
+    if (count % 50 == 7 && carom_world_definition(w).boundary[0] == CAROM_PERIODIC) b->mass = INFINITY;
+    if (count == 0) {
+        carom_sensor_def across = carom_default_sensor_def(), part = carom_default_sensor_def();
+        across.position = 1.5;
+        part.axis = 1, part.position = -2.0, part.lo = (carom_vec){-3, 0, -2}, part.hi = (carom_vec){4, 0, 3};
+        CHECK(carom_world_add_sensor(w, &across, NULL) == CAROM_OK &&
+              carom_world_add_sensor(w, &part, NULL) == CAROM_OK);
+    }
+}
+
+/* granular: 0 a fluid, 1 a granular gas under gravity, 2 driven bodies in a
+ * 2D box with walls, 3 driven bodies in a 3D periodic box.
+ * shell: world_def.neighbour_shell (> 0 forces neighbour lists). */
 static carom_world *make_world(int granular, double shell)
 {
+    int driven = granular >= 2;
     carom_world_def def = carom_default_world_def();
     def.neighbour_shell = shell;
-    def.dim = granular ? 2 : 3;
+    def.dim = granular == 1 || granular == 2 ? 2 : 3;
     def.box = (carom_vec){14, 12, 10};
-    if (granular) {
+    if (granular == 2) def.boundary[0] = def.boundary[1] = CAROM_WALLS;
+    if (granular == 1) {
         def.boundary[1] = CAROM_WALLS;
         def.gravity = (carom_vec){0.1, -0.5, 0};
         def.restitution = 0.85;
@@ -57,6 +80,7 @@ static carom_world *make_world(int granular, double shell)
                         10 * carom_rng_uniform(&rng) - 5};
         b.velocity = (carom_vec){carom_rng_uniform(&rng) - 0.5, carom_rng_uniform(&rng) - 0.5,
                                  carom_rng_uniform(&rng) - 0.5};
+        if (driven) drive_some(w, &rng, &b, carom_world_body_count(w));
         (void)carom_world_add_body(w, &b, NULL);
     }
     return w;
@@ -87,7 +111,7 @@ static unsigned char *snapshot_of(const carom_world *w, size_t *size)
 static void check_restart(int granular, double t_split, int64_t events_split, double shell)
 {
     carom_world *whole = make_world(granular, shell), *first = make_world(granular, shell);
-    CHECK(carom_world_run(whole, 60.0, -1) == CAROM_OK);
+    CHECK_MSG(carom_world_run(whole, 60.0, -1) == CAROM_OK, "%s", carom_world_message(whole));
     CHECK(carom_world_run(first, t_split, events_split) == CAROM_OK);
     carom_world *second = snapshot_and_restore(first);
     if (!second) return;
@@ -115,6 +139,8 @@ static void test_restart_after_events(void) { check_restart(0, 1e9, 12345, 0.0);
 static void test_restart_between_events(void) { check_restart(0, 17.3, -1, 0.0); }
 static void test_restart_with_neighbour_lists(void) { check_restart(0, 13.1, -1, 0.3); }
 static void test_restart_granular(void) { check_restart(1, 21.7, -1, 0.0); }
+static void test_restart_driven(void) { check_restart(2, 19.9, -1, 0.0); }
+static void test_restart_driven_with_lists(void) { check_restart(3, 11.3, -1, 0.3); }
 
 static void test_restart_before_first_run(void)
 {
@@ -142,7 +168,7 @@ enum {
     AT_WALL_EVENTS = 180,
     AT_WINDOW_START = 204,
     AT_GRID = 252,
-    HEADER = 284,
+    HEADER = 324,
     BODY = 110,
     BODY_V = 24,
     BODY_T = 48,
@@ -288,7 +314,7 @@ static void test_forged_fields_refused(void)
     double clock = get_f64_le(good, AT_CLOCK);
     size_t body1 = HEADER + BODY;
     expect_field_refused(good, size, 8, 3, 4,
-                         "snapshot format version 3, this carom reads version 4");
+                         "snapshot format version 3, this carom reads version 5");
     expect_field_refused(good, size, 12, 0x04030201u, 4, "byte-order tag");
     expect_field_refused(good, size, 24, 7, 4, "world def"); /* dim */
     expect_field_refused(good, size, AT_COUNT, 2, 4, "make a snapshot of");
@@ -608,6 +634,8 @@ int main(void)
     RUN(test_restart_between_events);
     RUN(test_restart_with_neighbour_lists);
     RUN(test_restart_granular);
+    RUN(test_restart_driven);
+    RUN(test_restart_driven_with_lists);
     RUN(test_restart_before_first_run);
     RUN(test_crc32c);
     RUN(test_every_bit_flip_refused);

@@ -1,0 +1,166 @@
+/* steer.c — changing a body from outside between time windows: its velocity,
+ * own acceleration or position, or driving it to a target (seeds 000/001).
+ *
+ * Each setter brings only the body named to the clock, changes it, bumps its
+ * collision counter (every prediction that named it is then stale and is
+ * redone when it comes due: Smallenburg's lazy invalidation) and predicts
+ * that body again: its new event is the earliest over all its neighbours, so
+ * any event the change brings forward is found from its side. Nothing else
+ * is predicted again. The energy each change puts in (KE + PE after less
+ * before) is added to the control work, so KE + PE - work is conserved at
+ * e = 1 across control changes.
+ */
+#include <math.h>
+
+#include "drive.h"
+#include "motion.h"
+#include "neighbours.h"
+#include "schedule.h"
+#include "settle.h"
+#include "world.h"
+
+static const char axis_name[3] = {'x', 'y', 'z'};
+
+static carom_status check_setter(carom_world *w, int32_t id)
+{
+    if (!w) return CAROM_INVALID_ARGUMENT;
+    carom_status st = world_check_id(w, id);
+    if (st != CAROM_OK) return st;
+    if (w->in_callback)
+        return world_fail(w, CAROM_INVALID_ARGUMENT, "body %d: cannot steer bodies from the event callback",
+                          (int)id);
+    return CAROM_OK;
+}
+
+static carom_status check_vector(carom_world *w, int32_t id, const char *what, const double v[3])
+{
+    carom_status st = CAROM_OK;
+    for (int a = 0; a < w->dim && st == CAROM_OK; a++) st = world_check_number(w, id, what, axis_name[a], v[a]);
+    return st;
+}
+
+/* Brings body (slot s) to the clock, closing its flight in the energy integral. */
+static void bring_to_clock(carom_world *w, int32_t s)
+{
+    const double *g = motion_gravity(w, s);
+    measure_flight(&w->meas, &w->hot[s], w->mass[s], g, w->has_gravity, w->clock);
+    motion_advance(&w->hot[s], g, w->has_gravity, w->clock);
+}
+
+static double dot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+/* After body (slot s) changed at the clock: old predictions naming it are
+ * void, its settling state is redone, and it alone is predicted again. */
+static void repredict(carom_world *w, int32_t s)
+{
+    w->counter[s]++;
+    w->instant[s] = 0;
+    settle_after_kick(w, s);
+    if (w->rest.last_partner) w->rest.last_partner[w->id_of[s]] = -1;
+    settle_detect_body(w, s);
+    if (!w->needs_rebuild) schedule_body(w, s);
+}
+
+/* Sets body (slot s, at the clock) moving with v, counting the work. */
+static void kick(carom_world *w, int32_t s, const double v[3])
+{
+    body_hot *h = &w->hot[s];
+    double m = w->mass[s], before = dot(h->v, h->v);
+    for (int a = 0; a < w->dim; a++) h->v[a] = v[a];
+    if (!drive_is_kinematic(m)) w->meas.control_work += 0.5 * m * (dot(h->v, h->v) - before);
+    repredict(w, s);
+}
+
+carom_status carom_world_set_body_velocity(carom_world *w, int32_t id, carom_vec velocity)
+{
+    carom_status st = check_setter(w, id);
+    if (st != CAROM_OK) return st;
+    const double v[3] = {velocity.x, velocity.y, velocity.z};
+    if ((st = check_vector(w, id, "velocity", v)) != CAROM_OK) return st;
+    int32_t s = w->slot_of[id];
+    bring_to_clock(w, s);
+    kick(w, s, v);
+    return CAROM_OK;
+}
+
+carom_status carom_world_set_body_acceleration(carom_world *w, int32_t id, carom_vec acceleration)
+{
+    carom_status st = check_setter(w, id);
+    if (st != CAROM_OK) return st;
+    const double a[3] = {acceleration.x, acceleration.y, w->dim == 3 ? acceleration.z : 0.0};
+    if ((st = check_vector(w, id, "acceleration", a)) != CAROM_OK) return st;
+    if (drive_enable(w) != 0)
+        return world_fail(w, CAROM_OUT_OF_MEMORY, "body %d: out of memory for own accelerations", (int)id);
+    int32_t s = w->slot_of[id];
+    bring_to_clock(w, s);
+    double before[3], after[3];
+    drive_potential_field(w, id, before);
+    drive_set(w, s, a);
+    drive_potential_field(w, id, after);
+    if (!drive_is_kinematic(w->mass[s])) /* PE = -m field . x changes with the field */
+        w->meas.control_work -= w->mass[s] * (dot(after, w->hot[s].x) - dot(before, w->hot[s].x));
+    if (drive_moves(&w->drive, id)) settle_release(w, s);
+    repredict(w, s);
+    return CAROM_OK;
+}
+
+/* Files body (slot s), just moved, where the lists or the grid need it. */
+static void refile(carom_world *w, int32_t s)
+{
+    if (w->nb.on) {
+        int renewed = neighbours_renew(w, s); /* prepared for this time: cannot fail */
+        (void)renewed;
+        return;
+    }
+    cells_remove(&w->grid, s);
+    cells_insert(&w->grid, s, cells_locate(&w->grid, w->hot[s].x));
+}
+
+carom_status carom_world_set_body_position(carom_world *w, int32_t id, carom_vec position)
+{
+    carom_status st = check_setter(w, id);
+    if (st != CAROM_OK) return st;
+    double x[3] = {position.x, position.y, w->dim == 3 ? position.z : 0.0};
+    if ((st = check_vector(w, id, "position", x)) != CAROM_OK) return st;
+    int32_t s = w->slot_of[id];
+    if ((st = world_check_place(w, id, x, w->hot[s].radius, s)) != CAROM_OK) return st;
+    body_hot *h = &w->hot[s], old = *h;
+    bring_to_clock(w, s);
+    double field[3], from[3] = {h->x[0], h->x[1], h->x[2]};
+    for (int a = 0; a < 3; a++) h->x[a] = x[a];
+    /* the memory a new neighbour list needs is found before anything else changes */
+    if (w->nb.on && !w->needs_rebuild && neighbours_prepare_renew(w, s, w->clock) != 0) {
+        *h = old;
+        return world_fail(w, CAROM_OUT_OF_MEMORY, "body %d: out of memory for its neighbour list", (int)id);
+    }
+    if (!w->needs_rebuild) refile(w, s);
+    drive_potential_field(w, id, field);
+    if (!drive_is_kinematic(w->mass[s]))
+        w->meas.control_work -= w->mass[s] * (dot(field, h->x) - dot(field, from));
+    settle_release(w, s);
+    repredict(w, s);
+    return CAROM_OK;
+}
+
+carom_status carom_world_drive_body(carom_world *w, int32_t id, carom_vec target, double dt)
+{
+    carom_status st = check_setter(w, id);
+    if (st != CAROM_OK) return st;
+    const double to[3] = {target.x, target.y, target.z};
+    if ((st = check_vector(w, id, "target", to)) != CAROM_OK) return st;
+    if (!(isfinite(dt) && dt > 0.0))
+        return world_fail(w, CAROM_INVALID_ARGUMENT, "body %d: dt = %g: expected a finite time > 0", (int)id, dt);
+    int32_t s = w->slot_of[id];
+    const double *g = motion_gravity(w, s);
+    double x[3], v[3];
+    motion_state_at(&w->hot[s], g, w->has_gravity, w->clock, x, v);
+    for (int a = 0; a < w->dim; a++) {
+        double d = to[a] - x[a];
+        if (w->periodic[a]) d -= w->side[a] * nearbyint(d / w->side[a]);
+        v[a] = d / dt - 0.5 * g[a] * dt;
+    }
+    if ((st = check_vector(w, id, "velocity to reach the target", v)) != CAROM_OK) return st;
+    bring_to_clock(w, s);
+    kick(w, s, v);
+    return CAROM_OK;
+}
