@@ -92,6 +92,8 @@ check_controls() {
   controlled inside_a_window 0.25 0.6 0.75
   # 3 x 0.3 is 0.8999999999999999 < 0.9: the row still lands on that start
   controlled decimal_start 0.3 0.9 0.9
+  # 0.14 / 0.02 is 7.000000000000001: the row lands on start 7 (0.14), not 8
+  controlled decimal_ratio 0.02 0.14 0.14
   controlled at_zero 0.25 0 0
 }
 

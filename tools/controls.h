@@ -8,8 +8,8 @@
  * acceleration) at the start of the first window that starts at or after
  * its time: window j starts at origin + j * window, and a row at time t
  * belongs to window ceil((t - origin) / window - 1e-9) (never below 0), so a
- * time written in decimal on a window start (0.3 with windows of 0.1) lands
- * on that start whatever the rounding. Rows of one window are applied in
+ * time written in decimal on a window start lands on that start whatever
+ * the rounding (0.14 / 0.02 is 7.000000000000001: still window 7). Rows of one window are applied in
  * file order. */
 #ifndef CAROM_CONTROLS_H
 #define CAROM_CONTROLS_H

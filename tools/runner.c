@@ -477,7 +477,7 @@ static run_outcome finish(runner *r, run_outcome outcome)
     char what[160];
     snprintf(what, sizeof what, " (%d frames, the last at t = %.17g)", s->frames_written, s->last_frame_time);
     if (kept[0]) say_wrote(r, s->trajectory, what);
-    snprintf(what, sizeof what, " (%lld collisions%s)", (long long)r->log.lines,
+    snprintf(what, sizeof what, " (%lld events%s)", (long long)r->log.lines,
              r->resumed.active && continues(s->events_log, r->resumed.events_log) ? " appended" : "");
     if (kept[1]) say_wrote(r, s->events_log, what);
     if (kept[2]) say_wrote(r, s->stats, "");
