@@ -253,7 +253,12 @@ check_az_in_2d() {
   out=$(cd "$dir" && "$carom" run s.yaml --quiet 2>&1)
   [ $? -eq 1 ] && [[ $out == *"c.csv:3:11: az = 0.5 in a 2D world (expected 0, or no az column)"* ]] ||
     { fail az_in_2d "$out"; return; }
-  pass "az in a 2D world: 0 is taken, anything else refused at its column"
+  printf 'time,body,ax,ay\n0,0,1,0\n' >"$dir/c.csv"
+  printf 'world: {dim: 3, box: [10, 10, 10], boundary: walls}\nbodies: [{count: 3}]\nrun: {until: 1, window: 0.1, controls: c.csv}\n' >"$dir/s.yaml"
+  out=$(cd "$dir" && "$carom" run s.yaml --quiet 2>&1)
+  [ $? -eq 1 ] && [[ $out == *"c.csv:1:1: the header is 'time,body,ax,ay' (expected time,body,ax,ay,az)"* ]] ||
+    { fail az_in_2d "3D without az: $out"; return; }
+  pass "az in a 2D world: 0 is taken, anything else refused at its column; 3D needs the az column"
 }
 
 check_sensor_outside() {
