@@ -77,7 +77,8 @@ static void add_instant_sums(const carom_world *w, carom_stats *s, double *open_
         if (drive_is_kinematic(m)) continue; /* left out: infinite energy and momentum */
         const double *g = motion_gravity(w, i);
         motion_state_at(b, g, w->has_gravity, w->clock, x, v);
-        drive_potential_field(w, id, field);
+        if (w->drive.on) drive_potential_field(w, id, field);
+        else field[0] = w->gravity[0], field[1] = w->gravity[1], field[2] = w->gravity[2];
         ke += 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
         pe -= m * (field[0] * x[0] + field[1] * x[1] + field[2] * x[2]);
         for (int a = 0; a < 3; a++) p[a] += m * v[a];

@@ -396,16 +396,23 @@ static double accelerated_exit_time(const body_hot *b, const double d[3], const 
     return 2.0 * room / (speed + sqrt(speed * speed + 2.0 * push * room));
 }
 
+double neighbours_exit_time_accelerated(const carom_world *w, int32_t i)
+{
+    const double *g = motion_gravity(w, i);
+    if (g[0] == 0.0 && g[1] == 0.0 && g[2] == 0.0) return neighbours_exit_time(w, i);
+    const body_hot *b = &w->hot[i];
+    double anchor[3], d[3];
+    anchor_of(&w->nb, i, anchor);
+    for (int k = 0; k < 3; k++) d[k] = b->x[k] - anchor[k];
+    return accelerated_exit_time(b, d, g, w->nb.shell);
+}
+
 double neighbours_exit_time(const carom_world *w, int32_t i)
 {
     const body_hot *b = &w->hot[i];
     double anchor[3], d[3];
     anchor_of(&w->nb, i, anchor);
     for (int k = 0; k < 3; k++) d[k] = b->x[k] - anchor[k];
-    if (w->has_gravity) {
-        const double *g = motion_gravity(w, i);
-        if (g[0] != 0.0 || g[1] != 0.0 || g[2] != 0.0) return accelerated_exit_time(b, d, g, w->nb.shell);
-    }
     double a = b->v[0] * b->v[0] + b->v[1] * b->v[1] + b->v[2] * b->v[2];
     if (a == 0.0) return INFINITY;
     double half_b = d[0] * b->v[0] + d[1] * b->v[1] + d[2] * b->v[2];

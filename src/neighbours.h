@@ -63,8 +63,11 @@ int neighbours_prepare_renew(carom_world *w, int32_t i, double t);
  * then unchanged). */
 int neighbours_renew(carom_world *w, int32_t i);
 
-/* Time after body i's time stamp at which it leaves its shell (INFINITY at rest). */
+/* Time after body i's time stamp at which it leaves its shell (INFINITY at
+ * rest), flying straight; under an acceleration (driven bodies), a time no
+ * later than that. */
 double neighbours_exit_time(const carom_world *w, int32_t i);
+double neighbours_exit_time_accelerated(const carom_world *w, int32_t i);
 
 /* The neighbour slot and image shift of an entry. */
 static inline int32_t neighbours_slot(int32_t entry) { return entry >> NEIGHBOURS_IMAGE_BITS; }

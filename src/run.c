@@ -194,7 +194,7 @@ static carom_status process_sensor(carom_world *w, int32_t i, double t)
 {
     int32_t sensor = w->event[i].partner;
     int32_t direction = w->event[i].partner_counter ? 1 : -1;
-    w->sense.after[w->id_of[i]] = t;
+    w->sense.last[w->id_of[i]] = (sensor_mark){t, sensor};
     w->meas.sensor_events++;
     schedule_body(w, i);
     return report(w, CAROM_EVENT_SENSOR, i, sensor, 0.0, direction);

@@ -226,7 +226,8 @@ static void consider_cell_exit(const carom_world *w, int32_t i, candidate *best)
 {
     const body_hot *b = &w->hot[i];
     if (w->nb.on) {
-        consider(best, b->t + neighbours_exit_time(w, i), EVENT_SHELL, 0, 0);
+        double s = w->has_gravity ? neighbours_exit_time_accelerated(w, i) : neighbours_exit_time(w, i);
+        consider(best, b->t + s, EVENT_SHELL, 0, 0);
         return;
     }
     int face;

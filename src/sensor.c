@@ -56,17 +56,21 @@ static int within_extents(const carom_world *w, const sensor_plane *p, const bod
 }
 
 /* The earliest crossing of plane p (one periodic image, at + shift) after
- * the absolute time after, relative to the body's stamp; INFINITY if none.
- * (Compared as absolute times: the very sum the event is filed at.) */
+ * the body's last crossing (the plane's own crossings at that time count
+ * only if it comes after the last sensor crossed), relative to the body's
+ * stamp; INFINITY if none. (Compared as absolute times: the very sum the
+ * event is filed at.) */
 static double plane_crossing(const carom_world *w, const sensor_plane *p, const body_hot *b, const double g[3],
-                             double shift, double after, int *upwards)
+                             double shift, sensor_mark last, int same_instant_ok, int *upwards)
 {
     int a = p->axis;
     double root[2];
     int n = plane_roots(0.5 * g[a], b->v[a], b->x[a] - (p->at + shift), root);
     for (int k = 0; k < n; k++) {
         double s = root[k], slope = b->v[a] + g[a] * s;
-        if (!(s >= 0.0 && b->t + s > after) || slope == 0.0 || !isfinite(s)) continue;
+        double t = b->t + s;
+        if (!(s >= 0.0 && (t > last.time || (t == last.time && same_instant_ok))) || slope == 0.0 || !isfinite(s))
+            continue;
         if (!within_extents(w, p, b, g, s)) continue;
         *upwards = slope > 0.0;
         return s;
@@ -78,7 +82,8 @@ double sensor_next_crossing(const carom_world *w, int32_t i, int32_t *sensor, in
 {
     const body_hot *b = &w->hot[i];
     const double *g = motion_gravity(w, i);
-    double best = INFINITY, after = w->sense.after[w->id_of[i]];
+    double best = INFINITY;
+    sensor_mark last = w->sense.last[w->id_of[i]];
     *sensor = -1;
     *upwards = 0;
     for (int32_t k = 0; k < w->sense.count; k++) {
@@ -86,7 +91,7 @@ double sensor_next_crossing(const carom_world *w, int32_t i, int32_t *sensor, in
         int images = w->periodic[p->axis] ? 1 : 0;
         for (int image = -images; image <= images; image++) {
             int up = 0;
-            double s = plane_crossing(w, p, b, g, image * w->side[p->axis], after, &up);
+            double s = plane_crossing(w, p, b, g, image * w->side[p->axis], last, k > last.sensor, &up);
             if (s < best) best = s, *sensor = k, *upwards = up;
         }
     }
@@ -123,11 +128,11 @@ int sensor_reserve(carom_world *w, int32_t needed)
     while (capacity < needed) capacity = capacity > INT32_MAX / 2 ? INT32_MAX : 2 * capacity;
     memory_array arrays[2] = {{(void **)&s->plane, (size_t)s->capacity * sizeof *s->plane,
                                (size_t)capacity * sizeof *s->plane},
-                              {(void **)&s->after, 0, (size_t)w->capacity * sizeof *s->after}};
+                              {(void **)&s->last, 0, (size_t)w->capacity * sizeof *s->last}};
     int first = s->capacity == 0;
     if (memory_grow_together(&w->def.allocator, arrays, first && w->capacity > 0 ? 2 : 1) != 0) return -1;
     if (first)
-        for (int32_t id = 0; id < w->count; id++) s->after[id] = -INFINITY;
+        for (int32_t id = 0; id < w->count; id++) s->last[id] = (sensor_mark){-INFINITY, -1};
     s->capacity = capacity;
     return 0;
 }

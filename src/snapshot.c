@@ -57,7 +57,7 @@ enum {
     FLOOR_BYTES = 49,    /* settle state, Zeno end and tolerance per axis */
     COLLAPSE_BYTES = 12, /* last pair collision time, last partner */
     DRIVE_BYTES = 24,    /* own acceleration */
-    SENSED_BYTES = 8,    /* last sensor crossing */
+    SENSED_BYTES = 12,   /* last sensor crossing: time, sensor */
     PLANE_BYTES = 60,    /* a sensor: axis, position, extents */
     CHECKSUM_BYTES = 4,
     LENGTH_AT = 16, /* where the total length is */
@@ -313,7 +313,10 @@ static void write_body(stream *s, const carom_world *w, int32_t i)
     }
     if (w->drive.on)
         for (int a = 0; a < 3; a++) put_f64(s, w->drive.own[3 * id + a]);
-    if (w->sense.count > 0) put_f64(s, w->sense.after[id]);
+    if (w->sense.count > 0) {
+        put_f64(s, w->sense.last[id].time);
+        put_i32(s, w->sense.last[id].sensor);
+    }
 }
 
 carom_status carom_world_snapshot(const carom_world *w, void *buffer, size_t size)
@@ -859,7 +862,10 @@ static void read_driven(stream *s, carom_world *w, int32_t i)
 {
     if (w->drive.on)
         for (int a = 0; a < 3; a++) w->drive.own[3 * i + a] = get_f64(s);
-    if (w->sense.count > 0) w->sense.after[i] = get_f64(s);
+    if (w->sense.count > 0) {
+        w->sense.last[i].time = get_f64(s);
+        w->sense.last[i].sensor = get_i32(s);
+    }
 }
 
 static carom_status check_driven_body(const carom_world *w, int32_t i, size_t at, const refusal *r)
@@ -873,10 +879,13 @@ static carom_status check_driven_body(const carom_world *w, int32_t i, size_t at
         at += DRIVE_BYTES;
     }
     if (w->sense.count > 0) {
-        double after = w->sense.after[i];
-        if (!((isinf(after) && after < 0.0) || (isfinite(after) && after <= w->clock)))
-            return refuse(r, at, "last sensor crossing", "body %d: %g, expected a time not after the clock %g",
-                          (int)i, after, w->clock);
+        sensor_mark last = w->sense.last[i];
+        int none = isinf(last.time) && last.time < 0.0 && last.sensor == -1;
+        if (!none && !(isfinite(last.time) && last.time <= w->clock && last.sensor >= 0 &&
+                       last.sensor < w->sense.count))
+            return refuse(r, at, "last sensor crossing",
+                          "body %d: sensor %d at %g, expected none (-inf, -1) or a sensor at a time not after the "
+                          "clock %g", (int)i, (int)last.sensor, last.time, w->clock);
     }
     return CAROM_OK;
 }

@@ -176,7 +176,7 @@ static int body_arrays(carom_world *w, int32_t capacity, memory_array arrays[BOD
         blocks[count] = (void **)&w->drive.total, element[count++] = 3 * sizeof *w->drive.total;
         blocks[count] = (void **)&w->drive.moved, element[count++] = sizeof *w->drive.moved;
     }
-    if (w->sense.capacity > 0) blocks[count] = (void **)&w->sense.after, element[count++] = sizeof *w->sense.after;
+    if (w->sense.capacity > 0) blocks[count] = (void **)&w->sense.last, element[count++] = sizeof *w->sense.last;
     for (int k = 0; k < count; k++)
         arrays[k] = (memory_array){blocks[k], (size_t)w->capacity * element[k],
                                    memory_bytes((size_t)capacity, element[k])};
@@ -430,7 +430,7 @@ static void store_body(carom_world *w, int32_t id, const double x[3], const caro
     w->collisions[id] = 0;
     w->event[id] = (body_event){-1, 0, EVENT_NONE};
     settle_new_body(w, id);
-    if (w->sense.after) w->sense.after[id] = -INFINITY;
+    if (w->sense.last) w->sense.last[id] = (sensor_mark){-INFINITY, -1};
     if (w->drive.on) {
         const double a[3] = {b->acceleration.x, b->acceleration.y, b->acceleration.z};
         drive_new_body(w, id, a);

@@ -4,6 +4,7 @@
  *   carom run SCENARIO.yaml [options]     build the world a scenario describes and run it
  *   carom run --restart CHECKPOINT [options]
  *   carom compare SCENARIO.yaml --dt DT[,DT...]   the frame-based steppers against the exact engine (compare.c)
+ *   carom airhockey [options]             the air-hockey game of examples/airhockey (airhockey_cli.c)
  *
  * It reads the scenario (scenario.c), makes the bodies (place.c) or restores
  * a checkpoint (checkpoint.c), applies the options, and hands the run to
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "airhockey_cli.h"
 #include "carom.h"
 #include "checkpoint.h"
 #include "compare.h"
@@ -41,7 +43,8 @@ static const char *help_text =
     "       carom run --restart CHECKPOINT [options]\n"
     "       carom compare SCENARIO.yaml --dt DT[,DT...] [options]   frame stepping against the exact engine\n"
     "       carom compare --scaling                               cost against N and density\n"
-    "       carom --help | --version | run --help | compare --help\n"
+    "       carom airhockey [--players 2|4] [--seed S] [--minutes M]   an exact game of air hockey\n"
+    "       carom --help | --version | run --help | compare --help | airhockey --help\n"
     "\n"
     "Every collision is predicted before it happens and processed in time order:\n"
     "no time step, no overlaps, energy conserved to round-off, runs reproducible\n"
@@ -367,7 +370,8 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "--version")) return printf("carom %s\n", CAROM_VERSION_STRING), 0;
     if (!strcmp(argv[1], "run")) return run_command(argc - 2, argv + 2);
     if (!strcmp(argv[1], "compare")) return compare_command(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "airhockey")) return airhockey_command(argc - 2, argv + 2);
     char message[MESSAGE_SIZE];
-    snprintf(message, sizeof message, "unknown command '%s' (expected run, compare, --help or --version)", argv[1]);
+    snprintf(message, sizeof message, "unknown command '%s' (expected run, compare, airhockey, --help or --version)", argv[1]);
     return usage_error(message);
 }

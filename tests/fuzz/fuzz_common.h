@@ -66,6 +66,10 @@ static inline int fuzz_on_event(void *user, const carom_event *e)
     if (e->kind == CAROM_EVENT_PAIR) {
         PROMISE(e->j > e->i && e->j < f->bodies, "pair (%d, %d) of %d bodies", (int)e->i, (int)e->j,
                 (int)f->bodies);
+    } else if (e->kind == CAROM_EVENT_SENSOR) {
+        PROMISE(e->j >= 0 && e->j < carom_world_sensor_count(f->world), "sensor %d", (int)e->j);
+        PROMISE(e->direction == 1 || e->direction == -1, "sensor crossing in direction %d", (int)e->direction);
+        PROMISE(e->impulse == 0.0, "a sensor event with impulse %g", e->impulse);
     } else {
         PROMISE(e->kind == CAROM_EVENT_WALL || e->kind == CAROM_EVENT_REST, "event kind %d", (int)e->kind);
         PROMISE(e->j >= 0 && e->j < 2 * f->dim && !f->periodic[e->j / 2], "wall %d", (int)e->j);
