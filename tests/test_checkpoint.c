@@ -17,16 +17,16 @@
 #include "checkpoint.h"
 #include "session.h"
 
-/* Offsets in the checkpoint of small_session (format 2): texts from 16,
+/* Offsets in the checkpoint of small_session (format 3): texts from 16,
  * the numbers, the integers, the snapshot's length, the snapshot. */
 enum {
     AT_VERSION = 8,
     AT_TAG = 12,
     AT_FIRST_TEXT = 16,
-    AT_NUMBERS = 68,
-    AT_INTEGERS = 132,
-    AT_SNAPSHOT_LENGTH = 156,
-    AT_SNAPSHOT = 164,
+    AT_NUMBERS = 72,
+    AT_INTEGERS = 152,
+    AT_SNAPSHOT_LENGTH = 192,
+    AT_SNAPSHOT = 200,
     SNAPSHOT_AT_GRID = 252
 };
 
@@ -150,6 +150,30 @@ static void test_round_trip(void)
     carom_world_destroy(copy);
 }
 
+/* Format 3: a windowed run's window, its origin, the controls file and the
+ * next row to apply come back as written. */
+static void test_window_round_trip(void)
+{
+    carom_world *w = small_world();
+    session s = small_session(), back;
+    s.window = 0.25, s.window_origin = 0.5, s.controls_next = 7, s.controls_checksum = 0xdeadbeefu;
+    CHECK(session_set_text(&s.controls, "moves.csv") == 0);
+    char error[300] = "";
+    CHECK_MSG(checkpoint_write(path, &s, w, error, sizeof error) == 0, "%s", error);
+    carom_world *copy = NULL;
+    CHECK_MSG(checkpoint_read(path, &back, NULL, NULL, &copy, error, sizeof error) == 0, "%s",
+              error);
+    if (copy) {
+        CHECK(back.window == 0.25 && back.window_origin == 0.5 && back.controls_next == 7);
+        CHECK(back.controls_checksum == 0xdeadbeefu && back.controls &&
+              strcmp(back.controls, "moves.csv") == 0);
+        session_free(&back);
+    }
+    session_free(&s);
+    carom_world_destroy(w);
+    carom_world_destroy(copy);
+}
+
 static void test_every_bit_flip_refused(void)
 {
     size_t size;
@@ -204,7 +228,7 @@ static void test_forged_fields_refused(void)
     unsigned char *good = good_checkpoint(&size);
     CHECK(memcmp(good + AT_SNAPSHOT, "CAROMSNP", 8) == 0);
     expect_forged_refused(good, size, AT_VERSION, 1, 4,
-                          "checkpoint format version 1, this carom reads version 2");
+                          "checkpoint format version 1, this carom reads version 3");
     expect_forged_refused(good, size, AT_TAG, 0x04030201u, 4, "byte-order tag");
     expect_forged_refused(good, size, AT_FIRST_TEXT, 0x7fffffff, 4, "scenario path");
     expect_forged_refused(good, size, AT_FIRST_TEXT + 4, 0, 1, "NUL");
@@ -212,6 +236,10 @@ static void test_forged_fields_refused(void)
     expect_forged_refused(good, size, AT_NUMBERS + 8, bits_of(-1.0), 8, "every");
     expect_forged_refused(good, size, AT_INTEGERS + 8, (uint64_t)-7, 8, "events");
     expect_forged_refused(good, size, AT_INTEGERS + 16, (uint64_t)1 << 40, 8, "frames written");
+    expect_forged_refused(good, size, AT_NUMBERS + 64, bits_of(-0.5), 8, "window");
+    expect_forged_refused(good, size, AT_NUMBERS + 72, bits_of(INFINITY), 8, "window origin");
+    expect_forged_refused(good, size, AT_INTEGERS + 24, (uint64_t)-3, 8, "next controls row");
+    expect_forged_refused(good, size, AT_INTEGERS + 32, (uint64_t)1 << 33, 8, "controls checksum");
     expect_forged_refused(good, size, AT_SNAPSHOT_LENGTH, (uint64_t)1 << 40, 8, "snapshot length");
     expect_forged_refused(good, size, AT_SNAPSHOT_LENGTH, 10, 8, "snapshot length");
     /* damage inside the snapshot, the file's checksum made to match: the snapshot's own refuses it
@@ -237,7 +265,7 @@ static void test_older_format_named(void)
     unsigned char old[697] = {'C', 'A', 'R', 'O', 'M', 'C', 'K', 'P', 1, 0, 0, 0};
     expect_refused(
         old, sizeof old,
-        "byte 8 (format version): checkpoint format version 1, this carom reads version 2");
+        "byte 8 (format version): checkpoint format version 1, this carom reads version 3");
     unsigned char foreign[16] = "not a checkpoint";
     char error[300] = "";
     write_file(foreign, sizeof foreign);
@@ -251,6 +279,7 @@ int main(void)
     if (fd < 0) return 1;
     close(fd);
     RUN(test_round_trip);
+    RUN(test_window_round_trip);
     RUN(test_every_bit_flip_refused);
     RUN(test_every_truncation_refused);
     RUN(test_forged_fields_refused);

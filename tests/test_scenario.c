@@ -317,7 +317,7 @@ static void test_unknown_keys(void)
     expect_error("group", "world: {}\nbodies:\n  - count: 1\n    colour: blue\n", 4, 5,
                  "unknown key 'colour' in bodies[0] (expected one of: count, file, radius");
     expect_error("run", "world: {}\nbodies: [{count: 1}]\nrun: {until: 1, time: 2}\n", 3, 17,
-                 "unknown key 'time' in run (expected one of: until, events, equilibrate)");
+                 "unknown key 'time' in run (expected one of: until, events, equilibrate, window, controls)");
     expect_error("list as a key", "world: {[dim]: 3}\nbodies: [{count: 1}]\n", 1, 9,
                  "a key in world is a list (expected one of: dim, box");
     expect_error("output", "world: {}\nbodies: [{count: 1}]\noutput:\n  trajectroy: t.xyz\n", 4, 3,
@@ -558,6 +558,148 @@ static void test_names_and_frames(void)
                  3, 16, "bodies[0].frame applies to bodies read from a file");
 }
 
+/* ---- driven bodies, sensors and windows (issue 12) ------------------------- */
+
+static void check_driven_sensors(const scenario *s)
+{
+    CHECK_EQ_INT(s->sensor_count, 3);
+    if (s->sensor_count != 3) return;
+    const scenario_sensor *a = &s->sensors[0], *b = &s->sensors[1], *c = &s->sensors[2];
+    CHECK(a->axis == 0 && a->at == 2.5 && a->from[0] == -1.0 && a->to[0] == 1.5);
+    CHECK(b->axis == 1 && b->at == -1.0 && b->from[0] == -2.0 && b->to[0] == 3.0);
+    CHECK(c->axis == 0 && c->at == 0.0 && isinf(c->from[0]) && c->from[0] < 0 && isinf(c->to[0]) &&
+          c->to[0] > 0);
+    CHECK(a->at_mark.line == 6 && a->at_mark.col == 21);
+}
+
+static void check_driven_groups(const scenario *s)
+{
+    CHECK_EQ_INT(s->group_count, 3);
+    if (s->group_count != 3) return;
+    const scenario_group *g = s->groups;
+    CHECK(g[0].acceleration[0] == 1.5 && g[0].acceleration[1] == -2.0 && g[0].acceleration[2] == 0.0);
+    CHECK(g[0].mass == 1.0);
+    CHECK(isinf(g[1].mass) && g[1].mass > 0 && g[1].velocity == VELOCITY_SPEED);
+    CHECK(g[1].acceleration[0] == 0.0 && g[1].acceleration[1] == 0.0);
+    CHECK(isinf(g[2].mass) && g[2].acceleration[1] == 1e-3 && same_text(g[2].file, "a.xyz"));
+}
+
+static void test_driven_keys(void)
+{
+    scenario s;
+    if (!expect_ok("driven", "world:\n  dim: 2\n  box: [10, 8]\n  boundary: walls\n  sensors:\n"
+                             "    - {axis: x, at: 2.5, from: [-1], to: [1.5]}\n"
+                             "    - {axis: y, at: -1, from: -2, to: 3}\n    - {axis: x, at: 0}\n"
+                             "bodies:\n  - {count: 3, acceleration: [1.5, -2]}\n"
+                             "  - {count: 1, mass: .inf, velocity: {speed: 0.5}}\n"
+                             "  - {file: a.xyz, mass: .Inf, acceleration: [0, 1e-3]}\n"
+                             "run: {until: 2, window: 0.02, controls: moves.csv}\n",
+                   &s))
+        return;
+    check_driven_sensors(&s);
+    check_driven_groups(&s);
+    CHECK(s.window == 0.02 && same_text(s.controls, "moves.csv"));
+    const char *slash = strrchr(s.path, '/');
+    CHECK(slash && s.controls_resolved && strncmp(s.controls_resolved, s.path, (size_t)(slash - s.path + 1)) == 0 &&
+          strcmp(s.controls_resolved + (slash - s.path + 1), "moves.csv") == 0);
+    scenario_free(&s);
+    if (expect_ok("3D sensor", "world: {sensors: [{axis: z, at: 1, from: [0, 1], to: [2, 3]}]}\n"
+                               "bodies: [{count: 1, acceleration: [0, 0, -9.81]}]\n", &s)) {
+        CHECK(s.sensor_count == 1 && s.sensors[0].axis == 2 && s.sensors[0].at == 1.0);
+        CHECK(s.sensors[0].from[0] == 0.0 && s.sensors[0].from[1] == 1.0);
+        CHECK(s.sensors[0].to[0] == 2.0 && s.sensors[0].to[1] == 3.0);
+        CHECK(s.groups[0].acceleration[2] == -9.81 && s.window == 0.0 && !s.controls);
+        scenario_free(&s);
+    }
+}
+
+static void test_driven_body_errors(void)
+{
+    const char *w2 = "world: {dim: 2}\nbodies:\n";
+    char text[256];
+    struct {
+        const char *name, *group;
+        int col;
+        const char *phrase;
+    } cases[] = {
+        {"acceleration of 3 in 2D", "  - {count: 3, acceleration: [1, 2, 3]}\n", 30,
+         "bodies[0].acceleration has 3 numbers (expected a list of 2 numbers, [ax, ay])"},
+        {"acceleration nan", "  - {count: 3, acceleration: [.nan, 0]}\n", 31,
+         "bodies[0].acceleration = .nan is not a finite number"},
+        {"acceleration string", "  - {count: 3, acceleration: ['1', 0]}\n", 31,
+         "bodies[0].acceleration is the string '1'"},
+        {"acceleration scalar", "  - {count: 3, acceleration: 5}\n", 30,
+         "bodies[0].acceleration is '5' (expected a list of 2 numbers"},
+        {"mass -inf", "  - {count: 3, mass: -.inf}\n", 22,
+         "bodies[0].mass = -.inf is not a finite number (expected a finite number > 0, or .inf for "
+         "kinematic bodies)"},
+        {"mass 0", "  - {count: 3, mass: 0}\n", 22, "bodies[0].mass = 0 is out of range"},
+        {"mass inf quoted", "  - {count: 3, mass: '.inf'}\n", 22, "bodies[0].mass is the string '.inf'"},
+        {"mass inf at a temperature", "  - {count: 3, mass: .inf}\n", 22,
+         "bodies[0].mass is .inf (kinematic bodies) with velocities drawn at a temperature"},
+        {"mass inf at an explicit temperature",
+         "  - {count: 3, mass: .inf, velocity: {temperature: 2}}\n", 22, "expected velocity: {speed: S}"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        snprintf(text, sizeof text, "%s%s", w2, cases[k].group);
+        expect_error(cases[k].name, text, 3, cases[k].col, cases[k].phrase);
+    }
+}
+
+static void test_sensor_errors(void)
+{
+    const char *head = "world:\n  dim: 2\n  sensors:\n";
+    char text[256];
+    struct {
+        const char *name, *sensor;
+        int col;
+        const char *phrase;
+    } cases[] = {
+        {"axis z in 2D", "    - {axis: z, at: 1}\n", 14, "world.sensors[0].axis = z is not allowed (expected x or y in 2D)"},
+        {"no at", "    - {axis: x}\n", 7, "world.sensors[0] has no at"},
+        {"no axis", "    - {at: 1}\n", 7, "world.sensors[0] has no axis"},
+        {"at nan", "    - {axis: x, at: .nan}\n", 21, "world.sensors[0].at = .nan is not a finite number"},
+        {"at string", "    - {axis: x, at: one}\n", 21, "world.sensors[0].at = one is not a number"},
+        {"from beyond to", "    - {axis: x, at: 1, from: 3, to: 2}\n", 30,
+         "world.sensors[0].from 3 is beyond to 2 (expected from <= to)"},
+        {"from of two in 2D", "    - {axis: x, at: 1, from: [1, 2]}\n", 30,
+         "world.sensors[0].from has 2 numbers (expected one number, or a list of 1 number"},
+        {"unknown key", "    - {axis: x, at: 1, width: 2}\n", 24, "unknown key 'width' in world.sensors[0]"},
+        {"not a mapping", "    - 5\n", 7, "world.sensors[0] is '5' (expected a mapping with keys among: axis, at, from, to)"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        snprintf(text, sizeof text, "%s%sbodies: [{count: 1}]\n", head, cases[k].sensor);
+        expect_error(cases[k].name, text, 4, cases[k].col, cases[k].phrase);
+    }
+    expect_error("sensors not a list", "world: {sensors: 5}\nbodies: [{count: 1}]\n", 1, 18,
+                 "world.sensors is '5' (expected a list of sensors");
+    expect_error("3D from of one", "world: {sensors: [{axis: y, at: 0, from: [1], to: [2, 3]}]}\nbodies: [{count: 1}]\n",
+                 1, 42, "world.sensors[0].from has 1 numbers (expected a list of 2 numbers");
+}
+
+static void test_window_errors(void)
+{
+    const char *head = "world: {}\nbodies: [{count: 1}]\n";
+    char text[256];
+    struct {
+        const char *name, *run;
+        int col;
+        const char *phrase;
+    } cases[] = {
+        {"window 0", "run: {until: 1, window: 0}\n", 25, "run.window = 0 is out of range (expected a finite number > 0)"},
+        {"window negative", "run: {until: 1, window: -0.5}\n", 25, "run.window = -0.5 is out of range"},
+        {"window nan", "run: {until: 1, window: .nan}\n", 25, "run.window = .nan is not a finite number"},
+        {"window string", "run: {until: 1, window: '0.1'}\n", 25, "run.window is the string '0.1'"},
+        {"controls without window", "run: {until: 1, controls: c.csv}\n", 27,
+         "run.controls is applied at window starts, but run has no window"},
+        {"controls empty", "run: {until: 1, window: 1, controls: ''}\n", 38, "run.controls is empty (expected a file name)"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        snprintf(text, sizeof text, "%s%s", head, cases[k].run);
+        expect_error(cases[k].name, text, 3, cases[k].col, cases[k].phrase);
+    }
+}
+
 int main(void)
 {
     RUN(test_full_scenario);
@@ -584,5 +726,9 @@ int main(void)
     RUN(test_missing_file);
     RUN(test_small_error_buffer);
     RUN(test_names_and_frames);
+    RUN(test_driven_keys);
+    RUN(test_driven_body_errors);
+    RUN(test_sensor_errors);
+    RUN(test_window_errors);
     return CHECK_SUMMARY();
 }

@@ -201,7 +201,8 @@ static int session_from_scenario(session *s, const scenario *sc)
     s->every = sc->every;
     s->checkpoint_every = sc->checkpoint_every;
     s->equilibrate = sc->equilibrate;
-    return session_set_text(&s->scenario_path, sc->path) | set_output(&s->trajectory, sc->trajectory) |
+    s->window = sc->window;
+    return session_set_text(&s->scenario_path, sc->path) | session_set_text(&s->controls, sc->controls_resolved) | set_output(&s->trajectory, sc->trajectory) |
            set_output(&s->events_log, sc->events_log) | set_output(&s->stats, sc->stats) |
            set_output(&s->checkpoint, sc->checkpoint);
 }

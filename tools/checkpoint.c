@@ -1,11 +1,16 @@
 /* checkpoint.c — a checkpoint file holds a run's session and its world's
- * snapshot. Format version 2, every number little-endian:
+ * snapshot. Format version 3, every number little-endian:
  *
  *   magic "CAROMCKP", version (u32), byte-order tag 0x01020304 (u32),
- *   five texts (u32 length, 0xffffffff for none, then the bytes), seven
- *   numbers (f64), three integers (i64), the snapshot's length (u64), the
- *   snapshot (which carries its own length and checksum), and a CRC-32C of
- *   every byte before it (u32; carom_crc32c).
+ *   seven texts (u32 length, 0xffffffff for none, then the bytes: scenario,
+ *   trajectory, event log, stats, checkpoint, species, controls), ten
+ *   numbers (f64: until, every, checkpoint_every, next frame, next
+ *   checkpoint, initial KE and PE, equilibrate, window, window origin), five
+ *   integers (i64: seed, events, frames written, the next controls row, the
+ *   controls file's CRC-32C), the snapshot's length (u64), the snapshot
+ *   (which carries its own length and checksum), and a CRC-32C of every
+ *   byte before it (u32; carom_crc32c). Version 3 added the window and the
+ *   controls (issue 12), so that a windowed run resumes where it was.
  *
  * A checkpoint is read whole and checked before anything in it is believed:
  * magic, version and tag, then the checksum (any flipped bit is refused),
@@ -25,7 +30,7 @@
 #include "outfile.h"
 
 static const char checkpoint_magic[8] = {'C', 'A', 'R', 'O', 'M', 'C', 'K', 'P'};
-enum { CHECKPOINT_VERSION = 2, TEXTS = 6, NUMBERS = 8, INTEGERS = 3, CHECKSUM_BYTES = 4 };
+enum { CHECKPOINT_VERSION = 3, TEXTS = 7, NUMBERS = 10, INTEGERS = 5, CHECKSUM_BYTES = 4 };
 static const uint32_t byte_order_tag = 0x01020304u;
 static const uint32_t no_text = 0xffffffffu;
 static const uint32_t longest_text = 1u << 20; /* texts are paths */
@@ -77,7 +82,7 @@ static double get_f64(cursor *c)
 static const char **session_texts(const session *s, const char *texts[TEXTS])
 {
     texts[0] = s->scenario_path, texts[1] = s->trajectory, texts[2] = s->events_log;
-    texts[3] = s->stats, texts[4] = s->checkpoint, texts[5] = s->species;
+    texts[3] = s->stats, texts[4] = s->checkpoint, texts[5] = s->species, texts[6] = s->controls;
     return texts;
 }
 
@@ -116,8 +121,11 @@ static void write_session(cursor *c, const session *s, uint64_t snapshot_size)
                                s->next_checkpoint,
                                s->kinetic_energy_initial,
                                s->potential_energy_initial,
-                               s->equilibrate};
-    int64_t integers[INTEGERS] = {(int64_t)s->seed, s->events, s->frames_written};
+                               s->equilibrate,
+                               s->window,
+                               s->window_origin};
+    int64_t integers[INTEGERS] = {(int64_t)s->seed, s->events, s->frames_written, s->controls_next,
+                                  (int64_t)s->controls_checksum};
     for (int k = 0; k < NUMBERS; k++) put_f64(c, numbers[k]);
     for (int k = 0; k < INTEGERS; k++) put_uint(c, (uint64_t)integers[k], 8);
     put_uint(c, snapshot_size, 8);
@@ -256,7 +264,7 @@ static int check_checksum(reader *r)
 }
 
 static const char *text_name[TEXTS] = {"scenario path", "trajectory path", "event log path",
-                                       "stats path", "checkpoint path", "species"};
+                                       "stats path", "checkpoint path", "species", "controls path"};
 
 static int read_text(reader *r, int k, char **text)
 {
@@ -286,13 +294,15 @@ static int check_numbers(reader *r, size_t at, const double numbers[NUMBERS])
                                          "next checkpoint",
                                          "initial kinetic energy",
                                          "initial potential energy",
-                                         "equilibrate"};
+                                         "equilibrate",
+                                         "window",
+                                         "window origin"};
     for (int k = 0; k < NUMBERS; k++) {
         double x = numbers[k];
         int ok = !isnan(x);
         if (k == 0) ok = ok && x > 0.0; /* until may be infinite, and is never 0 */
-        if (k == 1 || k == 2 || k == 5 || k == 7) ok = isfinite(x) && x >= 0.0; /* intervals, an energy, a time */
-        if (k == 6) ok = isfinite(x);
+        if (k == 1 || k == 2 || k == 5 || k == 7 || k == 8) ok = isfinite(x) && x >= 0.0; /* intervals, an energy, a time */
+        if (k == 6 || k == 9) ok = isfinite(x);
         if (!ok) return refuse(r, at + 8 * (size_t)k, names[k], "%g is out of range", x);
     }
     return 0;
@@ -301,7 +311,7 @@ static int check_numbers(reader *r, size_t at, const double numbers[NUMBERS])
 static int read_session(reader *r, session *s)
 {
     char **texts[TEXTS] = {&s->scenario_path, &s->trajectory, &s->events_log, &s->stats,
-                           &s->checkpoint, &s->species};
+                           &s->checkpoint, &s->species, &s->controls};
     for (int k = 0; k < TEXTS; k++)
         if (read_text(r, k, texts[k]) != 0) return -1;
     size_t at = r->c.at;
@@ -318,11 +328,19 @@ static int read_session(reader *r, session *s)
     if (integers[2] < 0 || integers[2] > INT_MAX)
         return refuse(r, at_integers + 16, "frames written", "%lld: expected 0 to %d",
                       (long long)integers[2], INT_MAX);
+    if (integers[3] < 0)
+        return refuse(r, at_integers + 24, "next controls row", "%lld: expected a row index >= 0",
+                      (long long)integers[3]);
+    if (integers[4] < 0 || integers[4] > (int64_t)UINT32_MAX)
+        return refuse(r, at_integers + 32, "controls checksum", "%lld: expected a CRC-32C, 0 to %u",
+                      (long long)integers[4], UINT32_MAX);
     s->until = numbers[0], s->every = numbers[1], s->checkpoint_every = numbers[2];
     s->next_frame = numbers[3], s->next_checkpoint = numbers[4],
     s->kinetic_energy_initial = numbers[5];
     s->potential_energy_initial = numbers[6];
     s->equilibrate = numbers[7];
+    s->window = numbers[8], s->window_origin = numbers[9];
+    s->controls_next = integers[3], s->controls_checksum = (uint32_t)integers[4];
     s->seed = (uint64_t)integers[0], s->events = integers[1], s->frames_written = (int)integers[2];
     return 0;
 }

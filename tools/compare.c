@@ -512,6 +512,10 @@ static int build(comparison *c)
 {
     if (scenario_load(c->o.scenario, &c->sc, c->message, sizeof c->message) != 0) return -1;
     if (c->o.has_seed) c->sc.seed = c->o.seed;
+    if (c->sc.controls) /* the frame steppers have no windows to apply them at */
+        return snprintf(c->message, sizeof c->message, "%s:%d:%d: run.controls is not replayed by carom compare "
+                        "(expected a scenario without controls)", c->o.scenario, c->sc.controls_mark.line,
+                        c->sc.controls_mark.col), -1;
     double box[3];
     if (place_build_world(&c->sc, record_pair, &c->exact_log, box, &c->exact, c->message, sizeof c->message) != 0)
         return -1;

@@ -47,6 +47,12 @@
  * share one mass, so each group's momentum is zero up to round-off. Bodies
  * from files keep their velocities.
  *
+ * Driven bodies (issue 12): a group's `acceleration` is each of its bodies'
+ * own acceleration (carom_body_def.acceleration), `mass: .inf` makes them
+ * kinematic; kinematic groups carry no degrees of freedom in the share
+ * above. Sensors come after the bodies, each checked against the resolved
+ * box (its plane and its extents), in the order written (sensor k is id k).
+ *
  * Random numbers: one carom_rng seeded with the scenario's seed, drawn in
  * this order: groups in order; for each generated group first its
  * velocities (temperature: normals x, y(, z) body by body; speed: one
@@ -132,6 +138,11 @@ static double ball_volume(int dim, double r)
 }
 
 static int axis_periodic(const builder *b, int a) { return b->s->boundary[a] == CAROM_PERIODIC; }
+
+static carom_vec group_acceleration(const scenario_group *g)
+{
+    return (carom_vec){g->acceleration[0], g->acceleration[1], g->acceleration[2]};
+}
 
 /* ---- the world def and the box ----------------------------------------------- */
 
@@ -374,7 +385,8 @@ static int place_random(builder *b, const scenario_group *g, const carom_vec *v,
             (int)n, g->radius, own, close_packing(b->s->dim));
     for (int32_t i = 0; i < n; i++) {
         for (int tries = 1;; tries++) {
-            carom_body_def body = {random_spot(b, g->radius), v[i], g->radius, g->mass, {0.0, 0.0, 0.0}};
+            carom_body_def body = {random_spot(b, g->radius), v[i], g->radius, g->mass,
+                                   group_acceleration(g)};
             carom_status st = carom_world_add_body(b->world, &body, NULL);
             if (st == CAROM_OK) break;
             if (st != CAROM_OVERLAP) return fail_world(b, g, st);
@@ -578,7 +590,7 @@ static int add_lattice_sites(builder *b, const scenario_group *g, const lattice 
         carom_vec x = {layer_position(b, lat, 0, j[0], g->radius),
                        layer_position(b, lat, 1, j[1], g->radius),
                        layer_position(b, lat, 2, j[2], g->radius)};
-        carom_body_def body = {x, v[k], g->radius, g->mass, {0.0, 0.0, 0.0}};
+        carom_body_def body = {x, v[k], g->radius, g->mass, group_acceleration(g)};
         carom_status st = carom_world_add_body(b->world, &body, NULL);
         if (st != CAROM_OK) {
             free(keep);
@@ -620,7 +632,8 @@ static int add_file_group(builder *b, int index)
     const xyz_frame *f = &b->frames[index];
     for (int32_t k = 0; k < f->count; k++) {
         const carom_body_state *state = &f->bodies[k];
-        carom_body_def body = {state->position, state->velocity, state->radius, state->mass, state->acceleration};
+        carom_body_def body = {state->position, state->velocity, state->radius, state->mass,
+                               group_acceleration(g)};
         carom_status st = carom_world_add_body(b->world, &body, NULL);
         if (st != CAROM_OK)
             return fail(b, g->mark, "%s, line %lld: %s (expected %s)", g->file,
@@ -642,8 +655,8 @@ static int add_generated_group(builder *b, const scenario_group *g)
     if (!(isfinite(g->radius) && g->radius > 0.0))
         return fail(b, g->radius_mark.line > 0 ? g->radius_mark : g->mark,
                     "radius %g is not valid (expected a finite radius > 0)", g->radius);
-    if (!(isfinite(g->mass) && g->mass > 0.0))
-        return fail(b, g->mark, "mass %g is not valid (expected a finite mass > 0)", g->mass);
+    if (!(g->mass > 0.0)) /* INFINITY: kinematic bodies */
+        return fail(b, g->mark, "mass %g is not valid (expected a mass > 0, or .inf)", g->mass);
     for (int a = 0; a < b->s->dim; a++)
         if (2.0 * g->radius > b->box[a])
             return fail(b, g->radius_mark.line > 0 ? g->radius_mark : g->mark,
@@ -717,9 +730,11 @@ static double freedom_share(const builder *b)
 {
     const scenario *s = b->s;
     double n = 0.0;
-    for (int g = 0; g < s->group_count; g++)
+    for (int g = 0; g < s->group_count; g++) {
+        if (isinf(s->groups[g].mass) && !s->groups[g].file) continue; /* kinematic: no freedom */
         n += s->groups[g].file ? (double)b->frames[g].count
                                : (double)(s->groups[g].count > 0 ? s->groups[g].count : 0);
+    }
     int conserved = 0;
     for (int a = 0; a < s->dim; a++)
         conserved += s->boundary[a] == CAROM_PERIODIC && s->gravity[a] == 0.0;
@@ -741,6 +756,58 @@ static int create_world(builder *b, carom_event_callback on_event, void *user)
     return 0;
 }
 
+/* ---- sensors ------------------------------------------------------------------- */
+
+/* Whether x lies in the box along axis a (its faces included). */
+static int in_box(const builder *b, int a, double x)
+{
+    return x >= -0.5 * b->box[a] && x <= 0.5 * b->box[a];
+}
+
+/* The sensor's plane and extents must lie in the (resolved) box. */
+static int check_sensor(const builder *b, int k, const scenario_sensor *sensor)
+{
+    int axis = sensor->axis;
+    if (!in_box(b, axis, sensor->at))
+        return fail(b, sensor->at_mark,
+                    "world.sensors[%d].at = %.17g is outside the box along %c (expected %.17g to "
+                    "%.17g)", k, sensor->at, "xyz"[axis], -0.5 * b->box[axis], 0.5 * b->box[axis]);
+    for (int a = 0, j = 0; a < b->s->dim; a++) {
+        if (a == axis) continue;
+        const double ends[2] = {sensor->from[j], sensor->to[j]};
+        const scenario_mark marks[2] = {sensor->from_mark, sensor->to_mark};
+        for (int e = 0; e < 2; e++)
+            if (isfinite(ends[e]) && !in_box(b, a, ends[e]))
+                return fail(b, marks[e],
+                            "world.sensors[%d].%s = %.17g is outside the box along %c (expected "
+                            "%.17g to %.17g)", k, e ? "to" : "from", ends[e], "xyz"[a],
+                            -0.5 * b->box[a], 0.5 * b->box[a]);
+        j++;
+    }
+    return 0;
+}
+
+static int add_sensors(builder *b)
+{
+    for (int k = 0; k < b->s->sensor_count; k++) {
+        const scenario_sensor *sensor = &b->s->sensors[k];
+        if (check_sensor(b, k, sensor) != 0) return -1;
+        carom_sensor_def def = carom_default_sensor_def();
+        double lo[3] = {-INFINITY, -INFINITY, -INFINITY}, hi[3] = {INFINITY, INFINITY, INFINITY};
+        for (int a = 0, j = 0; a < b->s->dim; a++)
+            if (a != sensor->axis) lo[a] = sensor->from[j], hi[a] = sensor->to[j], j++;
+        def.axis = sensor->axis;
+        def.position = sensor->at;
+        def.lo = (carom_vec){lo[0], lo[1], lo[2]};
+        def.hi = (carom_vec){hi[0], hi[1], hi[2]};
+        carom_status st = carom_world_add_sensor(b->world, &def, NULL);
+        if (st != CAROM_OK)
+            return fail(b, sensor->mark, "world.sensors[%d]: %s (expected a sensor in the box)", k,
+                        carom_world_message(b->world));
+    }
+    return 0;
+}
+
 static int build(builder *b, carom_event_callback on_event, void *user)
 {
     const scenario *s = b->s;
@@ -757,7 +824,7 @@ static int build(builder *b, carom_event_callback on_event, void *user)
         if (st != 0) return -1;
         b->placed[g] = carom_world_body_count(b->world) - before;
     }
-    return 0;
+    return add_sensors(b);
 }
 
 /* "NAME COUNT NAME COUNT ...": the species of the bodies in index order. */

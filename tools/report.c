@@ -47,13 +47,15 @@ int report_stats_json(FILE *out, const carom_world *w, const session *s, double 
     json_number(out, "time", st.time, ",");
     fprintf(out,
             "  \"events\": {\"total\": %lld, \"pair\": %lld, \"wall\": %lld, \"cell\": %lld, \"rest\": %lld, "
-            "\"stale\": %lld},\n",
+            "\"stale\": %lld, \"sensor\": %lld},\n",
             (long long)st.events, (long long)st.pair_events, (long long)st.wall_events, (long long)st.cell_events,
-            (long long)st.rest_events, (long long)st.stale_events);
+            (long long)st.rest_events, (long long)st.stale_events, (long long)st.sensor_events);
     json_number(out, "kinetic_energy_initial", s->kinetic_energy_initial, ",");
     json_number(out, "kinetic_energy", st.kinetic_energy, ",");
     json_number(out, "potential_energy_initial", s->potential_energy_initial, ",");
     json_number(out, "potential_energy", st.potential_energy, ",");
+    json_number(out, "control_work", st.control_work, ",");
+    json_number(out, "kinematic_work", st.kinematic_work, ",");
     json_number(out, "temperature", st.temperature, ",");
     json_number(out, "mean_temperature", st.mean_temperature, ",");
     fprintf(out, "  \"momentum\": [%.17g, %.17g, %.17g],\n", st.momentum.x, st.momentum.y, st.momentum.z);

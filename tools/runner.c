@@ -8,7 +8,17 @@
  * reads the stop flag of the command's signal handler, so an interrupt ends
  * the run as cleanly as reaching the end does. At every checkpoint the
  * trajectory and event log are made durable first, so the files on disk
- * always reach at least as far as the newest checkpoint. */
+ * always reach at least as far as the newest checkpoint.
+ *
+ * Windows (run.window, issue 12): window starts origin + k * window are
+ * stops too. At each start the controls file's rows of that window are
+ * applied (controls.h), then the window runs through carom_world_advance,
+ * the window API, in pieces up to its other stops (frames, checkpoints);
+ * where a piece's length added to the clock would not land on the stop's
+ * exact bits (fl(a - b) + b != a happens), or an event cap must be
+ * respected, that piece runs with carom_world_run to the same instant,
+ * which carom.h makes the same thing. Windows without controls thus give
+ * the bits of a plain run. */
 #define _POSIX_C_SOURCE 200809L
 #include "runner.h"
 
@@ -29,10 +39,15 @@ int runner_log_event(void *user, const carom_event *e)
     static const char *walls[6] = {"x-", "x+", "y-", "y+", "z-", "z+"};
     event_log *log = user;
     if (!log->out) return 0;
-    int written = e->kind == CAROM_EVENT_PAIR
-                      ? fprintf(log->out, "%.17g,pair,%d,%d\n", e->time, (int)e->i, (int)e->j)
-                      : fprintf(log->out, "%.17g,%s,%d,%s\n", e->time, e->kind == CAROM_EVENT_REST ? "rest" : "wall",
-                                (int)e->i, walls[e->j % 6]);
+    int written;
+    if (e->kind == CAROM_EVENT_PAIR)
+        written = fprintf(log->out, "%.17g,pair,%d,%d\n", e->time, (int)e->i, (int)e->j);
+    else if (e->kind == CAROM_EVENT_SENSOR)
+        written = fprintf(log->out, "%.17g,sensor,%d,%d%c\n", e->time, (int)e->i, (int)e->j,
+                          e->direction > 0 ? '+' : '-');
+    else
+        written = fprintf(log->out, "%.17g,%s,%d,%s\n", e->time, e->kind == CAROM_EVENT_REST ? "rest" : "wall",
+                          (int)e->i, walls[e->j % 6]);
     if (written < 0) {
         log->error = errno ? errno : EIO;
         log->out = NULL; /* noticed by the run loop after this slice */
@@ -67,6 +82,78 @@ static double checkpoint_time(const session *s, int64_t k)
 }
 
 static int wants_checkpoints(const session *s) { return s->checkpoint && s->checkpoint_every > 0; }
+
+static double window_time(const session *s, int64_t k) { return s->window_origin + (double)k * s->window; }
+
+/* The window whose start is the last one at or before now. */
+static int64_t window_at(const session *s, double now)
+{
+    double k0 = floor((now - s->window_origin) / s->window);
+    int64_t k = k0 > 0 ? (int64_t)k0 : 0;
+    while (k > 0 && window_time(s, k) > now) k--;
+    while (window_time(s, k + 1) <= now) k++;
+    return k;
+}
+
+/* Windows: a fresh run's start at its clock, a restart's where it was. */
+static int set_windows(runner *r)
+{
+    session *s = &r->s;
+    double now = carom_world_time(r->world);
+    char why[RUNNER_MESSAGE_SIZE];
+    if (!(s->window > 0)) return 0;
+    if (isinf(s->until)) {
+        snprintf(why, sizeof why, "%s: run.window needs an end (expected run.until or --until with it)",
+                 s->scenario_path);
+        return failure(r, why);
+    }
+    if (!(now + s->window > now)) {
+        snprintf(why, sizeof why, "the window %.17g cannot advance the clock from t = %.17g (expected a "
+                 "larger run.window)", s->window, now);
+        return failure(r, why);
+    }
+    if (!r->resumed.active) s->window_origin = now;
+    r->window_index = window_at(s, now);
+    return 0;
+}
+
+/* The controls file, checked against the world (and, on a restart, against
+ * the file the run started with). */
+static int load_controls(runner *r)
+{
+    session *s = &r->s;
+    if (!s->controls) return 0;
+    char why[RUNNER_MESSAGE_SIZE];
+    carom_world_def def = carom_world_definition(r->world);
+    if (controls_load(s->controls, def.dim, carom_world_body_count(r->world), &r->controls, why,
+                      sizeof why) != 0)
+        return failure(r, why);
+    if (!r->resumed.active) {
+        s->controls_checksum = r->controls.checksum, s->controls_next = 0;
+        return 0;
+    }
+    if (r->controls.checksum != s->controls_checksum || s->controls_next > r->controls.count) {
+        snprintf(why, sizeof why, "%s: changed since the checkpoint (CRC-32C 0x%08x, the checkpoint's "
+                 "0x%08x; expected the controls file the run started with)", s->controls,
+                 (unsigned)r->controls.checksum, (unsigned)s->controls_checksum);
+        return failure(r, why);
+    }
+    r->controls.next = s->controls_next;
+    return 0;
+}
+
+/* Applies the controls of the window running now. */
+static int apply_controls(runner *r)
+{
+    session *s = &r->s;
+    if (!s->controls) return 0;
+    char why[RUNNER_MESSAGE_SIZE];
+    if (controls_apply(&r->controls, r->world, r->window_index, s->window_origin, s->window, why,
+                       sizeof why) != 0)
+        return failure(r, why);
+    s->controls_next = r->controls.next;
+    return 0;
+}
 
 /* The first frame index whose time is after `last` and not before `now`. */
 static int64_t first_frame_after(const session *s, double last, double now)
@@ -195,7 +282,8 @@ static int open_event_log(runner *r)
 int runner_prepare(runner *r)
 {
     r->message[0] = '\0';
-    if (check_paths(r) != 0 || set_schedules(r) != 0) return -1;
+    if (check_paths(r) != 0 || set_schedules(r) != 0 || set_windows(r) != 0 || load_controls(r) != 0)
+        return -1;
     if (open_trajectory(r) != 0 || open_event_log(r) != 0) {
         r->log.out = NULL;
         outfile_discard(&r->trajectory);
@@ -263,6 +351,7 @@ static double next_stop(const runner *r)
     if (s->trajectory) target = fmin(target, frame_time(s, s->frame_index));
     if (wants_checkpoints(s)) target = fmin(target, checkpoint_time(s, s->checkpoint_index));
     if (s->equilibrate > 0 && !r->equilibrated) target = fmin(target, s->equilibrate);
+    if (s->window > 0) target = fmin(target, window_time(s, r->window_index + 1));
     return target;
 }
 
@@ -296,6 +385,22 @@ static run_outcome interrupted(runner *r)
     return RUN_INTERRUPTED;
 }
 
+/* Runs to target, or until slice events (see the top of the file). */
+static carom_status step(runner *r, double target, int64_t slice)
+{
+    double now = carom_world_time(r->world), dt = target - now;
+    if (r->s.window > 0 && r->s.events < 0 && now + dt == target) return carom_world_advance(r->world, dt);
+    return carom_world_run(r->world, target, slice);
+}
+
+/* A window start reached: the next window runs, with its controls. */
+static int start_window(runner *r, double now)
+{
+    if (!(r->s.window > 0) || window_time(&r->s, r->window_index + 1) > now) return 0;
+    r->window_index = window_at(&r->s, now);
+    return apply_controls(r);
+}
+
 static run_outcome run_slices(runner *r, progress *bar)
 {
     const session *s = &r->s;
@@ -306,7 +411,7 @@ static run_outcome run_slices(runner *r, progress *bar)
         int64_t slice = EVENTS_PER_SLICE;
         if (s->events >= 0 && s->events - st.events < slice) slice = s->events - st.events;
         double target = next_stop(r);
-        if (carom_world_run(r->world, target, slice) != CAROM_OK) return world_failed(r);
+        if (step(r, target, slice) != CAROM_OK) return world_failed(r);
         if (r->log.error) {
             r->events.error = r->log.error;
             char why[RUNNER_MESSAGE_SIZE];
@@ -317,6 +422,7 @@ static run_outcome run_slices(runner *r, progress *bar)
         double now = carom_world_time(r->world);
         if (!isfinite(now)) return stuck(r); /* an event at t = infinity means none was left */
         if (isinf(target) && now == st.time && carom_world_stats(r->world).events == st.events) return stuck(r);
+        if (start_window(r, now) != 0) return RUN_FAILED;
         if (now >= target && write_due_outputs(r, now) != 0) return RUN_FAILED;
         progress_update(bar, r->world, s);
     }
@@ -371,7 +477,7 @@ static run_outcome finish(runner *r, run_outcome outcome)
     char what[160];
     snprintf(what, sizeof what, " (%d frames, the last at t = %.17g)", s->frames_written, s->last_frame_time);
     if (kept[0]) say_wrote(r, s->trajectory, what);
-    snprintf(what, sizeof what, " (%lld collisions%s)", (long long)r->log.lines,
+    snprintf(what, sizeof what, " (%lld events%s)", (long long)r->log.lines,
              r->resumed.active && continues(s->events_log, r->resumed.events_log) ? " appended" : "");
     if (kept[1]) say_wrote(r, s->events_log, what);
     if (kept[2]) say_wrote(r, s->stats, "");
@@ -384,8 +490,8 @@ run_outcome runner_run(runner *r)
 {
     progress bar;
     progress_start(&bar, r->quiet, r->world);
-    run_outcome outcome = RUN_COMPLETED;
-    if (r->s.trajectory && frame_time(&r->s, r->s.frame_index) <= carom_world_time(r->world))
+    run_outcome outcome = apply_controls(r) == 0 ? RUN_COMPLETED : RUN_FAILED;
+    if (outcome == RUN_COMPLETED && r->s.trajectory && frame_time(&r->s, r->s.frame_index) <= carom_world_time(r->world))
         outcome = write_due_outputs(r, carom_world_time(r->world)) == 0 ? RUN_COMPLETED : RUN_FAILED;
     if (outcome == RUN_COMPLETED) outcome = run_slices(r, &bar);
     progress_finish(&bar, r->world, &r->s, outcome == RUN_COMPLETED);
@@ -399,6 +505,7 @@ void runner_free(runner *r)
     outfile_discard(&r->events);
     carom_world_destroy(r->world);
     r->world = NULL;
+    controls_free(&r->controls);
     session_free(&r->s);
     free(r->resumed.trajectory);
     free(r->resumed.events_log);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "carom.h"
+#include "controls.h"
 #include "outfile.h"
 #include "session.h"
 
@@ -25,7 +26,10 @@ typedef struct event_log {
     int64_t lines; /* written by this run */
 } event_log;
 
-/* A world's event callback that writes "time,kind,i,j" lines to an event_log. */
+/* A world's event callback that writes "time,kind,i,j" lines to an event_log:
+ * pair (i, j the bodies), wall and rest (j the wall: x-, x+, ...) and
+ * sensor (j the sensor's index and the direction the centre crossed it:
+ * 0+ towards +axis, 0- towards -axis). */
 int runner_log_event(void *user, const carom_event *e);
 
 /* What a restart continues: its checkpoint's outputs and schedule. */
@@ -42,6 +46,8 @@ typedef struct runner {
     runner_resumed resumed;
     event_log log;
     outfile trajectory, events;
+    controls controls;     /* run.controls, replayed at window starts */
+    int64_t window_index;  /* the window running now (its start is the last one reached) */
     double box[3];
     int periodic[3], dim;
     int quiet;

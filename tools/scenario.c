@@ -532,6 +532,78 @@ static int read_gravity(const section *world, scenario *s)
     return vector_value(world->r, value, "world.gravity", s->dim, ANY_NUMBER, expect, s->gravity);
 }
 
+/* from/to of a sensor: dim - 1 numbers on the other axes (in 2D also one
+ * number without a list). */
+static int read_sensor_extent(const section *sensor, const char *key, int dim, double out[2],
+                              scenario_mark *mark)
+{
+    const yaml_node_t *value = find_value(sensor, key);
+    if (!value) return 0;
+    *mark = mark_of(value);
+    char what[64], expect[120];
+    full_name(sensor, key, what, sizeof what);
+    if (dim == 2 && value->type == YAML_SCALAR_NODE)
+        return number_value(sensor->r, value, what, ANY_NUMBER, &out[0]);
+    if (dim == 2)
+        snprintf(expect, sizeof expect, "one number, or a list of 1 number: the extent on the other axis");
+    else
+        snprintf(expect, sizeof expect, "a list of 2 numbers, the extent on the other axes in order");
+    return vector_value(sensor->r, value, what, dim - 1, ANY_NUMBER, expect, out);
+}
+
+/* {axis: x|y|z, at: X, from: .., to: ..}; at is required, from <= to. */
+static int read_sensor(reader *r, const yaml_node_t *node, const char *name, int dim,
+                       scenario_sensor *sensor)
+{
+    const char *const keys[] = {"axis", "at", "from", "to"};
+    section sec;
+    if (open_section(r, node, name, keys, LENGTH(keys), &sec)) return -1;
+    *sensor = (scenario_sensor){0, 0.0, {-INFINITY, -INFINITY}, {INFINITY, INFINITY},
+                                mark_of(node), mark_of(node), mark_of(node), mark_of(node)};
+    const yaml_node_t *axis = find_value(&sec, "axis"), *at = find_value(&sec, "at");
+    const char *const names[] = {"x", "y", "z"};
+    char what[64];
+    if (!axis || !at)
+        return fail_at(r, mark_of(node), "%s has no %s (expected axis: x, y%s and at: the plane's "
+                       "coordinate)", name, axis ? "at" : "axis", dim == 3 ? " or z" : "");
+    if (choice_value(r, axis, full_name(&sec, "axis", what, sizeof what), names, dim,
+                     dim == 3 ? "x, y or z" : "x or y in 2D", &sensor->axis))
+        return -1;
+    sensor->at_mark = mark_of(at);
+    if (get_number(&sec, "at", ANY_NUMBER, &sensor->at) ||
+        read_sensor_extent(&sec, "from", dim, sensor->from, &sensor->from_mark) ||
+        read_sensor_extent(&sec, "to", dim, sensor->to, &sensor->to_mark))
+        return -1;
+    for (int k = 0; k < dim - 1; k++)
+        if (!(sensor->from[k] <= sensor->to[k]))
+            return fail_at(r, sensor->from_mark, "%s.from %.17g is beyond to %.17g (expected from <= to)",
+                           name, sensor->from[k], sensor->to[k]);
+    return 0;
+}
+
+/* sensors: a list of sensors (see scenario_sensor). */
+static int read_sensors(const section *world, scenario *s)
+{
+    const yaml_node_t *value = find_value(world, "sensors");
+    if (!value) return 0;
+    const char *expect = "a list of sensors {axis: x|y|z, at: X, from: [..], to: [..]}";
+    if (value->type != YAML_SEQUENCE_NODE) return fail_kind(world->r, value, "world.sensors", expect);
+    const yaml_node_item_t *items = value->data.sequence.items.start;
+    long count = (long)(value->data.sequence.items.top - items);
+    if (count > INT_MAX / 2) return out_of_memory(world->r);
+    if (count == 0) return 0;
+    if (!(s->sensors = calloc((size_t)count, sizeof *s->sensors))) return out_of_memory(world->r);
+    s->sensor_count = (int)count;
+    for (int k = 0; k < s->sensor_count; k++) {
+        char name[40];
+        snprintf(name, sizeof name, "world.sensors[%d]", k);
+        if (read_sensor(world->r, yaml_document_get_node(&world->r->doc, items[k]), name, s->dim,
+                        &s->sensors[k]))
+            return -1;
+    }
+    return 0;
+}
+
 static int read_world(reader *r, const yaml_node_t *node, scenario *s)
 {
     const char *const keys[] = {"dim",
@@ -542,7 +614,8 @@ static int read_world(reader *r, const yaml_node_t *node, scenario *s)
                                 "wall_restitution",
                                 "elastic_below_speed",
                                 "collapse_time",
-                                "neighbour_shell"};
+                                "neighbour_shell",
+                                "sensors"};
     section world;
     if (open_section(r, node, "world", keys, LENGTH(keys), &world)) return -1;
     s->dim_mark = s->box_mark = mark_of(node);
@@ -553,7 +626,8 @@ static int read_world(reader *r, const yaml_node_t *node, scenario *s)
         get_number(&world, "wall_restitution", CLOSED_UNIT, &s->wall_restitution) ||
         get_number(&world, "elastic_below_speed", NON_NEGATIVE, &s->elastic_below_speed) ||
         get_number(&world, "collapse_time", ANY_NUMBER, &s->collapse_time) ||
-        get_number(&world, "neighbour_shell", ANY_NUMBER, &s->neighbour_shell))
+        get_number(&world, "neighbour_shell", ANY_NUMBER, &s->neighbour_shell) ||
+        read_sensors(&world, s))
         return -1;
     return 0;
 }
@@ -564,6 +638,7 @@ static scenario_group default_group(scenario_mark mark)
 {
     scenario_group g = {0};
     g.mark = g.count_mark = g.packing_mark = g.file_mark = g.radius_mark = g.frame_mark = mark;
+    g.mass_mark = mark;
     g.count = -1;
     g.radius = 0.5;
     g.mass = 1.0;
@@ -658,6 +733,59 @@ static int read_name(const section *group, scenario_group *g)
     return 0;
 }
 
+/* YAML's spellings of positive infinity (YAML 1.1 and 1.2 core schema). */
+static int is_yaml_infinity(const char *text)
+{
+    const char *const words[] = {".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF"};
+    for (int k = 0; k < LENGTH(words); k++)
+        if (!strcmp(text, words[k])) return 1;
+    return 0;
+}
+
+/* mass: a finite number > 0, or .inf for kinematic bodies. */
+static int read_mass(const section *group, scenario_group *g)
+{
+    const yaml_node_t *value = find_value(group, "mass");
+    if (!value) return 0;
+    g->mass_mark = mark_of(value);
+    char what[48];
+    full_name(group, "mass", what, sizeof what);
+    const char *expect = "a finite number > 0, or .inf for kinematic bodies";
+    const char *text = plain_text(group->r, value, what, expect);
+    if (!text) return -1;
+    if (is_yaml_infinity(text)) {
+        g->mass = INFINITY;
+        return 0;
+    }
+    double mass = 0.0;
+    parse_result result = parse_double(text, &mass);
+    if (result == PARSED && !(mass > 0.0)) result = OUT_OF_RANGE;
+    if (result != PARSED) return fail_number(group->r, value, what, result, expect);
+    g->mass = mass;
+    return 0;
+}
+
+/* acceleration: the bodies' own, dim numbers. */
+static int read_acceleration(const section *group, int dim, scenario_group *g)
+{
+    const yaml_node_t *value = find_value(group, "acceleration");
+    if (!value) return 0;
+    char what[48], expect[64];
+    full_name(group, "acceleration", what, sizeof what);
+    snprintf(expect, sizeof expect, "a list of %d numbers, [ax, ay%s]", dim, dim == 3 ? ", az" : "");
+    return vector_value(group->r, value, what, dim, ANY_NUMBER, expect, g->acceleration);
+}
+
+/* Generated kinematic bodies take a speed: a temperature needs a mass. */
+static int check_kinematic_group(const section *group, const scenario_group *g)
+{
+    if (!isinf(g->mass) || g->file || g->velocity != VELOCITY_TEMPERATURE) return 0;
+    return fail_at(group->r, g->mass_mark,
+                   "%s.mass is .inf (kinematic bodies) with velocities drawn at a temperature, which "
+                   "needs a finite mass (expected velocity: {speed: S} with mass .inf)",
+                   group->name);
+}
+
 /* A group makes bodies from count, or reads them from file. */
 static int check_group_source(const section *group, const scenario_group *g)
 {
@@ -681,10 +809,12 @@ static int check_group_source(const section *group, const scenario_group *g)
     return fail_at(r, g->mark, "%s has neither count nor file (expected %s)", group->name, either);
 }
 
-static int read_group(reader *r, const yaml_node_t *node, const char *name, scenario_group *g)
+static int read_group(reader *r, const yaml_node_t *node, const char *name, int dim,
+                      scenario_group *g)
 {
-    const char *const keys[] = {"count", "file",     "radius",           "mass", "place",
-                                "velocity", "packing_fraction", "name", "frame"};
+    const char *const keys[] = {"count",    "file",     "radius",           "mass",
+                                "place",    "velocity", "packing_fraction", "name",
+                                "frame",    "acceleration"};
     section group;
     if (open_section(r, node, name, keys, LENGTH(keys), &group)) return -1;
     get_mark(&group, "count", &g->count_mark);
@@ -694,12 +824,12 @@ static int read_group(reader *r, const yaml_node_t *node, const char *name, scen
     get_mark(&group, "frame", &g->frame_mark);
     if (get_body_count(&group, &g->count) || get_text(&group, "file", &g->file) ||
         get_number(&group, "radius", POSITIVE, &g->radius) ||
-        get_number(&group, "mass", POSITIVE, &g->mass) ||
+        read_mass(&group, g) || read_acceleration(&group, dim, g) ||
         get_number(&group, "packing_fraction", OPEN_UNIT, &g->packing_fraction) ||
         read_place(&group, g) || read_velocity(&group, g) || read_frame(&group, g) ||
         read_name(&group, g))
         return -1;
-    if (check_group_source(&group, g)) return -1;
+    if (check_group_source(&group, g) || check_kinematic_group(&group, g)) return -1;
     if (g->file && !(g->file_resolved = resolve_path(r->path, g->file))) return out_of_memory(r);
     return 0;
 }
@@ -741,7 +871,7 @@ static int read_bodies(reader *r, const yaml_node_t *node, scenario *s)
     for (int k = 0; k < s->group_count; k++) {
         char name[32];
         snprintf(name, sizeof name, "bodies[%d]", k);
-        if (read_group(r, yaml_document_get_node(&r->doc, items[k]), name, &s->groups[k]))
+        if (read_group(r, yaml_document_get_node(&r->doc, items[k]), name, s->dim, &s->groups[k]))
             return -1;
     }
     return check_total_count(r, s);
@@ -751,12 +881,20 @@ static int read_bodies(reader *r, const yaml_node_t *node, scenario *s)
 
 static int read_run(reader *r, const yaml_node_t *node, scenario *s)
 {
-    const char *const keys[] = {"until", "events", "equilibrate"};
+    const char *const keys[] = {"until", "events", "equilibrate", "window", "controls"};
     section run;
     if (open_section(r, node, "run", keys, LENGTH(keys), &run)) return -1;
+    get_mark(&run, "controls", &s->controls_mark);
     if (get_number(&run, "until", POSITIVE, &s->until) || get_count(&run, "events", &s->events) ||
-        get_number(&run, "equilibrate", POSITIVE, &s->equilibrate))
+        get_number(&run, "equilibrate", POSITIVE, &s->equilibrate) ||
+        get_number(&run, "window", POSITIVE, &s->window) || get_text(&run, "controls", &s->controls))
         return -1;
+    if (s->controls && !(s->window > 0.0))
+        return fail_at(r, s->controls_mark,
+                       "run.controls is applied at window starts, but run has no window (expected "
+                       "run.window: DT with run.controls)");
+    if (s->controls && !(s->controls_resolved = resolve_path(r->path, s->controls)))
+        return out_of_memory(r);
     return 0;
 }
 
@@ -913,7 +1051,9 @@ void scenario_free(scenario *s)
         free(s->groups[k].name);
     }
     free(s->groups);
-    char *texts[] = {s->path, s->trajectory, s->events_log, s->stats, s->checkpoint};
+    free(s->sensors);
+    char *texts[] = {s->path,       s->trajectory, s->events_log,       s->stats,
+                     s->checkpoint, s->controls,   s->controls_resolved};
     for (int k = 0; k < LENGTH(texts); k++) free(texts[k]);
     scenario_init(s);
 }

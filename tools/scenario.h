@@ -26,15 +26,27 @@ typedef struct scenario_group {
     char *file;              /* `file:` extended XYZ path as written (NULL: generated) */
     char *file_resolved;     /* the same, relative to the scenario's directory */
     int64_t count;           /* `count:` 1 to SCENARIO_MAX_BODIES in all groups (-1 if absent) */
-    double radius, mass;     /* `radius:` (default 0.5), `mass:` (default 1.0) */
+    double radius;           /* `radius:` (default 0.5) */
+    double mass;             /* `mass:` (default 1.0; `.inf` INFINITY: kinematic bodies) */
+    double acceleration[3];  /* `acceleration:` the bodies' own, [ax, ay(, az)] (default 0) */
     scenario_place place;    /* `place:` random (default) | lattice */
     scenario_velocity velocity;  /* `velocity: {temperature: T}` (default, T = 1) or `{speed: S}` */
     double velocity_value;
     double packing_fraction; /* `packing_fraction:` (0 if absent) */
     char *name;              /* `name:` the species written for these bodies (NULL: default) */
     int64_t frame;           /* `frame:` which frame of `file:` (0 first, -1 last; default 0) */
-    scenario_mark count_mark, packing_mark, file_mark, radius_mark, frame_mark;
+    scenario_mark count_mark, packing_mark, file_mark, radius_mark, frame_mark, mass_mark;
 } scenario_group;
+
+/* One entry of `world.sensors:` {axis: x|y|z, at: X, from: [..], to: [..]}:
+ * the piece of the plane coordinate[axis] = at between from and to on the
+ * other axes (in order: y, z for x; x, z for y; x, y for z). */
+typedef struct scenario_sensor {
+    int axis;                /* 0, 1, 2 */
+    double at;
+    double from[2], to[2];   /* on the other axes (default: the whole box, -/+INFINITY) */
+    scenario_mark mark, at_mark, from_mark, to_mark;
+} scenario_sensor;
 
 typedef struct scenario {
     char *path;              /* the scenario file, as given */
@@ -52,10 +64,15 @@ typedef struct scenario {
     uint64_t seed;           /* `seed:` (default 1) */
     scenario_group *groups;  /* `bodies:` */
     int group_count;
+    scenario_sensor *sensors; /* `world.sensors:` */
+    int sensor_count;
     /* run: */
     double until;            /* `until:` simulated time (INFINITY if absent) */
     int64_t events;          /* `events:` cap on events (-1 if absent) */
     double equilibrate;      /* `equilibrate:` the measuring window starts at this time (0 if absent) */
+    double window;           /* `window:` run in windows of this length (0 if absent: one run) */
+    char *controls;          /* `controls:` CSV of accelerations, as written (NULL if absent) */
+    char *controls_resolved; /* the same, relative to the scenario's directory */
     /* output: (NULL when absent or empty) */
     char *trajectory;        /* extended XYZ frames */
     double every;            /* frame interval (default: until / 100, or 1 if until is absent) */
@@ -64,7 +81,7 @@ typedef struct scenario {
     char *stats;             /* JSON statistics ("-" for standard output) */
     char *checkpoint;        /* checkpoint file */
     double checkpoint_every; /* 0: only at the end */
-    scenario_mark box_mark, bodies_mark, dim_mark;
+    scenario_mark box_mark, bodies_mark, dim_mark, controls_mark;
 } scenario;
 
 /* The defaults above, with no groups. */

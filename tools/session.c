@@ -20,7 +20,7 @@ int session_set_text(char **field, const char *value)
 void session_free(session *s)
 {
     char **texts[] = {&s->scenario_path, &s->trajectory, &s->events_log, &s->stats, &s->checkpoint,
-                      &s->species};
+                      &s->species, &s->controls};
     for (size_t k = 0; k < sizeof texts / sizeof texts[0]; k++) {
         free(*texts[k]);
         *texts[k] = NULL;

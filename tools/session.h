@@ -23,6 +23,11 @@ typedef struct session {
     double kinetic_energy_initial;
     double potential_energy_initial;
     int frames_written;      /* frames in the trajectory file so far (a restart keeps that many) */
+    double window;           /* run.window: run in windows of this length (0: one run) */
+    double window_origin;    /* window k starts at window_origin + k * window */
+    char *controls;          /* run.controls: the CSV replayed at window starts (NULL: none) */
+    int64_t controls_next;   /* the first row of controls not applied yet */
+    uint32_t controls_checksum; /* CRC-32C of the controls file (a restart refuses a changed one) */
     /* Not stored in a checkpoint (set up again when a run starts or restarts): */
     double frame_origin;     /* frame k is at frame_origin + k * every (by multiplication, so exact) */
     int64_t frame_index;     /* k of the next frame */

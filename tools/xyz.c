@@ -12,7 +12,10 @@
  * and species (ovito XYZImporter's column table); ASE 3.22 (ase/io/extxyz.py,
  * ase/atoms.py) keeps every other column as a per-atom array, and
  * Atoms.get_masses() returns the array `masses`, get_velocities() the array
- * `momenta` over the masses. So both pairs are written.
+ * `momenta` over the masses. So both pairs are written. A kinematic body
+ * (mass INFINITY, issue 12) is written with mass and masses inf and momenta
+ * 0 (its momentum is not defined; velo holds its velocity), and a mass or
+ * masses of inf is read back as one.
  *
  * Reading: frames before the one asked for are skipped by their counts (a
  * negative index counts the frames first). A small tokenizer splits lines at
@@ -104,12 +107,12 @@ static int write_header(FILE *out, int32_t count, double time, int dim, const do
 static int write_body(FILE *out, const char *species, const carom_body_state *b, int dim)
 {
     double z = dim == 3 ? b->position.z : 0.0, vz = dim == 3 ? b->velocity.z : 0.0;
-    double m = b->mass;
+    double m = b->mass, p = isinf(m) ? 0.0 : m; /* a kinematic body: mass inf, momenta 0 (undefined) */
     int n = fprintf(out,
                     "%s %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g "
                     "%.17g\n",
                     species, b->position.x, b->position.y, z, b->velocity.x, b->velocity.y, vz, m,
-                    b->radius, m * b->velocity.x, m * b->velocity.y, m * vz, m);
+                    b->radius, p * b->velocity.x, p * b->velocity.y, p * vz, m);
     return n < 0 ? -1 : 0;
 }
 
@@ -237,9 +240,8 @@ static int token_number(const char *text, token t, double *value)
     char *end = NULL;
     double v = strtod(buffer, &end);
     if (end != buffer + t.length) return NOT_A_NUMBER;
-    if (!isfinite(v)) return NOT_FINITE;
-    *value = v;
-    return NUMBER_OK;
+    *value = v; /* also when not finite: a mass may be inf */
+    return isfinite(v) ? NUMBER_OK : NOT_FINITE;
 }
 
 /* A whole token read as a whole number in [0, max]: 0, or -1 if it is not
@@ -585,6 +587,7 @@ static int parse_value(reader *r, token t, quantity q, double *value)
 {
     const char *name = quantity_name(q);
     int st = token_number(r->line, t, value);
+    if (st == NOT_FINITE && (q == Q_MASS || q == Q_MASSES) && *value == INFINITY) return 0; /* kinematic */
     if (st == NOT_A_NUMBER)
         return fail(r, r->number, t.at, "'%.*s' is not a number (expected a finite number for %s)",
                     shown(t), r->line + t.at, name);

@@ -11,7 +11,8 @@ static void check_group(const scenario_group *g)
             g->file ? g->file : "(none)");
     PROMISE(g->count == -1 || g->count >= 1, "count %lld", (long long)g->count);
     PROMISE(isfinite(g->radius) && g->radius > 0.0, "radius %g", g->radius);
-    PROMISE(isfinite(g->mass) && g->mass > 0.0, "mass %g", g->mass);
+    PROMISE(g->mass > 0.0 && (isfinite(g->mass) || g->file || g->velocity == VELOCITY_SPEED), "mass %g", g->mass);
+    for (int a = 0; a < 3; a++) PROMISE(isfinite(g->acceleration[a]), "acceleration %g", g->acceleration[a]);
     PROMISE(g->place == PLACE_RANDOM || g->place == PLACE_LATTICE, "place %d", (int)g->place);
     PROMISE(g->velocity == VELOCITY_TEMPERATURE || g->velocity == VELOCITY_SPEED, "velocity %d", (int)g->velocity);
     PROMISE(isfinite(g->velocity_value) && g->velocity_value >= 0.0, "velocity value %g", g->velocity_value);
@@ -33,6 +34,16 @@ static void check_scenario(const scenario *s)
             s->elastic_below_speed);
     PROMISE(isfinite(s->neighbour_shell), "neighbour_shell %g", s->neighbour_shell);
     PROMISE(s->group_count >= 1 && s->groups, "%d groups", s->group_count);
+    for (int k = 0; k < s->sensor_count; k++) {
+        const scenario_sensor *sensor = &s->sensors[k];
+        PROMISE(sensor->axis >= 0 && sensor->axis < s->dim && isfinite(sensor->at), "sensor axis %d at %g",
+                sensor->axis, sensor->at);
+        for (int j = 0; j < s->dim - 1; j++)
+            PROMISE(!isnan(sensor->from[j]) && sensor->from[j] <= sensor->to[j], "sensor from %g to %g",
+                    sensor->from[j], sensor->to[j]);
+    }
+    PROMISE(s->window == 0.0 || (isfinite(s->window) && s->window > 0.0), "window %g", s->window);
+    PROMISE(!s->controls || (s->window > 0.0 && s->controls_resolved), "controls without a window");
     for (int k = 0; k < s->group_count; k++) check_group(&s->groups[k]);
     PROMISE(s->until == INFINITY || (isfinite(s->until) && s->until > 0.0), "until %g", s->until);
     PROMISE(s->events == -1 || s->events >= 1, "events %lld", (long long)s->events);
