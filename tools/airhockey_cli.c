@@ -117,10 +117,8 @@ static int take_value(cli_options *o, const char *name, const char *value, char 
 
 static int is_valued(const char *name)
 {
-    static const char *valued[] = {"--players", "--seed", "--minutes", "--trajectory", "--events"};
-    for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
-        if (!strcmp(name, valued[k])) return 1;
-    return 0;
+    static const char *const valued[] = {"--players", "--seed", "--minutes", "--trajectory", "--events"};
+    return option_is_one_of(name, valued, sizeof valued / sizeof valued[0]);
 }
 
 /* Returns 0, 1 for --help, or -1 with a message. */

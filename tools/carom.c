@@ -141,11 +141,9 @@ static int take_value(options *o, const char *name, const char *value, char *err
 
 static int is_valued(const char *name)
 {
-    static const char *valued[] = {"--until", "--every", "--checkpoint-every", "--events", "--seed",
-                                   "--trajectory", "--events-log", "--stats", "--checkpoint", "--restart"};
-    for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
-        if (!strcmp(name, valued[k])) return 1;
-    return 0;
+    static const char *const valued[] = {"--until", "--every", "--checkpoint-every", "--events", "--seed",
+                                         "--trajectory", "--events-log", "--stats", "--checkpoint", "--restart"};
+    return option_is_one_of(name, valued, sizeof valued / sizeof valued[0]);
 }
 
 /* Returns 0, 1 for --help, or -1 with a message. */

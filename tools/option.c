@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int option_positive_number(const char *option, const char *text, double *value, char *error, size_t size)
 {
@@ -16,5 +17,12 @@ int option_positive_number(const char *option, const char *text, double *value, 
         return -1;
     }
     *value = v;
+    return 0;
+}
+
+int option_is_one_of(const char *name, const char *const names[], size_t count)
+{
+    for (size_t k = 0; k < count; k++)
+        if (!strcmp(name, names[k])) return 1;
     return 0;
 }

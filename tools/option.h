@@ -9,4 +9,7 @@
  * "OPTION: 'TEXT' is not a usable value (expected a finite number > 0)". */
 int option_positive_number(const char *option, const char *text, double *value, char *error, size_t size);
 
+/* Is name one of the count options in names (those that take a value)? */
+int option_is_one_of(const char *name, const char *const names[], size_t count);
+
 #endif
