@@ -272,8 +272,8 @@ carom_world_def carom_world_definition(const carom_world *world);
 int32_t carom_world_body_count(const carom_world *world);
 double carom_world_time(const carom_world *world);
 
-/* Runs until the clock reaches t_end or max_events events (pair, wall and
- * cell) have been processed, whichever comes first. t_end may be INFINITY if
+/* Runs until the clock reaches t_end or max_events events (pair, wall,
+ * cell, rest and sensor) have been processed, whichever comes first. t_end may be INFINITY if
  * max_events > 0; max_events < 0 means no cap. Returns CAROM_STOPPED when
  * the event callback asked to stop (clock at that event). Returns
  * CAROM_JAMMED (world still usable, clock at the jam) when a jam is detected. Returns
@@ -283,7 +283,7 @@ double carom_world_time(const carom_world *world);
  * the run can be continued. */
 carom_status carom_world_run(carom_world *world, double t_end, int64_t max_events);
 
-/* The time of the earliest event scheduled (pair, wall, cell or rest), or
+/* The time of the earliest event scheduled (pair, wall, cell, rest or sensor), or
  * INFINITY when none can ever happen (everything at rest, or nothing left to
  * hit): a run with an event cap and no end time then stops at once. It is a
  * lower bound: a scheduled pair may turn out stale when it comes due. NaN
