@@ -41,19 +41,15 @@ static carom_status note_instant(carom_world *w, int32_t i, double t)
 {
     double since = t - w->hot[i].t;
     if (since <= 0x1p-40 * fabs(t) || since <= w->rest.creep_span) {
-        if (++w->instant[i] >= (uint32_t)w->def.max_collisions_per_instant && w->drive.kinematic)
+        if (++w->instant[i] >= (uint32_t)w->def.max_collisions_per_instant)
             return world_fail(w, CAROM_JAMMED,
                               "body %d had %u events in a row at t = %.17g without the clock advancing "
-                              "(by more than 2^-40 of it, or of the time scale, each): it is squeezed (between a "
-                              "kinematic body and a wall or another kinematic body?), jammed or collapsing",
-                              (int)w->id_of[i], w->instant[i], t);
-        if (w->instant[i] >= (uint32_t)w->def.max_collisions_per_instant)
-            return world_fail(w, CAROM_JAMMED,
-                              "body %d had %u events in a row at t = %.17g without the clock advancing "
-                              "(by more than 2^-40 of it, or of the time scale, each): the configuration "
-                              "is jammed or collapsing; world.collapse_time (the TC model) or "
-                              "world.elastic_below_speed cures collapse",
-                              (int)w->id_of[i], w->instant[i], t);
+                              "(by more than 2^-40 of it, or of the time scale, each): %s",
+                              (int)w->id_of[i], w->instant[i], t,
+                              w->drive.kinematic ? "it is squeezed (between a kinematic body and a wall or another "
+                                                   "kinematic body?), jammed or collapsing"
+                                                 : "the configuration is jammed or collapsing; world.collapse_time "
+                                                   "(the TC model) or world.elastic_below_speed cures collapse");
     } else {
         w->instant[i] = 0;
     }
