@@ -10,6 +10,7 @@
  * before) is added to the control work, so KE + PE - work is conserved at
  * e = 1 across control changes.
  */
+#include <assert.h>
 #include <math.h>
 
 #include "drive.h"
@@ -108,8 +109,9 @@ carom_status carom_world_set_body_acceleration(carom_world *w, int32_t id, carom
 static void refile(carom_world *w, int32_t s)
 {
     if (w->nb.on) {
-        int renewed = neighbours_renew(w, s); /* prepared for this time: cannot fail */
-        (void)renewed;
+        int failed = neighbours_renew(w, s);
+        assert(!failed && "prepared for this time, a renewal cannot fail");
+        (void)failed;
         return;
     }
     cells_remove(&w->grid, s);
@@ -125,12 +127,13 @@ carom_status carom_world_set_body_position(carom_world *w, int32_t id, carom_vec
     int32_t s = w->slot_of[id];
     if ((st = world_check_place(w, id, x, w->hot[s].radius, s)) != CAROM_OK) return st;
     body_hot *h = &w->hot[s], old = *h;
+    measure old_measure = w->meas;
     bring_to_clock(w, s);
     double field[3], from[3] = {h->x[0], h->x[1], h->x[2]};
     for (int a = 0; a < 3; a++) h->x[a] = x[a];
     /* the memory a new neighbour list needs is found before anything else changes */
     if (w->nb.on && !w->needs_rebuild && neighbours_prepare_renew(w, s, w->clock) != 0) {
-        *h = old;
+        *h = old, w->meas = old_measure;
         return world_fail(w, CAROM_OUT_OF_MEMORY, "body %d: out of memory for its neighbour list", (int)id);
     }
     if (!w->needs_rebuild) refile(w, s);
