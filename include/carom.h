@@ -76,14 +76,16 @@ typedef enum carom_event_kind {
     CAROM_EVENT_SENSOR = 4
 } carom_event_kind;
 
-/* Walls are numbered 2 * axis + side: 0 = x-, 1 = x+, 2 = y-, 3 = y+, 4 = z-, 5 = z+. */
+/* Walls are numbered 2 * axis + side: 0 = x-, 1 = x+, 2 = y-, 3 = y+, 4 = z-, 5 = z+;
+ * a bounce off the world's container (carom_world_def.container) is wall 6. */
 typedef enum carom_wall {
     CAROM_WALL_X_MINUS = 0,
     CAROM_WALL_X_PLUS = 1,
     CAROM_WALL_Y_MINUS = 2,
     CAROM_WALL_Y_PLUS = 3,
     CAROM_WALL_Z_MINUS = 4,
-    CAROM_WALL_Z_PLUS = 5
+    CAROM_WALL_Z_PLUS = 5,
+    CAROM_WALL_CONTAINER = 6
 } carom_wall;
 
 /* One processed collision, as handed to the event callback. */
@@ -131,6 +133,9 @@ typedef struct carom_allocator {
     void *user;
 } carom_allocator;
 
+/* A container: a region given by its signed distance (see "Containers"). */
+typedef struct carom_container carom_container;
+
 typedef struct carom_world_def {
     int dim;                     /* 2 or 3 */
     carom_vec box;               /* side lengths (L); the box is centred on the origin */
@@ -169,6 +174,14 @@ typedef struct carom_world_def {
     carom_event_callback on_event; /* optional; NULL for none */
     void *user;                  /* passed to on_event */
     carom_allocator allocator;   /* optional; all NULL: the C library */
+    /* Optional: the world's boundary is this container instead of the box
+     * walls (see "Containers"). The world keeps its own copy, made at
+     * creation, so the caller may destroy this one at once. The box must
+     * have walls on every axis and hold the container's bounds: it only
+     * sizes the cell grid, and its walls are never reached. Bodies bounce off
+     * the container with wall_restitution (event wall CAROM_WALL_CONTAINER).
+     * carom_world_definition reports the world's copy. NULL: the box. */
+    const carom_container *container;
 } carom_world_def;
 
 /* Defaults: 3D, a 10 x 10 x 10 periodic box, no gravity, elastic (e = 1),
@@ -384,6 +397,150 @@ carom_sensor_def carom_default_sensor_def(void);
 /* Adds a sensor; *id (if not NULL) gets its index: 0, 1, 2, ... */
 carom_status carom_world_add_sensor(carom_world *world, const carom_sensor_def *sensor, int32_t *id);
 int32_t carom_world_sensor_count(const carom_world *world);
+
+/* ======================================================================== */
+/* Containers: shaped boundaries given by a signed distance (seed 003)      */
+/* ======================================================================== */
+/* A container is a region of space given by its signed distance s(x):
+ * positive inside, zero on the boundary, negative outside. carom's shapes
+ * (box, rounded box, ball, convex polygon, capsule) and their union,
+ * intersection and difference never overstate the distance to the boundary
+ * and change by at most |dx| over a step dx (Lipschitz bound 1); a
+ * caller's function states its own bound. A body of radius r at x has the
+ * clearance s(x) - r: it touches the boundary when that is 0.
+ *
+ * A container serves twice: as a world's boundary (carom_world_def.container:
+ * bodies bounce off it, with exact event times; see carom_world_def), and as
+ * what the safety filter keeps steered bodies away from (below). */
+
+typedef enum carom_shape {
+    CAROM_SHAPE_BOX = 0,      /* centre, size (side lengths) */
+    CAROM_SHAPE_ROUNDED_BOX,  /* centre, size, radius: the box with corners (and, in 3D, edges) rounded,
+                                 0 <= radius <= half the smallest side */
+    CAROM_SHAPE_BALL,         /* centre, radius: a circle in 2D, a sphere in 3D */
+    CAROM_SHAPE_POLYGON,      /* 2D only: vertices, vertex_count >= 3, convex, either winding, not closed
+                                 by repeating the first vertex */
+    CAROM_SHAPE_CAPSULE,      /* the points within radius of the segment from a to b (a stadium in 2D) */
+    CAROM_SHAPE_UNION,        /* first or second: s = max(s1, s2) */
+    CAROM_SHAPE_INTERSECTION, /* first and second: s = min(s1, s2) */
+    CAROM_SHAPE_DIFFERENCE,   /* first but not second: s = min(s1, -s2) */
+    CAROM_SHAPE_FUNCTION      /* the caller's signed distance: distance, user, lipschitz, lower, upper */
+} carom_shape;
+
+/* A caller's signed distance at point: positive inside. It must never exceed
+ * the true distance to the boundary inside, and must change by at most
+ * lipschitz |p - q| between any two points: every guarantee rests on these
+ * two. If gradient is not NULL, it gets the gradient of s there (pointing
+ * inward, length about 1); a pure function of its arguments. */
+typedef double (*carom_distance_fn)(void *user, carom_vec point, carom_vec *gradient);
+
+typedef struct carom_container_def {
+    carom_shape shape;
+    int dim;                      /* 2 or 3 (composites: that of their parts, which must agree) */
+    carom_vec centre;             /* box, rounded box, ball */
+    carom_vec size;               /* box, rounded box: side lengths, > 0 */
+    double radius;                /* rounded box (corner), ball, capsule; > 0 (rounded box: >= 0) */
+    carom_vec a, b;               /* capsule: the segment's ends (a == b: a ball) */
+    const carom_vec *vertices;    /* polygon */
+    int32_t vertex_count;
+    /* Composites: the parts, copied (the caller may destroy them after). */
+    const carom_container *first, *second;
+    /* Function: the signed distance, its argument, its Lipschitz bound (>= 1:
+     * a signed distance cannot change slower than distance), and a box
+     * holding the region (lower < upper), which must be finite. */
+    carom_distance_fn distance;
+    void *user;
+    double lipschitz;
+    carom_vec lower, upper;
+} carom_container_def;
+
+/* Defaults: a 2D ball of radius 1 at the origin. */
+carom_container_def carom_default_container_def(void);
+
+/* Creates a container. On failure *container is NULL and why (if not NULL)
+ * names the field and what was expected (a polygon that is not convex names
+ * the vertex; an intersection or difference that is empty says so). */
+carom_status carom_container_create(const carom_container_def *def, carom_container **container, char *why,
+                                    size_t why_size);
+void carom_container_destroy(carom_container *container);
+
+/* The signed distance at point (z ignored in 2D) and, if gradient is not
+ * NULL, its gradient there (unit length for carom's shapes, pointing
+ * inward; where two parts meet, that of the part that decides). */
+double carom_container_distance(const carom_container *container, carom_vec point, carom_vec *gradient);
+int carom_container_dim(const carom_container *container);
+/* A box holding the region: lower <= x <= upper for every point inside. */
+void carom_container_bounds(const carom_container *container, carom_vec *lower, carom_vec *upper);
+/* The region's volume (an area in 2D): exact for single shapes; for
+ * composites, to a relative error stated in container.c. */
+double carom_container_volume(const carom_container *container);
+/* Checks a container's distance where it is sampled (samples points from
+ * seed, in its bounds): the Lipschitz bound between sample pairs, gradients
+ * against finite differences. CAROM_INVALID_ARGUMENT and why names the
+ * first pair of points that breaks it. */
+carom_status carom_container_check(const carom_container *container, int64_t samples, uint64_t seed, char *why,
+                                   size_t why_size);
+
+/* ======================================================================== */
+/* The safety filter: steered bodies that never hit a wall (seed 003)       */
+/* ======================================================================== */
+/* A player (a person, a controller) asks for an acceleration a_p; the
+ * filter returns one of magnitude at most a_max that leaves a_p alone while
+ * the body is slow for its clearance s, and brakes only as much as needed
+ * once it is not: the braking distance at a_max is v^2 / (2 a_max), so the
+ * wall can always be avoided while v < v_max = sqrt(2 a_max s). Above
+ * sigma v_max it blends a_p with full braking by the criticality lambda,
+ *     a = (1 - lambda) a_p - lambda a_max v / |v|,
+ * then rescales a to a_max if it is longer. */
+
+typedef enum carom_filter_law {
+    CAROM_FILTER_OFF = 0,     /* the input, clamped to a_max: no protection */
+    CAROM_FILTER_NAIVE,       /* full braking once v >= v_max, nothing before (seed 003's first rule) */
+    CAROM_FILTER_LINEAR,      /* lambda = (v / v_max - sigma) / (1 - sigma) */
+    CAROM_FILTER_QUADRATIC,   /* lambda = (v^2 / v_max^2 - sigma^2) / (1 - sigma^2) */
+    CAROM_FILTER_DIRECTIONAL, /* the linear law on the velocity toward the nearest wall only (see filter.c) */
+    CAROM_FILTER_BACKUP       /* a closed-form blend of the input with a braking backup controller
+                                 (van Wijk, Ames et al. 2025; see filter.c) */
+} carom_filter_law;
+
+typedef struct carom_filter_def {
+    carom_filter_law law;
+    double max_acceleration; /* a_max (L/T^2), > 0 */
+    double safety;           /* sigma in [0, 1): below sigma v_max the input passes untouched */
+    /* The time (T) each filtered acceleration is held (a window); 0: applied
+     * in continuous time. With window > 0 the clearance used carries the
+     * margin that keeps the guarantee for a held acceleration (filter.c). */
+    double window;
+} carom_filter_def;
+
+/* Defaults: the linear law, a_max 1, sigma 0.5, window 0. */
+carom_filter_def carom_default_filter_def(void);
+
+typedef struct carom_filter_result {
+    carom_vec acceleration; /* to apply: |a| <= a_max, never NaN */
+    double criticality;     /* lambda in [0, 1]: 0 leaves the input untouched, 1 is full braking */
+    double speed_ratio;     /* v / v_max (with the window's margin); INFINITY when v_max is 0 and v > 0 */
+    int acted;              /* 1 if the acceleration differs from the input */
+} carom_filter_result;
+
+/* The filter as a pure function of one body's clearance (s(x) - r), the
+ * gradient of s there (inward), its velocity and the player's input. Below
+ * sigma v_max the input is returned bit for bit (clamped to a_max if
+ * longer). CAROM_INVALID_ARGUMENT for a bad def or a NaN argument (result
+ * untouched). */
+carom_status carom_filter_apply(const carom_filter_def *def, double clearance, carom_vec gradient,
+                                carom_vec velocity, carom_vec input, carom_filter_result *result);
+
+/* Makes body id steered: from now on its own acceleration (set by
+ * carom_world_set_body_acceleration, the player's input) is filtered
+ * against the world's container (or box walls) and the other steered
+ * bodies, at each window start of carom_world_advance and again, exactly,
+ * inside a window when the body's v / v_max crosses sigma. def NULL (or
+ * law CAROM_FILTER_OFF) makes it unsteered again. Refused for a kinematic
+ * body. */
+carom_status carom_world_set_body_filter(carom_world *world, int32_t id, const carom_filter_def *def);
+/* The filter's last result for body id (CAROM_NOT_FOUND if it is not steered). */
+carom_status carom_world_get_body_filter(const carom_world *world, int32_t id, carom_filter_result *result);
 
 carom_stats carom_world_stats(const carom_world *world);
 

@@ -7,6 +7,7 @@
 #include "calendar.h"
 #include "carom.h"
 #include "cells.h"
+#include "container.h"
 #include "drive.h"
 #include "measure.h"
 #include "neighbours.h"
@@ -64,6 +65,7 @@ struct carom_world {
     settle rest;      /* resting contacts, Zeno series, the TC model (settle.c) */
     drive drive;      /* own accelerations and kinematic bodies (drive.c) */
     sensors sense;    /* sensor planes (sensor.c) */
+    carom_container *container; /* the boundary instead of the box walls (the world's own copy), or NULL */
     calendar cal;
     int32_t grid_bodies; /* bodies the grid was last sized for while adding */
     int needs_rebuild;  /* bodies were added: re-grid and predict everything */

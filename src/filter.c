@@ -1,0 +1,2 @@
+/* filter.c — placeholder until its part lands. */
+#include "filter.h"
