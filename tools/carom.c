@@ -5,6 +5,7 @@
  *   carom run --restart CHECKPOINT [options]
  *   carom compare SCENARIO.yaml --dt DT[,DT...]   the frame-based steppers against the exact engine (compare.c)
  *   carom airhockey [options]             the air-hockey game of examples/airhockey (airhockey_cli.c)
+ *   carom steer [SCENARIO.yaml] [options] steered bodies kept off the walls by the safety filter (steer_cli.c)
  *
  * It reads the scenario (scenario.c), makes the bodies (place.c) or restores
  * a checkpoint (checkpoint.c), applies the options, and hands the run to
@@ -32,6 +33,7 @@
 #include "runner.h"
 #include "scenario.h"
 #include "session.h"
+#include "steer_cli.h"
 #include "xyz.h"
 
 enum { EXIT_USAGE = 2, MESSAGE_SIZE = RUNNER_MESSAGE_SIZE };
@@ -44,7 +46,8 @@ static const char *help_text =
     "       carom compare SCENARIO.yaml --dt DT[,DT...] [options]   frame stepping against the exact engine\n"
     "       carom compare --scaling                               cost against N and density\n"
     "       carom airhockey [--players 2|4] [--seed S] [--minutes M]   an exact game of air hockey\n"
-    "       carom --help | --version | run --help | compare --help | airhockey --help\n"
+    "       carom steer [SCENARIO.yaml] [--player P] [--law L] [--windows N]   the safety filter in a container\n"
+    "       carom --help | --version | run --help | compare --help | airhockey --help | steer --help\n"
     "\n"
     "Every collision is predicted before it happens and processed in time order:\n"
     "no time step, no overlaps, energy conserved to round-off, runs reproducible\n"
@@ -369,7 +372,8 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "run")) return run_command(argc - 2, argv + 2);
     if (!strcmp(argv[1], "compare")) return compare_command(argc - 2, argv + 2);
     if (!strcmp(argv[1], "airhockey")) return airhockey_command(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "steer")) return steer_command(argc - 2, argv + 2);
     char message[MESSAGE_SIZE];
-    snprintf(message, sizeof message, "unknown command '%s' (expected run, compare, airhockey, --help or --version)", argv[1]);
+    snprintf(message, sizeof message, "unknown command '%s' (expected run, compare, airhockey, steer, --help or --version)", argv[1]);
     return usage_error(message);
 }

@@ -53,6 +53,17 @@
  * above. Sensors come after the bodies, each checked against the resolved
  * box (its plane and its extents), in the order written (sensor k is id k).
  *
+ * Containers (issue 13): with world.container the box defaults to the
+ * container's bounds, enlarged by CONTAINER_MARGIN on each side (the box
+ * only sizes the cell grid, its walls are never reached), and a box that is
+ * given must hold them. Random trials are drawn in the container's bounds
+ * (shrunk by the radius) and a trial whose clearance s(x) - r is negative
+ * is rejected like an overlapping one (so the bodies are uniform in the
+ * region where they fit); a lattice site or a body from a file outside the
+ * container is an error naming the body. A group with `steer:` has each of
+ * its bodies steered (carom_world_set_body_filter) with the filter's window
+ * run.window, which steered bodies need.
+ *
  * Random numbers: one carom_rng seeded with the scenario's seed, drawn in
  * this order: groups in order; for each generated group first its
  * velocities (temperature: normals x, y(, z) body by body; speed: one
@@ -74,6 +85,7 @@
 #define PI 3.14159265358979323846
 #define RANDOM_TRIES 20000
 #define MAX_LAYERS 1e12
+#define CONTAINER_MARGIN 0.01 /* the default box's sides over the container's bounds, less 1 */
 
 typedef struct builder {
     const scenario *s;
@@ -158,6 +170,7 @@ carom_world_def place_world_def(const scenario *s, const double box[3])
     def.elastic_below_speed = s->elastic_below_speed;
     def.collapse_time = s->collapse_time;
     def.neighbour_shell = s->neighbour_shell;
+    def.container = s->container;
     int64_t n = 0;
     for (int g = 0; g < s->group_count; g++)
         if (!s->groups[g].file && s->groups[g].count > 0) n += s->groups[g].count;
@@ -221,11 +234,52 @@ static int box_from_packing(builder *b, const scenario_group *g)
     return 0;
 }
 
+/* The box around the container's bounds (the box is centred on the origin). */
+static void box_from_container(builder *b)
+{
+    carom_vec lower, upper;
+    carom_container_bounds(b->s->container, &lower, &upper);
+    const double lo[3] = {lower.x, lower.y, lower.z}, hi[3] = {upper.x, upper.y, upper.z};
+    double side[3] = {1.0, 1.0, 1.0};
+    for (int a = 0; a < b->s->dim; a++)
+        side[a] = 2.0 * fmax(fabs(lo[a]), fabs(hi[a])) * (1.0 + CONTAINER_MARGIN);
+    set_box(b, side[0], side[1], side[2]);
+}
+
+/* A box given with a container must hold the container's bounds. */
+static int check_container_box(const builder *b)
+{
+    carom_vec lower, upper;
+    carom_container_bounds(b->s->container, &lower, &upper);
+    const double lo[3] = {lower.x, lower.y, lower.z}, hi[3] = {upper.x, upper.y, upper.z};
+    for (int a = 0; a < b->s->dim; a++)
+        if (lo[a] < -0.5 * b->box[a] || hi[a] > 0.5 * b->box[a])
+            return fail(b, b->s->box_mark,
+                        "world.box does not hold world.container: along %c the container spans %.17g to "
+                        "%.17g, the box %.17g to %.17g (expected a larger box, or no box: the container's "
+                        "bounds then size it)",
+                        "xyz"[a], lo[a], hi[a], -0.5 * b->box[a], 0.5 * b->box[a]);
+    return 0;
+}
+
+static int resolve_container_box(builder *b, int pf)
+{
+    if (pf >= 0)
+        return fail(b, b->s->groups[pf].packing_mark,
+                    "packing_fraction sizes a box, but world.container (line %d) bounds the world (expected "
+                    "count without packing_fraction)",
+                    b->s->container_mark.line);
+    if (!b->s->has_box) return box_from_container(b), 0;
+    set_box(b, b->s->box[0], b->s->box[1], b->s->box[2]);
+    return check_container_box(b);
+}
+
 static int resolve_box(builder *b)
 {
     const scenario *s = b->s;
     int pf = packing_group(b);
     if (pf == -2) return -1;
+    if (s->container) return resolve_container_box(b, pf);
     if (s->has_box) {
         if (pf >= 0)
             return fail(
@@ -347,9 +401,30 @@ static int draw_velocities(builder *b, const scenario_group *g, carom_vec *v, in
 
 /* ---- random placement ------------------------------------------------------------ */
 
+/* The clearance s(x) - r of a body at x in the container (INFINITY without one). */
+static double clearance(const builder *b, carom_vec x, double r)
+{
+    return b->s->container ? carom_container_distance(b->s->container, x, NULL) - r : INFINITY;
+}
+
+/* A uniform position in the container's bounds, at least r inside them. */
+static carom_vec random_spot_in_container(builder *b, double r)
+{
+    carom_vec lower, upper;
+    carom_container_bounds(b->s->container, &lower, &upper);
+    const double lo[3] = {lower.x, lower.y, lower.z}, hi[3] = {upper.x, upper.y, upper.z};
+    double x[3] = {0.0, 0.0, 0.0};
+    for (int a = 0; a < b->s->dim; a++) {
+        double u = carom_rng_uniform(&b->rng), from = lo[a] + r, to = hi[a] - r;
+        x[a] = to > from ? from + (to - from) * u : 0.5 * (lo[a] + hi[a]);
+    }
+    return (carom_vec){x[0], x[1], x[2]};
+}
+
 /* A uniform position in the box, at least r from the walls. */
 static carom_vec random_spot(builder *b, double r)
 {
+    if (b->s->container) return random_spot_in_container(b, r);
     double x[3] = {0.0, 0.0, 0.0};
     for (int a = 0; a < b->s->dim; a++) {
         double u = carom_rng_uniform(&b->rng);
@@ -365,6 +440,7 @@ static carom_vec random_spot(builder *b, double r)
 
 static double box_volume(const builder *b)
 {
+    if (b->s->container) return carom_container_volume(b->s->container);
     return b->s->dim == 3 ? b->box[0] * b->box[1] * b->box[2] : b->box[0] * b->box[1];
 }
 
@@ -387,7 +463,9 @@ static int place_random(builder *b, const scenario_group *g, const carom_vec *v,
         for (int tries = 1;; tries++) {
             carom_body_def body = {random_spot(b, g->radius), v[i], g->radius, g->mass,
                                    group_acceleration(g)};
-            carom_status st = carom_world_add_body(b->world, &body, NULL);
+            carom_status st = clearance(b, body.position, g->radius) < 0.0
+                                  ? CAROM_OVERLAP /* outside the container: rejected like an overlap */
+                                  : carom_world_add_body(b->world, &body, NULL);
             if (st == CAROM_OK) break;
             if (st != CAROM_OVERLAP) return fail_world(b, g, st);
             if (tries < RANDOM_TRIES) continue;
@@ -576,6 +654,25 @@ static unsigned char *choose_sites(const lattice *lat, int32_t n)
     return keep;
 }
 
+/* A body of group g (its k-th; line > 0: the line of its file) must lie in the container. */
+static int check_inside(const builder *b, const scenario_group *g, int32_t k, carom_vec x, double r,
+                        int64_t line)
+{
+    double c = clearance(b, x, r);
+    if (c >= 0.0) return 0;
+    char where[96] = "", at[96];
+    if (line > 0) snprintf(where, sizeof where, " (%s, line %lld)", g->file, (long long)line);
+    if (b->s->dim == 3)
+        snprintf(at, sizeof at, "(%.17g, %.17g, %.17g)", x.x, x.y, x.z);
+    else
+        snprintf(at, sizeof at, "(%.17g, %.17g)", x.x, x.y);
+    return fail(b, g->mark,
+                "body %d of this group (id %d)%s at %s is outside world.container: its clearance s(x) - r "
+                "is %.6g (expected every body inside the container%s)",
+                (int)k, (int)carom_world_body_count(b->world), where, at, c,
+                line > 0 || g->file ? "" : "; place: random keeps to it");
+}
+
 /* Adds the chosen sites in the order x fastest, then y, then z. */
 static int add_lattice_sites(builder *b, const scenario_group *g, const lattice *lat,
                              const carom_vec *v, int32_t n)
@@ -591,6 +688,7 @@ static int add_lattice_sites(builder *b, const scenario_group *g, const lattice 
                        layer_position(b, lat, 1, j[1], g->radius),
                        layer_position(b, lat, 2, j[2], g->radius)};
         carom_body_def body = {x, v[k], g->radius, g->mass, group_acceleration(g)};
+        if (check_inside(b, g, k, x, g->radius, 0) != 0) return free(keep), -1;
         carom_status st = carom_world_add_body(b->world, &body, NULL);
         if (st != CAROM_OK) {
             free(keep);
@@ -634,6 +732,7 @@ static int add_file_group(builder *b, int index)
         const carom_body_state *state = &f->bodies[k];
         carom_body_def body = {state->position, state->velocity, state->radius, state->mass,
                                group_acceleration(g)};
+        if (check_inside(b, g, k, state->position, state->radius, f->first_body_line + k) != 0) return -1;
         carom_status st = carom_world_add_body(b->world, &body, NULL);
         if (st != CAROM_OK)
             return fail(b, g->mark, "%s, line %lld: %s (expected %s)", g->file,
@@ -808,6 +907,32 @@ static int add_sensors(builder *b)
     return 0;
 }
 
+/* ---- steered groups --------------------------------------------------------------- */
+
+/* Each body of a group with steer: gets its filter (window: run.window). */
+static int steer_groups(builder *b)
+{
+    const scenario *s = b->s;
+    for (int g = 0, first = 0; g < s->group_count; first += b->placed[g], g++) {
+        const scenario_group *group = &s->groups[g];
+        if (!group->steered) continue;
+        if (!(s->window > 0.0))
+            return fail(b, group->steer_mark,
+                        "bodies[%d].steer filters the bodies' accelerations at window starts, but run has no "
+                        "window (expected run.window: DT with steer:)",
+                        g);
+        carom_filter_def def = group->filter;
+        def.window = s->window;
+        for (int32_t k = 0; k < b->placed[g]; k++) {
+            carom_status st = carom_world_set_body_filter(b->world, first + k, &def);
+            if (st != CAROM_OK)
+                return fail(b, group->steer_mark, "bodies[%d].steer, body %d: %s (expected a usable filter)", g,
+                            (int)k, carom_world_message(b->world));
+        }
+    }
+    return 0;
+}
+
 static int build(builder *b, carom_event_callback on_event, void *user)
 {
     const scenario *s = b->s;
@@ -824,7 +949,7 @@ static int build(builder *b, carom_event_callback on_event, void *user)
         if (st != 0) return -1;
         b->placed[g] = carom_world_body_count(b->world) - before;
     }
-    return add_sensors(b);
+    return add_sensors(b) != 0 ? -1 : steer_groups(b);
 }
 
 /* "NAME COUNT NAME COUNT ...": the species of the bodies in index order. */

@@ -15,6 +15,7 @@
 #include <yaml.h>
 
 #include "scenario.h"
+#include "shape.h"
 #include "xyz.h"
 
 #define LENGTH(array) ((int)(sizeof(array) / sizeof((array)[0])))
@@ -513,6 +514,8 @@ static int read_boundary(const section *world, scenario *s)
 {
     const yaml_node_t *value = find_value(world, "boundary");
     if (!value) return 0;
+    s->has_boundary = 1;
+    s->boundary_mark = mark_of(value);
     if (value->type != YAML_SCALAR_NODE) return read_boundary_list(world, value, s);
     const char *const names[] = {"walls", "periodic"}; /* in carom_boundary order */
     int kind = 0;
@@ -604,6 +607,24 @@ static int read_sensors(const section *world, scenario *s)
     return 0;
 }
 
+/* container: the world's boundary (shape.c), walls on every axis. */
+static int read_container(const section *world, scenario *s)
+{
+    const yaml_node_t *value = find_value(world, "container");
+    if (!value) return 0;
+    s->container_mark = mark_of(value);
+    if (s->has_boundary)
+        for (int a = 0; a < s->dim; a++)
+            if (s->boundary[a] != CAROM_WALLS)
+                return fail_at(world->r, s->boundary_mark,
+                               "world.boundary is periodic along %c, but world.container bounds the world "
+                               "(expected walls on every axis, or no boundary: with a container)",
+                               "xyz"[a]);
+    for (int a = 0; a < 3; a++) s->boundary[a] = CAROM_WALLS;
+    return shape_read(&world->r->doc, value, world->r->path, s->dim, &s->container, world->r->error,
+                      world->r->error_size);
+}
+
 static int read_world(reader *r, const yaml_node_t *node, scenario *s)
 {
     const char *const keys[] = {"dim",
@@ -615,7 +636,8 @@ static int read_world(reader *r, const yaml_node_t *node, scenario *s)
                                 "elastic_below_speed",
                                 "collapse_time",
                                 "neighbour_shell",
-                                "sensors"};
+                                "sensors",
+                                "container"};
     section world;
     if (open_section(r, node, "world", keys, LENGTH(keys), &world)) return -1;
     s->dim_mark = s->box_mark = mark_of(node);
@@ -627,7 +649,7 @@ static int read_world(reader *r, const yaml_node_t *node, scenario *s)
         get_number(&world, "elastic_below_speed", NON_NEGATIVE, &s->elastic_below_speed) ||
         get_number(&world, "collapse_time", ANY_NUMBER, &s->collapse_time) ||
         get_number(&world, "neighbour_shell", ANY_NUMBER, &s->neighbour_shell) ||
-        read_sensors(&world, s))
+        read_sensors(&world, s) || read_container(&world, s))
         return -1;
     return 0;
 }
@@ -645,6 +667,8 @@ static scenario_group default_group(scenario_mark mark)
     g.place = PLACE_RANDOM;
     g.velocity = VELOCITY_TEMPERATURE;
     g.velocity_value = 1.0;
+    g.steer_mark = mark;
+    g.filter = (carom_filter_def){CAROM_FILTER_LINEAR, 1.0, 0.5, 0.0}; /* carom_default_filter_def's values */
     return g;
 }
 
@@ -677,6 +701,41 @@ static int read_place(const section *group, scenario_group *g)
                      "random or lattice", &place))
         return -1;
     g->place = (scenario_place)place;
+    return 0;
+}
+
+/* steer: {law: L, max_acceleration: A, safety: S}, each key optional. */
+static int read_steer(const section *group, scenario_group *g)
+{
+    const yaml_node_t *value = find_value(group, "steer");
+    if (!value) return 0;
+    g->steer_mark = mark_of(value);
+    const char *const keys[] = {"law", "max_acceleration", "safety"};
+    char name[48], what[64];
+    full_name(group, "steer", name, sizeof name);
+    section steer;
+    if (open_section(group->r, value, name, keys, LENGTH(keys), &steer)) return -1;
+    g->steered = 1;
+    const char *const laws[] = {"off", "naive", "linear", "quadratic", "directional", "backup"}; /* carom_filter_law order */
+    const yaml_node_t *law = find_value(&steer, "law");
+    int chosen = (int)g->filter.law;
+    if (law && choice_value(group->r, law, full_name(&steer, "law", what, sizeof what), laws, LENGTH(laws),
+                            "off, naive, linear, quadratic, directional or backup", &chosen))
+        return -1;
+    g->filter.law = (carom_filter_law)chosen;
+    if (get_number(&steer, "max_acceleration", POSITIVE, &g->filter.max_acceleration)) return -1;
+    const yaml_node_t *safety = find_value(&steer, "safety");
+    if (safety && (number_value(group->r, safety, full_name(&steer, "safety", what, sizeof what), NON_NEGATIVE,
+                                &g->filter.safety) ||
+                   (g->filter.safety >= 1.0 &&
+                    fail_at(group->r, mark_of(safety), "%s = %.17g is out of range (expected a number in [0, 1))",
+                            what, g->filter.safety))))
+        return -1;
+    if (isinf(g->mass))
+        return fail_at(group->r, g->steer_mark,
+                       "%s is for free bodies, but the group is kinematic (mass .inf) (expected a finite mass "
+                       "with steer:)",
+                       name);
     return 0;
 }
 
@@ -814,7 +873,7 @@ static int read_group(reader *r, const yaml_node_t *node, const char *name, int 
 {
     const char *const keys[] = {"count",    "file",     "radius",           "mass",
                                 "place",    "velocity", "packing_fraction", "name",
-                                "frame",    "acceleration"};
+                                "frame",    "acceleration", "steer"};
     section group;
     if (open_section(r, node, name, keys, LENGTH(keys), &group)) return -1;
     get_mark(&group, "count", &g->count_mark);
@@ -827,7 +886,7 @@ static int read_group(reader *r, const yaml_node_t *node, const char *name, int 
         read_mass(&group, g) || read_acceleration(&group, dim, g) ||
         get_number(&group, "packing_fraction", OPEN_UNIT, &g->packing_fraction) ||
         read_place(&group, g) || read_velocity(&group, g) || read_frame(&group, g) ||
-        read_name(&group, g))
+        read_name(&group, g) || read_steer(&group, g))
         return -1;
     if (check_group_source(&group, g) || check_kinematic_group(&group, g)) return -1;
     if (g->file && !(g->file_resolved = resolve_path(r->path, g->file))) return out_of_memory(r);
@@ -885,6 +944,7 @@ static int read_run(reader *r, const yaml_node_t *node, scenario *s)
     section run;
     if (open_section(r, node, "run", keys, LENGTH(keys), &run)) return -1;
     get_mark(&run, "controls", &s->controls_mark);
+    get_mark(&run, "window", &s->window_mark);
     if (get_number(&run, "until", POSITIVE, &s->until) || get_count(&run, "events", &s->events) ||
         get_number(&run, "equilibrate", POSITIVE, &s->equilibrate) ||
         get_number(&run, "window", POSITIVE, &s->window) || get_text(&run, "controls", &s->controls))
@@ -1052,6 +1112,7 @@ void scenario_free(scenario *s)
     }
     free(s->groups);
     free(s->sensors);
+    carom_container_destroy(s->container);
     char *texts[] = {s->path,       s->trajectory, s->events_log,       s->stats,
                      s->checkpoint, s->controls,   s->controls_resolved};
     for (int k = 0; k < LENGTH(texts); k++) free(texts[k]);

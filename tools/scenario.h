@@ -35,7 +35,12 @@ typedef struct scenario_group {
     double packing_fraction; /* `packing_fraction:` (0 if absent) */
     char *name;              /* `name:` the species written for these bodies (NULL: default) */
     int64_t frame;           /* `frame:` which frame of `file:` (0 first, -1 last; default 0) */
-    scenario_mark count_mark, packing_mark, file_mark, radius_mark, frame_mark, mass_mark;
+    /* `steer: {law: L, max_acceleration: A, safety: S}`: the group's bodies
+     * are steered (carom_world_set_body_filter) with this filter; its window
+     * is run.window. steered = 0 if absent. */
+    int steered;
+    carom_filter_def filter;
+    scenario_mark count_mark, packing_mark, file_mark, radius_mark, frame_mark, mass_mark, steer_mark;
 } scenario_group;
 
 /* One entry of `world.sensors:` {axis: x|y|z, at: X, from: [..], to: [..]}:
@@ -66,6 +71,11 @@ typedef struct scenario {
     int group_count;
     scenario_sensor *sensors; /* `world.sensors:` */
     int sensor_count;
+    /* `world.container:` the world's boundary (shape.h), built; NULL if
+     * absent. With one, the box defaults to the container's bounds
+     * enlarged (place.c) and the boundary to walls. */
+    carom_container *container;
+    int has_boundary;        /* `boundary:` was given */
     /* run: */
     double until;            /* `until:` simulated time (INFINITY if absent) */
     int64_t events;          /* `events:` cap on events (-1 if absent) */
@@ -81,7 +91,7 @@ typedef struct scenario {
     char *stats;             /* JSON statistics ("-" for standard output) */
     char *checkpoint;        /* checkpoint file */
     double checkpoint_every; /* 0: only at the end */
-    scenario_mark box_mark, bodies_mark, dim_mark, controls_mark;
+    scenario_mark box_mark, bodies_mark, dim_mark, controls_mark, container_mark, boundary_mark, window_mark;
 } scenario;
 
 /* The defaults above, with no groups. */
