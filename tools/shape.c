@@ -373,7 +373,10 @@ static int read_composite(const shape_reader *r, const yaml_node_t *value, const
             carom_container_def def = leaf_def(r, shape);
             def.first = whole;
             def.second = part;
-            name_of(name, sizeof name, what, " (parts 0 to %ld)", k);
+            if (item_count(value) > 2)
+                name_of(name, sizeof name, what, " (parts 0 to %ld)", k);
+            else
+                name_of(name, sizeof name, what, "%s", "");
             st = build(r, value, name, &def, &joined);
         }
         carom_container_destroy(part);
