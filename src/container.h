@@ -55,4 +55,12 @@ carom_container *container_copy(const carom_container *c, void *(*allocate)(void
 /* Points nodes and edges into the block again (after a memcpy or a read). */
 void container_relink(carom_container *c);
 
+/* CAROM_OK if some point of the bounds has s > 0; else
+ * CAROM_INVALID_ARGUMENT and why says the container is empty (the search
+ * and its limits are described in container.c). */
+carom_status container_check_not_empty(const carom_container *c, char *why, size_t why_size);
+/* The volume (area in 2D) by cell quadrature, and *error_bound a bound on
+ * its absolute error (the cells the quadrature left unresolved). */
+double container_volume_estimate(const carom_container *c, double *error_bound);
+
 #endif
