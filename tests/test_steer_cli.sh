@@ -67,8 +67,8 @@ check_players_and_laws() {
       safe "$law/$(basename "$player")" --law "$law" --player "$player"
     done
   done
-  safe "linear/at-window-starts" --law linear --player toward-wall --at-window-starts
-  safe "quadratic/at-window-starts/circle" --law quadratic --player circle --at-window-starts
+  safe "linear/window0.2" --law linear --player toward-wall --window 0.2
+  safe "quadratic/window0.01/circle" --law quadratic --player circle --window 0.01
   safe "linear/sigma0.9" --law linear --safety 0.9 --max-acceleration 3 --player random
 }
 
@@ -300,6 +300,15 @@ bodies:
   - count: 1'
 }
 
+# carom run does not filter: a scenario with steer: is refused at its place.
+check_run_refuses_steer() {
+  local out status
+  out=$("$carom" run "$(dirname "$0")/../examples/steer_circle.yaml" --until 1 2>&1); status=$?
+  [ $status -eq 1 ] && [[ $out == *"steer_circle.yaml:17:12: bodies[0].steer: carom run does not filter"* ]] ||
+    { fail "run refuses steer" "status $status: $out"; return; }
+  pass "run refuses steer"
+}
+
 # bad NAME EXPECTED ARGS...: exit 2, one line containing EXPECTED, nothing written
 bad() {
   local name=$1 expected=$2 out status
@@ -350,5 +359,6 @@ check_lambda_log
 check_determinism
 check_examples
 check_bad_scenarios
+check_run_refuses_steer
 check_bad_options
 finish

@@ -8,13 +8,13 @@
  * uniformly random direction, from --seed; circle: along the tangent of the
  * level set of s plus 0.3 of the outward normal, so the body spirals out; or rows
  * of a CSV file `time,body,ax,ay(,az)` replayed as `carom run` replays
- * run.controls, controls.c). The filter then corrects a_p: by default the
- * world does it (carom_world_set_body_filter: at each window start and,
- * exactly, inside a window when v / v_max crosses sigma); with
- * --at-window-starts this command does it at window starts only
- * (carom_filter_apply on the clearance s(x) - r and gradient of
- * carom_container_distance), which is what the world's exact crossing
- * events improve on. Then the window is run (carom_world_advance).
+ * run.controls, controls.c). The filter then corrects a_p at the window's
+ * start (carom_filter_apply on the clearance s(x) - r and the gradient of
+ * carom_container_distance, with the filter's window set to DT so that its
+ * margin covers an acceleration held for the window), the corrected
+ * acceleration is set (carom_world_set_body_acceleration), and the window
+ * is run (carom_world_advance). Each steered body is filtered against the
+ * container only: steered bodies do not avoid each other here.
  *
  * Figures: the minimum clearance of the steered bodies, read at every
  * window end and at every event of theirs (a contact with a wall reads 0,
@@ -74,8 +74,6 @@ static const char *help_text =
     "  --windows N            windows to run (1 to 1e9) [run.until / run.window, else 2000]\n"
     "  --window DT            window length (> 0) [run.window, else 0.05]\n"
     "  --seed S               seed of the random player (a whole number >= 0) [the scenario's]\n"
-    "  --at-window-starts     filter at window starts in this command (carom_filter_apply)\n"
-    "                         instead of the world's filter with its exact crossings\n"
     "  --json FILE            the figures as JSON\n"
     "  --trajectory FILE      extended XYZ frames, one per window and the first\n"
     "  --lambda FILE          per steered body and window, CSV:\n"
@@ -102,7 +100,7 @@ typedef struct steer_options {
     double max_acceleration, safety; /* NAN: the scenario's */
     int64_t windows;           /* -1: the scenario's */
     double window;             /* NAN: the scenario's */
-    int has_seed, at_window_starts, quiet;
+    int has_seed, quiet;
     uint64_t seed;
     const char *json, *trajectory, *lambda;
 } steer_options;
@@ -244,7 +242,6 @@ static int is_valued(const char *name)
 static int take_flag(steer_options *o, const char *arg)
 {
     if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) return o->quiet = 1;
-    if (!strcmp(arg, "--at-window-starts")) return o->at_window_starts = 1;
     return 0;
 }
 
@@ -529,20 +526,6 @@ static int choose_steered(steer_run *r)
     return 0;
 }
 
-/* The world's filter for each steered body (none with --at-window-starts or law off). */
-static int set_filters(steer_run *r)
-{
-    for (int32_t k = 0; k < r->count; k++) {
-        const steered *b = &r->bodies[k];
-        int own = !r->o.at_window_starts && b->filter.law != CAROM_FILTER_OFF;
-        if (carom_world_set_body_filter(r->world, b->id, own ? &b->filter : NULL) != CAROM_OK)
-            return snprintf(r->message, sizeof r->message, "body %d: %s", (int)b->id,
-                            carom_world_message(r->world)),
-                   -1;
-    }
-    return 0;
-}
-
 /* ---- outputs ----------------------------------------------------------------------- */
 
 static int check_outputs(steer_run *r)
@@ -625,16 +608,12 @@ static int steer_inputs(steer_run *r, carom_filter_result *results)
         b->input = player_input(r, b, g);
         carom_vec input = clamped(b->input, b->filter.max_acceleration), applied = input;
         results[k] = (carom_filter_result){input, 0.0, 0.0, 0};
-        if (r->o.at_window_starts) {
-            if (carom_filter_apply(&b->filter, c, g, state.velocity, b->input, &results[k]) != CAROM_OK)
-                return snprintf(r->message, sizeof r->message,
-                                "body %d at t = %.17g: the filter refused its state (clearance %.17g)",
-                                (int)b->id, carom_world_time(r->world), c),
-                       -1;
-            applied = results[k].acceleration;
-        } else if (b->filter.law != CAROM_FILTER_OFF) {
-            applied = b->input; /* the world filters it */
-        }
+        if (carom_filter_apply(&b->filter, c, g, state.velocity, b->input, &results[k]) != CAROM_OK)
+            return snprintf(r->message, sizeof r->message,
+                            "body %d at t = %.17g: the filter refused its state (clearance %.17g)", (int)b->id,
+                            carom_world_time(r->world), c),
+                   -1;
+        applied = results[k].acceleration;
         if (carom_world_set_body_acceleration(r->world, b->id, applied) != CAROM_OK)
             return snprintf(r->message, sizeof r->message, "body %d: %s", (int)b->id,
                             carom_world_message(r->world)),
@@ -649,8 +628,6 @@ static void steer_figures_after(steer_run *r, carom_filter_result *results)
     for (int32_t k = 0; k < r->count; k++) {
         steered *b = &r->bodies[k];
         carom_filter_result *res = &results[k];
-        if (!r->o.at_window_starts && b->filter.law != CAROM_FILTER_OFF)
-            carom_world_get_body_filter(r->world, b->id, res);
         carom_vec input = clamped(b->input, b->filter.max_acceleration);
         carom_vec d = {res->acceleration.x - input.x, res->acceleration.y - input.y,
                        res->acceleration.z - input.z};
@@ -719,9 +696,9 @@ static void print_figures(const steer_run *r)
 {
     summary s = summarise(r);
     const carom_filter_def *f = &r->bodies[0].filter;
-    printf("steer: %d steered bod%s, player %s, law %s (a_max %.6g, sigma %.6g), filtered %s\n", (int)r->count,
+    printf("steer: %d steered bod%s, player %s, law %s (a_max %.6g, sigma %.6g, window %.6g)\n", (int)r->count,
            r->count == 1 ? "y" : "ies", player_text(r), law_names[f->law], f->max_acceleration, f->safety,
-           r->o.at_window_starts ? "at window starts" : "by the world");
+           f->window);
     printf("windows run        %lld of %.6g (t = %.6g)\n", (long long)r->f.windows, r->window,
            carom_world_time(r->world));
     printf("minimum clearance  %.6g\n", r->f.min_clearance);
@@ -762,7 +739,6 @@ static void write_json(FILE *out, const void *data)
     fprintf(out, "  \"player\": ");
     json_string(out, player_text(r));
     fprintf(out, ",\n  \"law\": \"%s\",\n", law_names[f->law]);
-    fprintf(out, "  \"filtered\": \"%s\",\n", r->o.at_window_starts ? "window_starts" : "world");
     fprintf(out, "  \"max_acceleration\": %.17g,\n  \"safety\": %.17g,\n", f->max_acceleration, f->safety);
     fprintf(out, "  \"window\": %.17g,\n  \"windows\": %lld,\n  \"steered\": %d,\n", r->window,
             (long long)r->f.windows, (int)r->count);
@@ -807,7 +783,7 @@ static int prepare(steer_run *r)
     r->rng = carom_rng_seed(r->o.has_seed ? r->o.seed : r->has_scenario ? r->s.seed : 1);
     if (check_outputs(r) != 0) return -1;
     if ((r->o.scenario ? build_from_scenario(r) : build_default(r)) != 0) return -1;
-    if (choose_steered(r) != 0 || set_filters(r) != 0) return -1;
+    if (choose_steered(r) != 0) return -1;
     if (r->o.player == PLAYER_FILE) {
         if (controls_load(r->o.player_file, r->dim, carom_world_body_count(r->world), &r->csv, r->message,
                           sizeof r->message) != 0)
