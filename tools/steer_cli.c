@@ -54,6 +54,10 @@ enum { EXIT_USAGE = 2, MESSAGE_SIZE = 1024 };
 #define DEFAULT_BODY 0.5     /* ... holding one body of radius 0.5 at its centre */
 #define SPIRAL_OUT 0.3       /* the circle player's outward share, next to the tangent's 1 */
 #define CROSS_FRACTION 0.1   /* crossed: the clearance down to this fraction of its start */
+/* The world takes accelerations of 0 or of magnitude 1e-75 to 1e75 per
+ * component (src/world.h); the filter's braking of a nearly stopped body
+ * (b = min(a_max, v / dt)) can be far smaller, and is flushed to 0. */
+#define SMALLEST_ACCELERATION 1e-75
 
 static const char *help_text =
     "usage: carom steer [SCENARIO.yaml] [options]\n"
@@ -304,6 +308,15 @@ static double clearance_at(const steer_run *r, carom_vec x, double radius, carom
     double s = carom_container_distance(r->container, x, &g);
     if (gradient) *gradient = unit_or(g, (carom_vec){1.0, 0.0, 0.0});
     return s - radius;
+}
+
+/* a with every component below the world's smallest magnitude set to 0. */
+static carom_vec flushed(carom_vec a)
+{
+    double x[3] = {a.x, a.y, a.z};
+    for (int k = 0; k < 3; k++)
+        if (fabs(x[k]) < SMALLEST_ACCELERATION) x[k] = 0.0;
+    return (carom_vec){x[0], x[1], x[2]};
 }
 
 static carom_vec clamped(carom_vec a, double a_max)
@@ -596,7 +609,7 @@ static void lambda_row(steer_run *r, const steered *b, const carom_filter_result
 
 /* ---- one window -------------------------------------------------------------------- */
 
-/* The input of each steered body from the player, and (at window starts) the filter. */
+/* The input of each steered body from the player, filtered at the window's start. */
 static int steer_inputs(steer_run *r, carom_filter_result *results)
 {
     for (int32_t k = 0; k < r->count; k++) {
@@ -606,15 +619,14 @@ static int steer_inputs(steer_run *r, carom_filter_result *results)
         carom_vec g;
         double c = clearance_at(r, state.position, state.radius, &g);
         b->input = player_input(r, b, g);
-        carom_vec input = clamped(b->input, b->filter.max_acceleration), applied = input;
-        results[k] = (carom_filter_result){input, 0.0, 0.0, 0};
         if (carom_filter_apply(&b->filter, c, g, state.velocity, b->input, &results[k]) != CAROM_OK)
             return snprintf(r->message, sizeof r->message,
-                            "body %d at t = %.17g: the filter refused its state (clearance %.17g)", (int)b->id,
-                            carom_world_time(r->world), c),
+                            "body %d at t = %.17g: the filter refused its state (clearance %.17g, input %.17g, "
+                            "%.17g, %.17g)",
+                            (int)b->id, carom_world_time(r->world), c, b->input.x, b->input.y, b->input.z),
                    -1;
-        applied = results[k].acceleration;
-        if (carom_world_set_body_acceleration(r->world, b->id, applied) != CAROM_OK)
+        results[k].acceleration = flushed(results[k].acceleration);
+        if (carom_world_set_body_acceleration(r->world, b->id, results[k].acceleration) != CAROM_OK)
             return snprintf(r->message, sizeof r->message, "body %d: %s", (int)b->id,
                             carom_world_message(r->world)),
                    -1;
@@ -622,7 +634,7 @@ static int steer_inputs(steer_run *r, carom_filter_result *results)
     return 0;
 }
 
-/* After the window: the world's filter result, the figures, the lambda row. */
+/* After the window: the figures and the lambda row. */
 static void steer_figures_after(steer_run *r, carom_filter_result *results)
 {
     for (int32_t k = 0; k < r->count; k++) {
