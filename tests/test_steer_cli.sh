@@ -45,17 +45,25 @@ write_player_csv() {
   } >"$work/player.csv"
 }
 
-# safe NAME ARGS...: the filter on: no wall contact, clearance >= 0 printed and in the trajectory.
+# A filtered body may creep up to the wall (its clearance shrinking window
+# after window) and touch it within the boundary's tolerance (1e-12) at a
+# tiny speed (up to about 1e-6 here); it must never be inside the wall
+# beyond round-off (CLEAR) nor hit it (HIT: the hardest contact's normal
+# speed, far below a_max dt = 0.05; the unfiltered player hits at > 1).
+CLEAR=-1e-9
+HIT=1e-4
+
+# safe NAME ARGS...: the filter on: clearance >= CLEAR printed and in the trajectory, no hit.
 safe() {
-  local name=$1 out c traj contacts
+  local name=$1 out c traj hardest
   shift
   out=$("$carom" steer --windows 600 --json "$work/s.json" --trajectory "$work/s.xyz" --quiet "$@" 2>&1) ||
     { fail "safe $name" "exit $?: $out"; return; }
-  c=$(json_number "$work/s.json" min_clearance); contacts=$(json_number "$work/s.json" wall_contacts)
+  c=$(json_number "$work/s.json" min_clearance); hardest=$(json_number "$work/s.json" hardest_impact)
   traj=$(min_circle_clearance "$work/s.xyz" 5)
   [ "$(grep -c '^1$' "$work/s.xyz")" -eq 601 ] || { fail "safe $name" "frames: $(grep -c '^1$' "$work/s.xyz")"; return; }
-  is_true "$c >= 0 && $traj >= 0 && $contacts == 0" ||
-    { fail "safe $name" "min clearance $c, from the trajectory $traj, contacts $contacts"; return; }
+  is_true "$c >= $CLEAR && $traj >= $CLEAR && $hardest < $HIT" ||
+    { fail "safe $name" "min clearance $c, from the trajectory $traj, hardest contact $hardest"; return; }
   pass "safe $name"
 }
 
@@ -88,19 +96,21 @@ YAML
   out=$("$carom" steer "$work/square.yaml" --law directional --windows 600 --json "$work/sq.json" --quiet 2>&1) ||
     { fail "safe directional/flat wall" "exit $?: $out"; return; }
   c=$(json_number "$work/sq.json" min_clearance)
-  is_true "$c >= 0 && $(json_number "$work/sq.json" wall_contacts) == 0 && $(json_number "$work/sq.json" acted_fraction) > 0" ||
+  is_true "$c >= $CLEAR && $(json_number "$work/sq.json" hardest_impact) < $HIT && $(json_number "$work/sq.json" acted_fraction) > 0" ||
     { fail "safe directional/flat wall" "min clearance $c"; return; }
   pass "safe directional/flat wall"
 }
 
-# With the filter off the toward-wall player must reach the wall (the world
-# bounces it off the circle: contacts, and a clearance of 0 reached).
+# With the filter off the toward-wall player must hit the wall (the world
+# bounces it off the circle: contacts at speed, a clearance of 0 reached).
 check_unfiltered() {
-  local out c contacts
+  local out c contacts hardest
   out=$("$carom" steer --law off --windows 600 --json "$work/off.json" --quiet 2>&1) ||
     { fail unfiltered "exit $?: $out"; return; }
   c=$(json_number "$work/off.json" min_clearance); contacts=$(json_number "$work/off.json" wall_contacts)
-  is_true "$c <= 1e-9 && $contacts > 0" || { fail unfiltered "min clearance $c, contacts $contacts"; return; }
+  hardest=$(json_number "$work/off.json" hardest_impact)
+  is_true "$c <= 1e-9 && $contacts > 0 && $hardest > 0.5" ||
+    { fail unfiltered "min clearance $c, contacts $contacts, hardest $hardest"; return; }
   [ "$(json_number "$work/off.json" acted_fraction)" = 0 ] || { fail unfiltered "the filter acted"; return; }
   pass unfiltered
 }
@@ -121,10 +131,11 @@ run:
 EOF
   local player c
   for player in toward-wall random circle; do
-    "$carom" steer "$work/sphere.yaml" --player "$player" --windows 600 --trajectory "$work/3d.xyz" --quiet >"$work/3d.txt" 2>&1 ||
-      { fail "3d $player" "exit $?: $(cat "$work/3d.txt")"; return; }
+    "$carom" steer "$work/sphere.yaml" --player "$player" --windows 600 --trajectory "$work/3d.xyz" \
+      --json "$work/3d.json" --quiet >"$work/3d.txt" 2>&1 || { fail "3d $player" "exit $?: $(cat "$work/3d.txt")"; return; }
     c=$(min_circle_clearance "$work/3d.xyz" 5)
-    is_true "$c >= 0" && grep -q '^wall contacts *0$' "$work/3d.txt" || { fail "3d $player" "clearance $c"; return; }
+    is_true "$c >= $CLEAR && $(json_number "$work/3d.json" hardest_impact) < $HIT" ||
+      { fail "3d $player" "clearance $c, hardest contact $(json_number "$work/3d.json" hardest_impact)"; return; }
   done
   pass 3d
 }
@@ -165,7 +176,8 @@ check_examples() {
     "$carom" steer "$dir/$ex.yaml" --player circle --windows 400 --json "$work/ex.json" --quiet >/dev/null 2>"$work/ex.err" ||
       { fail "example $ex" "$(cat "$work/ex.err")"; return; }
     c=$(json_number "$work/ex.json" min_clearance)
-    is_true "$c >= 0" || { fail "example $ex" "min clearance $c"; return; }
+    is_true "$c >= $CLEAR && $(json_number "$work/ex.json" hardest_impact) < $HIT" ||
+      { fail "example $ex" "min clearance $c"; return; }
   done
   pass examples
 }

@@ -17,8 +17,11 @@
  * container only: steered bodies do not avoid each other here.
  *
  * Figures: the minimum clearance of the steered bodies, read at every
- * window end and at every event of theirs (a contact with a wall reads 0,
- * so a filter that lets a body reach the wall shows it); the wall contacts;
+ * window end and at every event of theirs; their wall contacts and the
+ * hardest of them, as the normal speed impulse / ((1 + e) m) (a filtered
+ * body may creep up to the wall, its clearance halving window after
+ * window, and touch it within the boundary's tolerance at a speed of that
+ * order; an unfiltered one hits it at full speed);
  * the fraction of body-windows in which the filter acted (the applied
  * acceleration differs from the input, the input clamped to a_max); the
  * mean |a - a_p| / a_max over body-windows; and the time to cross: for each
@@ -86,8 +89,9 @@ static const char *help_text =
     "  --help                 this text\n"
     "\n"
     "Prints the minimum clearance reached (s(x) - r, at window ends and events),\n"
-    "the wall contacts, the windows run, the fraction of windows in which the\n"
-    "filter acted, the mean |a - a_p| / a_max, and the time to cross (the first\n"
+    "the wall contacts and the hardest (its normal speed), the windows run, the\n"
+    "fraction of windows in which the filter acted, the mean |a - a_p| / a_max,\n"
+    "and the time to cross (the first\n"
     "time a body's clearance is down to a tenth of its start, mean over bodies).\n"
     "Exit status: 0 on success, 1 on bad input or a failed run, 2 on bad usage.\n";
 
@@ -118,7 +122,7 @@ typedef struct steered {
 
 typedef struct steer_figures {
     int64_t windows, body_windows, acted, contacts;
-    double intrusion_sum, min_clearance;
+    double intrusion_sum, min_clearance, hardest_impact; /* hardest: the normal speed of a wall contact */
 } steer_figures;
 
 typedef struct steer_run {
@@ -134,6 +138,7 @@ typedef struct steer_run {
     controls csv;
     int has_csv;
     carom_rng rng;
+    double wall_restitution;  /* the world's, for the impact speeds */
     double window;
     int64_t windows;
     int dim;
@@ -399,8 +404,10 @@ static int on_event(void *user, const carom_event *e)
             carom_world_get_body(r->world, bodies[k], &state) != CAROM_OK)
             continue;
         double c = clearance_at(r, state.position, state.radius, NULL);
-        if (e->kind == CAROM_EVENT_WALL) r->f.contacts++, c = fmin(c, 0.0);
         r->f.min_clearance = fmin(r->f.min_clearance, c);
+        if (e->kind != CAROM_EVENT_WALL) continue;
+        r->f.contacts++;
+        r->f.hardest_impact = fmax(r->f.hardest_impact, e->impulse / ((1.0 + r->wall_restitution) * state.mass));
     }
     return 0;
 }
@@ -714,7 +721,8 @@ static void print_figures(const steer_run *r)
     printf("windows run        %lld of %.6g (t = %.6g)\n", (long long)r->f.windows, r->window,
            carom_world_time(r->world));
     printf("minimum clearance  %.6g\n", r->f.min_clearance);
-    printf("wall contacts      %lld\n", (long long)r->f.contacts);
+    printf("wall contacts      %lld (the hardest at normal speed %.6g)\n", (long long)r->f.contacts,
+           r->f.hardest_impact);
     printf("filter acted       %.6g of the windows\n", s.acted_fraction);
     printf("mean |a - a_p|/a_max %.6g\n", s.mean_intrusion);
     if (s.crossed)
@@ -756,6 +764,7 @@ static void write_json(FILE *out, const void *data)
             (long long)r->f.windows, (int)r->count);
     fprintf(out, "  \"min_clearance\": %.17g,\n  \"wall_contacts\": %lld,\n", r->f.min_clearance,
             (long long)r->f.contacts);
+    fprintf(out, "  \"hardest_impact\": %.17g,\n", r->f.hardest_impact);
     fprintf(out, "  \"acted_fraction\": %.17g,\n  \"mean_intrusion\": %.17g,\n", s.acted_fraction,
             s.mean_intrusion);
     if (s.crossed)
@@ -795,6 +804,7 @@ static int prepare(steer_run *r)
     r->rng = carom_rng_seed(r->o.has_seed ? r->o.seed : r->has_scenario ? r->s.seed : 1);
     if (check_outputs(r) != 0) return -1;
     if ((r->o.scenario ? build_from_scenario(r) : build_default(r)) != 0) return -1;
+    r->wall_restitution = carom_world_definition(r->world).wall_restitution;
     if (choose_steered(r) != 0) return -1;
     if (r->o.player == PLAYER_FILE) {
         if (controls_load(r->o.player_file, r->dim, carom_world_body_count(r->world), &r->csv, r->message,
