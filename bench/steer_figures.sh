@@ -12,6 +12,9 @@
 #                every law: a_max along +x for 8 s (a crossing), then a new
 #                direction every 0.5 s (angles k * 2.39996 rad, the golden
 #                angle, so no direction repeats);
+#   random       the same circle, a fresh direction each window from seed 1
+#                (one draw per window whatever the state: the same inputs
+#                for every law);
 #   rink         the circle player (a tangent spiralling outward) in a
 #                rounded rink 30 x 15 with corners of radius 4, a_max 1.
 # Windows of 0.05, sigma 0.5, 4000 windows (200 time units) each.
@@ -19,7 +22,9 @@
 # input; intrusion = mean |a - a_p| / a_max; cross = time until the
 # clearance first falls to a tenth of its start (crossing 90% of the way to
 # the wall; "never" if not); clearance = the least s(x) - r at window ends
-# and events; contacts = wall contacts.
+# and events; contacts = wall contacts; hardest = the fastest of them (its
+# normal speed): a filtered body may touch the wall, creeping, within the
+# boundary's tolerance; an unprotected one hits it.
 #
 # usage: bench/steer_figures.sh [CAROM_BINARY]   (default build/release/carom)
 set -euo pipefail
@@ -51,13 +56,14 @@ row() {
   "$carom" steer "$@" --law "$law" --windows 4000 --window 0.05 --json "$work/f.json" --quiet >/dev/null
   cross=$(field "$work/f.json" time_to_cross)
   if [ "$cross" = null ]; then cross=never; else cross=$(printf '%.2f' "$cross"); fi
-  printf '| %s | %s | %.3f | %.3f | %s | %.4g | %s |\n' "$input" "$law" "$(field "$work/f.json" acted_fraction)" \
+  printf '| %s | %s | %.3f | %.3f | %s | %.3g | %s | %.3g |\n' "$input" "$law" "$(field "$work/f.json" acted_fraction)" \
     "$(field "$work/f.json" mean_intrusion)" "$cross" "$(field "$work/f.json" min_clearance)" \
-    "$(field "$work/f.json" wall_contacts)"
+    "$(field "$work/f.json" wall_contacts)" "$(field "$work/f.json" hardest_impact)"
 }
 
-echo "| input | law | acted | intrusion | cross | clearance | contacts |"
-echo "|---|---|---|---|---|---|---|"
+echo "| input | law | acted | intrusion | cross | clearance | contacts | hardest |"
+echo "|---|---|---|---|---|---|---|---|"
 for law in off naive linear quadratic directional backup; do row toward-wall "$law" --player toward-wall; done
 for law in off naive linear quadratic directional backup; do row replayed "$law" --player "$work/replayed.csv"; done
+for law in off naive linear quadratic directional backup; do row random "$law" --player random --seed 1; done
 for law in off naive linear quadratic directional backup; do row rink "$law" "$work/rink.yaml" --player circle; done
