@@ -53,7 +53,11 @@ field() { awk -v key="\"$2\":" '$1 == key { v = $2; sub(/,$/, "", v); print v; e
 row() {
   local input=$1 law=$2 cross
   shift 2
-  "$carom" steer "$@" --law "$law" --windows 4000 --window 0.05 --json "$work/f.json" --quiet >/dev/null
+  if ! "$carom" steer "$@" --law "$law" --windows 4000 --window 0.05 --json "$work/f.json" --quiet >/dev/null \
+    2>"$work/err"; then
+    printf '| %s | %s | failed: %s |\n' "$input" "$law" "$(cut -c 8-120 "$work/err")"
+    return
+  fi
   cross=$(field "$work/f.json" time_to_cross)
   if [ "$cross" = null ]; then cross=never; else cross=$(printf '%.2f' "$cross"); fi
   printf '| %s | %s | %.3f | %.3f | %s | %.3g | %s | %.3g |\n' "$input" "$law" "$(field "$work/f.json" acted_fraction)" \
