@@ -312,6 +312,32 @@ bodies:
   - count: 1'
 }
 
+# carom run with world.container: free disks placed inside a circle stay
+# inside it (every body of every frame, from the trajectory) and bounce.
+check_run_container() {
+  cat >"$work/gas.yaml" <<'YAML'
+world:
+  dim: 2
+  container: {circle: 6}
+bodies:
+  - count: 40
+    radius: 0.3
+    velocity: {speed: 2}
+run:
+  until: 10
+output:
+  trajectory: gas.xyz
+  every: 0.1
+YAML
+  local out worst
+  out=$(cd "$work" && "$carom" run gas.yaml --stats - --quiet 2>&1) || { fail "run container" "exit $?: $out"; return; }
+  worst=$(awk 'left == 0 { left = $1 + 1; line = 0; next } { left--; line++ }
+    line >= 2 { c = 6 - sqrt($2 * $2 + $3 * $3) - $9; if (min == "" || c < min) min = c } END { print min }' "$work/gas.xyz")
+  is_true "$worst >= $CLEAR" && [ "$(json_event <(printf '%s\n' "$out") wall)" -gt 0 ] ||
+    { fail "run container" "least clearance $worst; $(printf '%s\n' "$out" | grep "\"events\"")"; return; }
+  pass "run container"
+}
+
 # carom run does not filter: a scenario with steer: is refused at its place.
 check_run_refuses_steer() {
   local out status
@@ -371,6 +397,7 @@ check_lambda_log
 check_determinism
 check_examples
 check_bad_scenarios
+check_run_container
 check_run_refuses_steer
 check_bad_options
 finish
