@@ -338,6 +338,30 @@ YAML
   pass "run container"
 }
 
+# A scenario's run.controls is the default player (replayed: the body goes up).
+check_scenario_controls() {
+  printf 'time,body,ax,ay\n0,0,0,1\n' >"$work/up.csv"
+  printf '1\nProperties=species:S:1:pos:R:3\nX 1 0.25 0\n' >"$work/square.xyz"
+  cat >"$work/ctl.yaml" <<'YAML'
+world:
+  dim: 2
+  container: {circle: 5}
+bodies:
+  - file: square.xyz
+    steer: {}
+run:
+  window: 0.05
+  controls: up.csv
+YAML
+  local out
+  out=$("$carom" steer "$work/ctl.yaml" --windows 100 --trajectory "$work/up.xyz" --quiet 2>&1) ||
+    { fail "scenario controls" "exit $?: $out"; return; }
+  # the last frame's body is above where it started (y = 0.25), and x has not changed
+  tail -1 "$work/up.xyz" | awk '{ exit !($3 > 2 && $2 == 1) }' && [[ $out == *"player $work/up.csv"* ]] ||
+    { fail "scenario controls" "$out; $(tail -1 "$work/up.xyz")"; return; }
+  pass "scenario controls"
+}
+
 # carom run does not filter: a scenario with steer: is refused at its place.
 check_run_refuses_steer() {
   local out status
@@ -398,6 +422,7 @@ check_determinism
 check_examples
 check_bad_scenarios
 check_run_container
+check_scenario_controls
 check_run_refuses_steer
 check_bad_options
 finish

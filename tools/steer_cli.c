@@ -73,7 +73,8 @@ static const char *help_text =
     "\n"
     "  --player P             toward-wall (a_max along -grad s), random (a fresh\n"
     "                         direction each window), circle (a tangent spiralling\n"
-    "                         outward), or FILE.csv: rows time,body,ax,ay(,az) [toward-wall]\n"
+    "                         outward), or FILE.csv: rows time,body,ax,ay(,az)\n"
+    "                         [the scenario's run.controls, else toward-wall]\n"
     "  --law L                off, naive, linear, quadratic, directional or backup\n"
     "                         [the scenario's steer.law, else linear]\n"
     "  --max-acceleration A   a_max (> 0) [the scenario's, else 1]\n"
@@ -108,7 +109,7 @@ typedef struct steer_options {
     double max_acceleration, safety; /* NAN: the scenario's */
     int64_t windows;           /* -1: the scenario's */
     double window;             /* NAN: the scenario's */
-    int has_seed, quiet;
+    int has_seed, quiet, player_given;
     uint64_t seed;
     const char *json, *trajectory, *lambda;
 } steer_options;
@@ -189,6 +190,7 @@ static int parse_choice(const char *option, const char *text, const char *const 
 
 static int parse_player(steer_options *o, const char *text, char *error, size_t size)
 {
+    o->player_given = 1;
     for (int k = 0; k < 3; k++)
         if (!strcmp(text, player_names[k])) return o->player = (player_kind)k, 0;
     FILE *probe = text[0] ? fopen(text, "r") : NULL;
@@ -801,6 +803,8 @@ static int prepare(steer_run *r)
         r->has_scenario = 1;
     }
     choose_windows(r);
+    if (!r->o.player_given && r->has_scenario && r->s.controls_resolved) /* the scenario's run.controls */
+        r->o.player = PLAYER_FILE, r->o.player_file = r->s.controls_resolved;
     r->rng = carom_rng_seed(r->o.has_seed ? r->o.seed : r->has_scenario ? r->s.seed : 1);
     if (check_outputs(r) != 0) return -1;
     if ((r->o.scenario ? build_from_scenario(r) : build_default(r)) != 0) return -1;
