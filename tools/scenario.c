@@ -668,7 +668,7 @@ static scenario_group default_group(scenario_mark mark)
     g.velocity = VELOCITY_TEMPERATURE;
     g.velocity_value = 1.0;
     g.steer_mark = mark;
-    g.filter = (carom_filter_def){CAROM_FILTER_LINEAR, 1.0, 0.5, 0.0}; /* carom_default_filter_def's values */
+    g.filter = carom_default_filter_def();
     return g;
 }
 

@@ -506,7 +506,7 @@ static int32_t group_size(const char *species, int group)
 
 static carom_filter_def filter_for(const steer_run *r, const scenario_group *g)
 {
-    carom_filter_def def = g && g->steered ? g->filter : (carom_filter_def){CAROM_FILTER_LINEAR, 1.0, 0.5, 0.0};
+    carom_filter_def def = g && g->steered ? g->filter : carom_default_filter_def();
     if (r->o.law >= 0) def.law = (carom_filter_law)r->o.law;
     if (!isnan(r->o.max_acceleration)) def.max_acceleration = r->o.max_acceleration;
     if (!isnan(r->o.safety)) def.safety = r->o.safety;
