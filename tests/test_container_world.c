@@ -217,6 +217,22 @@ static void gas_in(int dim, const carom_container *c, int count, double r, carom
     carom_world_destroy(w);
 }
 
+/* Bounces at normal incidence off a function's wall: right after each, the
+ * distance grows exactly as fast as the body moves, so only its rounding
+ * tells the Lipschitz check anything; an honest function must pass. */
+static void radial_bounces(int dim, const carom_container *c)
+{
+    carom_world *w = container_world(dim, 20.0, c, (carom_vec){0, 0, 0}, NULL);
+    for (int k = 0; k < 6; k++) {
+        double angle = 0.7 + 1.05 * k, u[3] = {cos(angle), sin(angle), 0.0};
+        add(w, (carom_vec){5.0 * u[0], 5.0 * u[1], dim == 3 ? 0.5 * k - 1.0 : 0.0}, (carom_vec){1.3 * u[0], 1.3 * u[1], 0}, 0.4);
+    }
+    carom_status st = carom_world_run(w, 100.0, -1);
+    CHECK_MSG(st == CAROM_OK, "%s", carom_world_message(w));
+    CHECK(carom_world_stats(w).wall_events >= 6 * 8);
+    carom_world_destroy(w);
+}
+
 /* A ball of radius 8 as a caller's function: honest, 1-Lipschitz. */
 static double ball_function(void *user, carom_vec p, carom_vec *gradient)
 {
@@ -235,6 +251,7 @@ static void test_gases_stay_inside(void)
         carom_container *by_function = NULL;
         CHECK(carom_container_create(&f, &by_function, NULL, 0) == CAROM_OK);
         if (by_function) gas_in(dim, by_function, 60, 0.4, (carom_vec){0, 0, 0}, "ball as a function");
+        if (by_function) radial_bounces(dim, by_function);
         carom_container_destroy(by_function);
     }
 
