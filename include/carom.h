@@ -217,7 +217,7 @@ typedef struct carom_stats {
     int dim;
     int64_t bodies;
     double time;              /* the world's clock (T) */
-    double volume;            /* box volume (L^dim; an area in 2D) */
+    double volume;            /* box volume (L^dim; an area in 2D), or the container's */
     double kinetic_energy;    /* sum of m v^2 / 2 now (free bodies; kinematic ones are left out) */
     /* -sum of m (g + a_i) . x_i now, a_i each body's own acceleration (0
      * without gravity and own accelerations; kinematic bodies left out) */
@@ -238,7 +238,8 @@ typedef struct carom_stats {
     double collision_rate;    /* 2 x pair collisions / (N window): collisions per body per T */
     double pressure;          /* collision virial, see below */
     double compressibility;   /* P V / (N k T_mean) */
-    double wall_pressure;     /* momentum given to the walls per unit wall area and time (0 if none) */
+    double wall_pressure;     /* momentum given to the walls per unit wall area and time (0 if none,
+                                 and 0 with a container, whose boundary area is not known in general) */
     int64_t sensor_events;    /* sensor crossings (CAROM_EVENT_SENSOR) */
     /* Energy put in from outside since creation: by the setters (velocity,
      * acceleration, position: the change of KE + PE each made) and by
@@ -676,7 +677,8 @@ typedef struct carom_frame carom_frame;
  * rest is checked as carom_world_add_body checks it (finite numbers,
  * positive radius and mass, inside the box, periodic sides at least three
  * largest diameters). Bodies fly under world gravity only: an own
- * acceleration or a kinematic body (infinite mass) is refused. The stepper's
+ * acceleration, a kinematic body (infinite mass) or a container (box walls
+ * only) is refused. The stepper's
  * clock starts at 0. On failure *frame is NULL and why says which body or
  * field is wrong. */
 carom_status carom_frame_create(const carom_world_def *world, const carom_body_def *bodies,

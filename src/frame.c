@@ -458,6 +458,10 @@ static carom_status create_at(const carom_world_def *world, const carom_body_def
     if (out) *out = NULL;
     if (!world || !def || !out || count < 0 || (count > 0 && !bodies))
         return fail(why, size, CAROM_INVALID_ARGUMENT, "carom_frame_create: world, def, frame and bodies must be given");
+    if (world->container)
+        return fail(why, size, CAROM_INVALID_ARGUMENT,
+                    "world_def.container: the frame steppers have box walls only (run a container with the "
+                    "exact engine)");
     carom_world_def checked = *world;
     checked.on_event = NULL;
     carom_world *probe = NULL; /* the world's own checks of the def */

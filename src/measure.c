@@ -118,6 +118,7 @@ static double drift_energy(const carom_world *w, const carom_stats *s, double to
 
 static double wall_area(const carom_world *w)
 {
+    if (w->container) return 0.0; /* its boundary's area is not known in general: no wall pressure */
     double area = 0.0;
     for (int a = 0; a < w->dim; a++) {
         if (w->periodic[a]) continue;
@@ -140,7 +141,7 @@ carom_stats carom_world_stats(const carom_world *w)
     s.dim = w->dim;
     s.bodies = w->count;
     s.time = w->clock;
-    s.volume = w->side[0] * w->side[1] * (w->dim == 3 ? w->side[2] : 1.0);
+    s.volume = w->container ? w->container_volume : w->side[0] * w->side[1] * (w->dim == 3 ? w->side[2] : 1.0);
     add_instant_sums(w, &s, &open_integral, &total_mass);
     double drift = drift_energy(w, &s, total_mass);
     s.temperature = freedom > 0 ? 2.0 * (s.kinetic_energy - drift) / freedom : 0.0;

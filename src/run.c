@@ -18,6 +18,7 @@
  */
 #include <math.h>
 
+#include "boundary.h"
 #include "collide.h"
 #include "motion.h"
 #include "order.h"
@@ -133,6 +134,24 @@ static carom_status process_pair(carom_world *w, int32_t owner, double t)
     return report(w, CAROM_EVENT_PAIR, i, j, impulse, 0);
 }
 
+/* A bounce off the container: the normal velocity along the boundary's
+ * outward normal n is reversed and scaled by e. Written with n as given,
+ * v' = v - (1 + e) (v . n) n / (n . n), so that |v| is kept at e = 1 even
+ * where n is a rounding away from unit length. Grazing or receding: no
+ * impulse, and the body is predicted again. */
+static double reflect_off_container(carom_world *w, int32_t i, double t, double previous)
+{
+    double n[3], *v = w->hot[i].v;
+    boundary_outward_normal(w->container, w->hot[i].x, n);
+    double vn = v[0] * n[0] + v[1] * n[1] + v[2] * n[2], nn = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
+    if (!(vn > 0.0 && nn > 0.0)) return 0.0;
+    double speed = vn / sqrt(nn);
+    double e = settle_wall_restitution(w, i, CAROM_WALL_CONTAINER, t, speed, previous);
+    double k = (1.0 + e) * vn / nn;
+    for (int a = 0; a < w->dim; a++) v[a] -= k * n[a];
+    return (1.0 + e) * w->mass[i] * speed;
+}
+
 static carom_status process_wall(carom_world *w, int32_t i, double t)
 {
     int wall = w->event[i].partner;
@@ -140,9 +159,14 @@ static carom_status process_wall(carom_world *w, int32_t i, double t)
     carom_status st = note_instant(w, i, t);
     if (st != CAROM_OK) return st;
     advance(w, i, t);
-    double outward = wall % 2 ? 1.0 : -1.0;
-    double e = settle_wall_restitution(w, i, wall, t, w->hot[i].v[wall / 2] * outward, previous);
-    double impulse = collide_wall(&w->hot[i].v[wall / 2], outward, w->mass[i], e, 0.0);
+    double e = 1.0, impulse;
+    if (wall == CAROM_WALL_CONTAINER) {
+        impulse = reflect_off_container(w, i, t, previous);
+    } else {
+        double outward = wall % 2 ? 1.0 : -1.0;
+        e = settle_wall_restitution(w, i, wall, t, w->hot[i].v[wall / 2] * outward, previous);
+        impulse = collide_wall(&w->hot[i].v[wall / 2], outward, w->mass[i], e, 0.0);
+    }
     if (!(impulse < INFINITY)) impulse = 0.0; /* a kinematic body: its momentum is not defined */
     w->counter[i]++;
     w->collisions[i]++;
@@ -375,6 +399,13 @@ PREFETCH_HELPER void prefetch_upcoming(const carom_world *w, int32_t now)
     }
 }
 
+static carom_status container_broken(carom_world *w)
+{
+    return world_fail(w, CAROM_INVALID_ARGUMENT,
+                      "the container's distance function changed faster than its stated Lipschitz bound %g "
+                      "allows: its contact times cannot be trusted (state a larger bound)", w->container->lipschitz);
+}
+
 double carom_world_next_event_time(carom_world *w)
 {
     if (!w || w->in_callback) return NAN;
@@ -390,6 +421,7 @@ carom_status carom_world_run(carom_world *w, double t_end, int64_t max_events)
     carom_status st = check_run_arguments(w, t_end, max_events);
     if (st != CAROM_OK) return st;
     if (w->needs_rebuild && (st = schedule_rebuild(w)) != CAROM_OK) return st;
+    if (w->container_broken) return container_broken(w);
     if (!(w->rest.time_scale > 0.0)) settle_resolve_scales(w); /* bodies set moving since */
     int64_t processed = 0;
     while (max_events < 0 || processed < max_events) {
@@ -408,6 +440,7 @@ carom_status carom_world_run(carom_world *w, double t_end, int64_t max_events)
         st = process_next(w, i, t, &counted);
         processed += counted;
         if (st != CAROM_OK) return st;
+        if (w->container_broken) return container_broken(w);
         w->events_since_order++;
         if (order_due(w)) order_bodies(w); /* if out of memory, it tries again later */
     }

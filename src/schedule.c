@@ -10,6 +10,7 @@
 
 #include <math.h>
 
+#include "boundary.h"
 #include "motion.h"
 #include "predict.h"
 #include "settle.h"
@@ -221,6 +222,21 @@ static inline void consider_walls(const carom_world *w, int32_t i, candidate *be
     }
 }
 
+/* The container, instead of the walls: searched only up to the earliest event
+ * found so far (the cell or shell exit), which bounds the work. A caller's
+ * function caught breaking its Lipschitz bound marks the world, and the run
+ * stops after this event with a message. */
+static void consider_container(const carom_world *w, int32_t i, candidate *best, int *broken)
+{
+    static const double no_field[3] = {0.0, 0.0, 0.0};
+    const body_hot *b = &w->hot[i];
+    const double *g = w->has_gravity ? motion_gravity(w, i) : no_field;
+    double s;
+    if (boundary_contact_time(w->container, b->x, b->v, g, b->radius, best->reach - b->t, &s) != 0)
+        *broken = 1;
+    consider(best, b->t + s, EVENT_WALL, CAROM_WALL_CONTAINER, 0);
+}
+
 /* Leaving the cell, or with neighbour lists, leaving the shell. */
 static void consider_cell_exit(const carom_world *w, int32_t i, candidate *best)
 {
@@ -238,8 +254,10 @@ static void consider_cell_exit(const carom_world *w, int32_t i, candidate *best)
 double schedule_own_time(const carom_world *w, int32_t i, int which, body_event *event)
 {
     candidate best = {INFINITY, INFINITY, 0.0, {-1, 0, EVENT_NONE}, -1};
-    consider_walls(w, i, &best, which & OWN_REST);
     if (which & OWN_CELL) consider_cell_exit(w, i, &best);
+    int broken = 0;
+    if (w->container) consider_container(w, i, &best, &broken);
+    else consider_walls(w, i, &best, which & OWN_REST);
     if (event) *event = best.event;
     return best.time;
 }
@@ -262,8 +280,13 @@ void schedule_body(carom_world *w, int32_t i)
     if (w->sense.count) consider_sensors(w, i, &best);
     /* Walls and the cell exit first: their time is the horizon beyond which no
      * pair needs its square root. A pair still wins a tie with them. */
-    consider_walls(w, i, &best, 1);
-    consider_cell_exit(w, i, &best);
+    if (w->container) {
+        consider_cell_exit(w, i, &best);
+        consider_container(w, i, &best, &w->container_broken);
+    } else {
+        consider_walls(w, i, &best, 1);
+        consider_cell_exit(w, i, &best);
+    }
     consider_pairs(w, i, &best);
     w->event[i] = best.event;
     /* Never schedule before the clock, so time never goes back. */

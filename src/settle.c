@@ -59,6 +59,7 @@ static int wall_axis_side(int wall) { return wall % 2 ? 1 : -1; }
 int settle_def_has_floors(const carom_world_def *def)
 {
     const double g[3] = {def->gravity.x, def->gravity.y, def->gravity.z};
+    if (def->container) return 0; /* a container's boundary has no floor known to be flat */
     for (int a = 0; a < def->dim && a < 3; a++)
         if (def->boundary[a] == CAROM_WALLS && g[a] != 0.0) return 1;
     return 0;
@@ -75,7 +76,7 @@ void settle_configure(carom_world *w)
     s->floors = 0;
     for (int a = 0; a < 3; a++) {
         double g = w->gravity[a];
-        s->floor_side[a] = (a < w->dim && !w->periodic[a] && g != 0.0) ? (g > 0.0 ? 1 : -1) : 0;
+        s->floor_side[a] = (a < w->dim && !w->periodic[a] && g != 0.0 && !w->def.container) ? (g > 0.0 ? 1 : -1) : 0;
         if (s->floor_side[a]) s->floors = 1;
     }
     for (int mask = 0; mask < 8; mask++)
@@ -124,7 +125,7 @@ double settle_pair_restitution(const carom_world *w, int32_t i, int32_t j, doubl
 static int tiny_hop(const carom_world *w, int wall, double speed)
 {
     int axis = wall / 2;
-    if (w->rest.floor_side[axis] != wall_axis_side(wall)) return 0;
+    if (wall >= CAROM_WALL_CONTAINER || w->rest.floor_side[axis] != wall_axis_side(wall)) return 0;
     return 2.0 * speed < 0x1p-20 * w->rest.time_scale * fabs(w->gravity[axis]);
 }
 
@@ -248,7 +249,9 @@ void settle_after_wall(carom_world *w, int32_t i, int wall, double t, double e)
     int32_t id = w->id_of[i];
     if (s->last_partner) s->last_partner[id] = -1;
     int axis = wall / 2;
-    if (!s->state || s->floor_side[axis] != wall_axis_side(wall) || drive_moves(&w->drive, id)) return;
+    if (!s->state || wall >= CAROM_WALL_CONTAINER || s->floor_side[axis] != wall_axis_side(wall) ||
+        drive_moves(&w->drive, id))
+        return;
     double u = fabs(w->hot[i].v[axis]), g = fabs(w->gravity[axis]);
     if (u == 0.0) {
         settle_rest(w, i, axis);

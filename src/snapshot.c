@@ -322,6 +322,10 @@ static void write_body(stream *s, const carom_world *w, int32_t i)
 carom_status carom_world_snapshot(const carom_world *w, void *buffer, size_t size)
 {
     if (!w || !buffer) return CAROM_INVALID_ARGUMENT;
+    if (w->container)
+        return world_fail((carom_world *)w, CAROM_INVALID_ARGUMENT,
+                          "snapshot: a world with a container cannot be saved in snapshot format %d",
+                          (int)SNAPSHOT_VERSION);
     size_t needed = carom_world_snapshot_size(w);
     if (needed == 0)
         return world_fail((carom_world *)w, CAROM_OUT_OF_MEMORY,

@@ -107,6 +107,26 @@ static int check_coefficient(const char *name, double e, char *why, size_t size)
     return 0;
 }
 
+/* A container replaces the walls of a box that holds it (the box sizes the grid). */
+static int check_container(const carom_world_def *def, char *why, size_t size)
+{
+    const carom_container *c = def->container;
+    if (c->dim != def->dim)
+        return fail_def(why, size, "world_def.container: a %dD container in a %dD world", c->dim, def->dim);
+    const double box[3] = {def->box.x, def->box.y, def->box.z};
+    const container_node *root = &c->nodes[c->node_count - 1];
+    for (int a = 0; a < def->dim; a++) {
+        if (def->boundary[a] != CAROM_WALLS)
+            return fail_def(why, size, "world_def.boundary[%d]: a world with a container needs CAROM_WALLS on "
+                            "every axis (the container is the boundary)", a);
+        if (!(root->lower[a] >= -0.5 * box[a] && root->upper[a] <= 0.5 * box[a]))
+            return fail_def(why, size, "world_def.container reaches %c from %g to %g, outside the box "
+                            "[%g, %g]: expected a box that holds the container", axis_name[a], root->lower[a],
+                            root->upper[a], -0.5 * box[a], 0.5 * box[a]);
+    }
+    return 0;
+}
+
 static int check_def(const carom_world_def *def, char *why, size_t size)
 {
     if (def->dim != 2 && def->dim != 3)
@@ -146,7 +166,7 @@ static int check_def(const carom_world_def *def, char *why, size_t size)
     if (def->capacity_hint < 0)
         return fail_def(why, size, "world_def.capacity_hint = %d: expected a count >= 0",
                         (int)def->capacity_hint);
-    return 0;
+    return def->container ? check_container(def, why, size) : 0;
 }
 
 /* ---- lifecycle ----------------------------------------------------------- */
@@ -229,8 +249,17 @@ carom_status carom_world_create(const carom_world_def *def, carom_world **world,
         w->gravity[a] = active ? g[a] : 0.0;
         if (w->gravity[a] != 0.0) w->has_gravity = 1;
     }
+    if (def->container) {
+        w->container = memory_alloc(&w->def.allocator, def->container->bytes);
+        if (w->container) {
+            memcpy(w->container, def->container, def->container->bytes);
+            container_relink(w->container);
+            w->container_volume = carom_container_volume(w->container);
+        }
+        w->def.container = w->container;
+    }
     settle_configure(w);
-    if (world_reserve_bodies(w, def->capacity_hint) != 0) {
+    if ((def->container && !w->container) || world_reserve_bodies(w, def->capacity_hint) != 0) {
         carom_world_destroy(w);
         fail_def(why, why_size, "out of memory creating a world for %d bodies", (int)def->capacity_hint);
         return CAROM_OUT_OF_MEMORY;
@@ -252,6 +281,7 @@ void carom_world_destroy(carom_world *w)
     cells_free(&w->grid);
     neighbours_free(&w->nb);
     calendar_free(&w->cal);
+    if (w->container) memory_free(&allocator, w->container, w->container->bytes);
     memory_free(&allocator, w, sizeof *w);
 }
 
@@ -401,9 +431,26 @@ static carom_status check_no_overlap_any(carom_world *w, int32_t id, const doubl
     return CAROM_OK;
 }
 
+/* Inside the container, with the body's clearance >= 0. */
+static carom_status check_in_container(carom_world *w, int32_t id, const double x[3], double r)
+{
+    double clearance = container_distance(w->container, x, NULL) - r;
+    if (clearance >= 0.0) return CAROM_OK;
+    if (w->dim == 2)
+        return world_fail(w, CAROM_OUTSIDE_BOX,
+                          "body %d at (%g, %g) with radius %g: outside the container (clearance %g): expected "
+                          "a place where the container's distance is at least the radius",
+                          (int)id, x[0], x[1], r, clearance);
+    return world_fail(w, CAROM_OUTSIDE_BOX,
+                      "body %d at (%g, %g, %g) with radius %g: outside the container (clearance %g): expected "
+                      "a place where the container's distance is at least the radius",
+                      (int)id, x[0], x[1], x[2], r, clearance);
+}
+
 carom_status world_check_place(carom_world *w, int32_t id, double x[3], double radius, int32_t skip)
 {
     carom_status st = check_in_box(w, id, x, radius);
+    if (st == CAROM_OK && w->container) st = check_in_container(w, id, x, radius);
     if (st != CAROM_OK) return st;
     for (int a = 0; a < w->dim; a++)
         if (w->periodic[a] && x[a] >= w->half[a]) x[a] -= w->side[a];

@@ -66,6 +66,10 @@ struct carom_world {
     drive drive;      /* own accelerations and kinematic bodies (drive.c) */
     sensors sense;    /* sensor planes (sensor.c) */
     carom_container *container; /* the boundary instead of the box walls (the world's own copy), or NULL */
+    double container_volume;    /* its volume (area in 2D), found once at creation */
+    /* Set when a caller's container function was seen to break its stated
+     * Lipschitz bound while predicting: the run stops with a message. */
+    int container_broken;
     calendar cal;
     int32_t grid_bodies; /* bodies the grid was last sized for while adding */
     int needs_rebuild;  /* bodies were added: re-grid and predict everything */
