@@ -521,7 +521,8 @@ typedef struct carom_filter_result {
     carom_vec acceleration; /* to apply: |a| <= a_max, never NaN */
     double criticality;     /* lambda in [0, 1]: 0 leaves the input untouched, 1 is full braking */
     double speed_ratio;     /* v / v_max (with the window's margin); INFINITY when v_max is 0 and v > 0 */
-    int acted;              /* 1 if the acceleration differs from the input */
+    int acted;              /* 1 if the acceleration differs from the input clamped to a_max
+                               (clamping an input longer than a_max alone is not acting) */
 } carom_filter_result;
 
 /* The filter as a pure function of one body's clearance (s(x) - r), the

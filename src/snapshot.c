@@ -34,6 +34,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "motion.h"
@@ -45,13 +46,14 @@ static const char snapshot_magic[8] = {'C', 'A', 'R', 'O', 'M', 'S', 'N', 'P'};
 /* 2: bodies in id order with their cells; 3: neighbour lists; 4: little-endian
  * fields, total length, CRC-32C, collision counts, events since re-sorting,
  * the settling state (floors, Zeno series, TC model); 5: driven bodies (own
- * accelerations, kinematic masses), sensors, the work done from outside */
-enum { SNAPSHOT_VERSION = 5 };
+ * accelerations, kinematic masses), sensors, the work done from outside;
+ * 6: the container (its tree of shapes, last before the checksum) */
+enum { SNAPSHOT_VERSION = 6 };
 static const uint32_t byte_order_tag = 0x01020304u;
 
 /* Bytes of the fixed parts (checked against what the writer writes). */
 enum {
-    HEADER_BYTES = 324,
+    HEADER_BYTES = 336,
     BODY_BYTES = 110,
     ANCHOR_BYTES = 12,
     FLOOR_BYTES = 49,    /* settle state, Zeno end and tolerance per axis */
@@ -59,6 +61,9 @@ enum {
     DRIVE_BYTES = 24,    /* own acceleration */
     SENSED_BYTES = 12,   /* last sensor crossing: time, sensor */
     PLANE_BYTES = 60,    /* a sensor: axis, position, extents */
+    NODE_BYTES = 113,    /* a container node: shape, children, centre, size, radius, capsule ends */
+    VERTEX_BYTES = 16,   /* a polygon's vertex */
+    MAX_CONTAINER_NODES = 1 << 16,
     CHECKSUM_BYTES = 4,
     LENGTH_AT = 16, /* where the total length is */
 };
@@ -99,6 +104,7 @@ static int size_mul_add(size_t a, size_t b, size_t c, size_t *out)
 typedef struct layout {
     int anchors, floors, collapse, driven;
     int32_t planes; /* sensors: each body has its last crossing when there are any */
+    int32_t nodes, vertices; /* the container's */
 } layout;
 
 static size_t body_bytes(layout l)
@@ -111,6 +117,7 @@ static size_t body_bytes(layout l)
 static size_t snapshot_bytes(int64_t count, layout l)
 {
     size_t size, planes = (size_t)(l.planes > 0 ? l.planes : 0) * PLANE_BYTES;
+    planes += (size_t)l.nodes * NODE_BYTES + (size_t)l.vertices * VERTEX_BYTES; /* both bounded when read */
     if (count < 0 || (uint64_t)count > SIZE_MAX ||
         size_mul_add((size_t)count, body_bytes(l), HEADER_BYTES + CHECKSUM_BYTES + planes, &size) != 0)
         return 0;
@@ -123,8 +130,9 @@ static int saves_anchors(int lists_on, int needs_rebuild) { return lists_on && !
 
 static layout layout_of(const carom_world_def *def, int lists_on, int needs_rebuild, int driven, int32_t planes)
 {
+    const carom_container *c = def->container;
     return (layout){saves_anchors(lists_on, needs_rebuild), settle_def_has_floors(def),
-                    settle_def_has_collapse(def), driven, planes};
+                    settle_def_has_collapse(def), driven, planes, c ? c->node_count : 0, c ? c->edge_count : 0};
 }
 
 static layout world_layout(const carom_world *w)
@@ -266,6 +274,31 @@ static void write_header(stream *s, const carom_world *w, size_t total)
     put_i32(s, w->drive.on);
     put_i32(s, w->sense.count);
     write_driven_measure(s, &w->meas);
+    put_i32(s, w->container ? w->container->dim : 0);
+    put_i32(s, w->container ? w->container->node_count : 0);
+    put_i32(s, w->container ? w->container->edge_count : 0);
+}
+
+/* The container's nodes as their defs (children by index), then the
+ * polygons' vertices: a restore builds it again with carom_container_create,
+ * which checks everything, and compares the result with what was saved. */
+static void write_container(stream *s, const carom_container *c)
+{
+    for (int32_t k = 0; k < c->node_count; k++) {
+        const container_node *n = &c->nodes[k];
+        put_u8(s, (uint8_t)n->shape);
+        put_i32(s, n->first);
+        put_i32(s, n->second);
+        for (int a = 0; a < 3; a++) put_f64(s, n->centre[a]);
+        for (int a = 0; a < 3; a++) put_f64(s, 2.0 * n->half[a]);
+        put_f64(s, n->radius);
+        for (int a = 0; a < 3; a++) put_f64(s, n->a[a]);
+        for (int a = 0; a < 3; a++) put_f64(s, n->b[a]);
+    }
+    for (int32_t k = 0; k < c->edge_count; k++) {
+        put_f64(s, c->edges[k].from[0]);
+        put_f64(s, c->edges[k].from[1]);
+    }
 }
 
 static void write_planes(stream *s, const carom_world *w)
@@ -322,10 +355,10 @@ static void write_body(stream *s, const carom_world *w, int32_t i)
 carom_status carom_world_snapshot(const carom_world *w, void *buffer, size_t size)
 {
     if (!w || !buffer) return CAROM_INVALID_ARGUMENT;
-    if (w->container)
+    if (w->container && w->container->has_function)
         return world_fail((carom_world *)w, CAROM_INVALID_ARGUMENT,
-                          "snapshot: a world with a container cannot be saved in snapshot format %d",
-                          (int)SNAPSHOT_VERSION);
+                          "snapshot: the world's container has a caller's distance function, which a snapshot "
+                          "cannot hold");
     size_t needed = carom_world_snapshot_size(w);
     if (needed == 0)
         return world_fail((carom_world *)w, CAROM_OUT_OF_MEMORY,
@@ -338,6 +371,7 @@ carom_status carom_world_snapshot(const carom_world *w, void *buffer, size_t siz
     write_header(&s, w, needed);
     for (int32_t id = 0; id < w->count; id++) write_body(&s, w, w->slot_of[id]);
     write_planes(&s, w);
+    if (w->container) write_container(&s, w->container);
     put_u32(&s, carom_crc32c(0, buffer, s.at));
     assert(s.at == needed && "the layout sizes in the enum match what is written");
     return CAROM_OK;
@@ -420,10 +454,11 @@ typedef struct header {
     carom_world_def def;
     double clock, max_radius, shell, time_scale;
     int32_t count, grid_bodies, needs_rebuild, lists_on, n[3], driven, planes;
+    int32_t container_dim, nodes, vertices;
     int64_t events_since_order;
     measure meas;
     size_t at_def, at_clock, at_count, at_max_radius, at_grid_bodies, at_rebuild, at_order, at_meas,
-        at_grid, at_lists, at_time_scale, at_driven, at_planes, at_driven_meas;
+        at_grid, at_lists, at_time_scale, at_driven, at_planes, at_driven_meas, at_container;
 } header;
 
 static carom_vec get_vec(stream *s)
@@ -499,6 +534,10 @@ static void read_header(stream *s, header *h)
     h->meas.predictions = get_i64(s);
     h->meas.control_work = get_f64(s);
     h->meas.kinematic_work = get_f64(s);
+    h->at_container = s->at;
+    h->container_dim = get_i32(s);
+    h->nodes = get_i32(s);
+    h->vertices = get_i32(s);
 }
 
 static carom_status check_world_numbers(const header *h, const refusal *r)
@@ -645,6 +684,123 @@ static carom_status check_header(const header *h, size_t size, const refusal *r)
     return CAROM_OK;
 }
 
+/* ---- restoring: the container -------------------------------------------- */
+
+/* One node's saved record, as a def (composites' parts from built). */
+typedef struct saved_node {
+    carom_shape shape;
+    int32_t first, second;
+    double centre[3], size[3], radius, a[3], b[3];
+} saved_node;
+
+static void read_node(stream *s, saved_node *n)
+{
+    n->shape = (carom_shape)get_u8(s);
+    n->first = get_i32(s);
+    n->second = get_i32(s);
+    for (int a = 0; a < 3; a++) n->centre[a] = get_f64(s);
+    for (int a = 0; a < 3; a++) n->size[a] = get_f64(s);
+    n->radius = get_f64(s);
+    for (int a = 0; a < 3; a++) n->a[a] = get_f64(s);
+    for (int a = 0; a < 3; a++) n->b[a] = get_f64(s);
+}
+
+static carom_vec vec_of(const double v[3]) { return (carom_vec){v[0], v[1], v[2]}; }
+
+/* Builds node k from its record; its parts (earlier nodes) are built. */
+static carom_status build_node(const header *h, const saved_node *n, int32_t k, carom_container **built,
+                               const carom_vec *vertices, size_t at, const refusal *r)
+{
+    carom_container_def def = carom_default_container_def();
+    def.shape = n->shape, def.dim = h->container_dim;
+    def.centre = vec_of(n->centre), def.size = vec_of(n->size), def.radius = n->radius;
+    def.a = vec_of(n->a), def.b = vec_of(n->b);
+    int composite = n->shape == CAROM_SHAPE_UNION || n->shape == CAROM_SHAPE_INTERSECTION ||
+                    n->shape == CAROM_SHAPE_DIFFERENCE;
+    if (n->shape < CAROM_SHAPE_BOX || n->shape >= CAROM_SHAPE_FUNCTION)
+        return refuse(r, at, "container node", "node %d: shape %d: expected one of carom's shapes", (int)k,
+                      (int)n->shape);
+    if (composite && !(n->first >= 0 && n->first < k && n->second >= 0 && n->second < k))
+        return refuse(r, at, "container node", "node %d: parts %d and %d: expected earlier nodes", (int)k,
+                      (int)n->first, (int)n->second);
+    if (n->shape == CAROM_SHAPE_POLYGON &&
+        !(n->first >= 0 && n->second >= 3 && n->first <= h->vertices - n->second))
+        return refuse(r, at, "container node", "node %d: vertices %d to %d of %d saved", (int)k, (int)n->first,
+                      (int)n->first + (int)n->second, (int)h->vertices);
+    if (composite) def.first = built[n->first], def.second = built[n->second];
+    if (n->shape == CAROM_SHAPE_POLYGON) def.vertices = vertices + n->first, def.vertex_count = n->second;
+    char why[200] = "";
+    carom_status st = carom_container_create(&def, &built[k], why, sizeof why);
+    if (st == CAROM_OUT_OF_MEMORY) return out_of_memory(r, at, "container node", "%s", why);
+    if (st != CAROM_OK) return refuse(r, at, "container node", "node %d: %s", (int)k, why);
+    return CAROM_OK;
+}
+
+/* Does the built tree hold exactly the saved records? (A forged tree can
+ * name its parts in an order creation would not have made.) */
+static int same_tree(const carom_container *c, const saved_node *saved, const carom_vec *vertices, int32_t count)
+{
+    if (c->node_count != count) return 0;
+    for (int32_t k = 0; k < count; k++) {
+        const container_node *n = &c->nodes[k];
+        const saved_node *m = &saved[k];
+        if (n->shape != m->shape || n->first != m->first || n->second != m->second || n->radius != m->radius)
+            return 0;
+        for (int a = 0; a < 3; a++)
+            if (n->centre[a] != m->centre[a] || 2.0 * n->half[a] != m->size[a] || n->a[a] != m->a[a] ||
+                n->b[a] != m->b[a])
+                return 0;
+    }
+    for (int32_t k = 0; k < c->edge_count; k++)
+        if (c->edges[k].from[0] != vertices[k].x || c->edges[k].from[1] != vertices[k].y) return 0;
+    return 1;
+}
+
+static void free_built(carom_container **built, int32_t count, int32_t keep)
+{
+    for (int32_t k = 0; k < count; k++)
+        if (k != keep) carom_container_destroy(built[k]);
+}
+
+/* The container saved last before the checksum, built again into *out (NULL
+ * if the world has none). Nothing else of the snapshot is needed for it. */
+static carom_status read_container(const unsigned char *in, size_t size, const header *h, const refusal *r,
+                                   carom_container **out)
+{
+    *out = NULL;
+    if (h->nodes == 0 && h->vertices == 0 && h->container_dim == 0) return CAROM_OK;
+    if (h->container_dim != h->def.dim || h->nodes < 1 || h->nodes > MAX_CONTAINER_NODES || h->vertices < 0 ||
+        h->vertices > MAX_CONTAINER_NODES)
+        return refuse(r, h->at_container, "container", "dimension %d, %d nodes, %d vertices: expected the world's "
+                      "dimension, 1 to %d nodes and 0 to %d vertices", (int)h->container_dim, (int)h->nodes,
+                      (int)h->vertices, MAX_CONTAINER_NODES, MAX_CONTAINER_NODES);
+    size_t bytes = (size_t)h->nodes * NODE_BYTES + (size_t)h->vertices * VERTEX_BYTES;
+    if (bytes > size - HEADER_BYTES - CHECKSUM_BYTES)
+        return refuse(r, h->at_container, "container", "%zu bytes of container in a snapshot of %zu", bytes, size);
+    stream s = {NULL, in, size - CHECKSUM_BYTES, size - CHECKSUM_BYTES - bytes, 0};
+    saved_node *saved = calloc((size_t)h->nodes, sizeof *saved);
+    carom_vec *vertices = calloc((size_t)h->vertices + 1, sizeof *vertices);
+    carom_container **built = calloc((size_t)h->nodes, sizeof *built);
+    carom_status st = saved && vertices && built ? CAROM_OK
+                                                  : out_of_memory(r, h->at_container, "container", "out of memory");
+    size_t first_node = s.at;
+    for (int32_t k = 0; st == CAROM_OK && k < h->nodes; k++) read_node(&s, &saved[k]);
+    for (int32_t k = 0; st == CAROM_OK && k < h->vertices; k++) {
+        vertices[k].x = get_f64(&s); /* one statement each: the order of reading is the order of the bytes */
+        vertices[k].y = get_f64(&s);
+    }
+    for (int32_t k = 0; st == CAROM_OK && k < h->nodes; k++)
+        st = build_node(h, &saved[k], k, built, vertices, first_node + (size_t)k * NODE_BYTES, r);
+    if (st == CAROM_OK && !same_tree(built[h->nodes - 1], saved, vertices, h->nodes))
+        st = refuse(r, first_node, "container", "the saved nodes do not form the tree they name");
+    if (st == CAROM_OK) *out = built[h->nodes - 1];
+    if (built) free_built(built, h->nodes, st == CAROM_OK ? h->nodes - 1 : -1);
+    free(saved);
+    free(vertices);
+    free(built);
+    return st;
+}
+
 /* ---- restoring: the bodies ----------------------------------------------- */
 
 static int valid_event(const carom_world *w, const body_event *e, int32_t self)
@@ -656,6 +812,7 @@ static int valid_event(const carom_world *w, const body_event *e, int32_t self)
     case EVENT_PAIR:
         return e->partner >= 0 && e->partner < w->count && e->partner != self;
     case EVENT_WALL:
+        if (w->container) return e->partner == CAROM_WALL_CONTAINER && e->partner_counter == 0;
         return face_ok && !w->periodic[e->partner / 2];
     case EVENT_CELL:
         return face_ok && !w->nb.on;
@@ -1123,6 +1280,35 @@ static carom_status restore_world(stream *s, const header *h, carom_world *w, co
     return st;
 }
 
+/* The rest of a restore, once the container (if any) is built. */
+static carom_status restore_checked(stream *s, header *h, size_t size, const carom_allocator *allocator,
+                                    carom_event_callback on_event, void *user, carom_world **world,
+                                    const refusal *r)
+{
+    carom_status st;
+    if ((st = check_header(h, size, r)) != CAROM_OK) return st;
+    carom_world_def def = h->def;
+    def.on_event = on_event;
+    def.user = user;
+    def.allocator = allocator ? *allocator : (carom_allocator){0};
+    def.capacity_hint = h->def.capacity_hint < h->count ? h->def.capacity_hint : h->count;
+    char def_why[200] = "";
+    carom_world *w = NULL;
+    if ((st = carom_world_create(&def, &w, def_why, sizeof def_why)) != CAROM_OK) {
+        if (st == CAROM_OUT_OF_MEMORY)
+            refuse(r, h->at_count, "body count", "%s", def_why);
+        else
+            refuse(r, h->at_def, "world def", "%s", def_why);
+        return st;
+    }
+    if ((st = restore_world(s, h, w, r)) != CAROM_OK) {
+        carom_world_destroy(w);
+        return st;
+    }
+    *world = w;
+    return CAROM_OK;
+}
+
 carom_status carom_world_restore(const void *buffer, size_t size, carom_event_callback on_event,
                                  void *user, carom_world **world, char *why, size_t why_size)
 {
@@ -1144,25 +1330,10 @@ carom_status carom_world_restore_with(const void *buffer, size_t size, const car
     read_header(&s, &h);
     if (s.failed || s.at != HEADER_BYTES)
         return refuse(&r, s.at, "header", "the header ends early");
-    if ((st = check_header(&h, size, &r)) != CAROM_OK) return st;
-    carom_world_def def = h.def;
-    def.on_event = on_event;
-    def.user = user;
-    def.allocator = allocator ? *allocator : (carom_allocator){0};
-    def.capacity_hint = h.def.capacity_hint < h.count ? h.def.capacity_hint : h.count;
-    char def_why[200] = "";
-    carom_world *w = NULL;
-    if ((st = carom_world_create(&def, &w, def_why, sizeof def_why)) != CAROM_OK) {
-        if (st == CAROM_OUT_OF_MEMORY)
-            refuse(&r, h.at_count, "body count", "%s", def_why);
-        else
-            refuse(&r, h.at_def, "world def", "%s", def_why);
-        return st;
-    }
-    if ((st = restore_world(&s, &h, w, &r)) != CAROM_OK) {
-        carom_world_destroy(w);
-        return st;
-    }
-    *world = w;
-    return CAROM_OK;
+    carom_container *container = NULL;
+    if ((st = read_container(buffer, size, &h, &r, &container)) != CAROM_OK) return st;
+    h.def.container = container;
+    st = restore_checked(&s, &h, size, allocator, on_event, user, world, &r);
+    carom_container_destroy(container); /* the world has its own copy */
+    return st;
 }

@@ -168,7 +168,7 @@ enum {
     AT_WALL_EVENTS = 180,
     AT_WINDOW_START = 204,
     AT_GRID = 252,
-    HEADER = 324,
+    HEADER = 336,
     BODY = 110,
     BODY_V = 24,
     BODY_T = 48,
@@ -314,7 +314,7 @@ static void test_forged_fields_refused(void)
     double clock = get_f64_le(good, AT_CLOCK);
     size_t body1 = HEADER + BODY;
     expect_field_refused(good, size, 8, 3, 4,
-                         "snapshot format version 3, this carom reads version 5");
+                         "snapshot format version 3, this carom reads version 6");
     expect_field_refused(good, size, 12, 0x04030201u, 4, "byte-order tag");
     expect_field_refused(good, size, 24, 7, 4, "world def"); /* dim */
     expect_field_refused(good, size, AT_COUNT, 2, 4, "make a snapshot of");
