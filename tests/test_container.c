@@ -218,7 +218,7 @@ static void sample_sphere_patch(points *list, const double *c, double r, const d
     }
 }
 
-/* Points p + s e1 + t e2 + r (cos f u1 + sin f u2) for s in [0, l1], t in [0, l2], f in [f0, f1]. */
+/* Points p + s e1 + t e2 for s in [0, l1], t in [0, l2]. */
 static void sample_patch(points *list, const double *p, const double *e1, double l1, const double *e2, double l2,
                          double spacing)
 {
@@ -230,6 +230,7 @@ static void sample_patch(points *list, const double *p, const double *e1, double
         }
 }
 
+/* Points p + s axis + r (cos f u1 + sin f u2) for s in [0, length], f in [f0, f1]. */
 static void sample_cylinder(points *list, const double *p, const double *axis, double length, const double *u1,
                             const double *u2, double r, double f0, double f1, double spacing)
 {
@@ -587,7 +588,7 @@ static void test_leaves_against_brute_force(void)
 static void test_composites_against_brute_force(void)
 {
     const char *names[] = {"ball2 | box2", "pentagon & ball2", "rbox2 - ball2", "(ball2 | capsule2) - triangle",
-                           "(rbox2 & pentagon) - capsule2",                           "ball3 | box3", "box3 & ball3", "rbox3 - capsule3"};
+                           "(rbox2 & pentagon) - capsule2", "ball3 | box3", "box3 & ball3", "rbox3 - capsule3"};
     for (int i = 0; i < COUNT(composites); i++)
         against_brute_force(composites[i], names[i], composites[i]->dim == 2 ? 1500 : 250,
                             composites[i]->dim == 2 ? 1e-3 : 1.5e-2);
@@ -1044,7 +1045,11 @@ static double monte_carlo_volume(const ref_shape *s, const carom_container *c, i
     return box * p;
 }
 
-static double lens_area(double r, double d) { return 2 * r * r * acos(d / (2 * r)) - 0.5 * d * sqrt(4 * r * r - d * d); }
+/* The overlap of two discs (balls) of radius r, d apart. */
+static double lens_area(double r, double d)
+{
+    return 2 * r * r * acos(d / (2 * r)) - 0.5 * d * sqrt(4 * r * r - d * d);
+}
 static double lens_volume(double r, double d) { return PI * (4 * r + d) * (2 * r - d) * (2 * r - d) / 12; }
 
 static void test_volumes_closed_form(void)
@@ -1064,7 +1069,8 @@ static void test_volumes_closed_form(void)
     for (int i = 0; i < COUNT(leaves); i++) {
         carom_container *c = make(leaves[i]);
         double v = carom_container_volume(c), sigma, mc = monte_carlo_volume(leaves[i], c, 400000, &sigma);
-        if (expected[i] > 0) CHECK_MSG(fabs(v - expected[i]) <= 1e-12 * expected[i], "leaf %d: %.17g vs %.17g", i, v, expected[i]);
+        if (expected[i] > 0)
+            CHECK_MSG(fabs(v - expected[i]) <= 1e-12 * expected[i], "leaf %d: %.17g vs %.17g", i, v, expected[i]);
         CHECK_MSG(fabs(v - mc) <= 5 * sigma, "leaf %d: volume %.9g, Monte Carlo %.9g +- %.2g", i, v, mc, sigma);
         carom_container_destroy(c);
     }
