@@ -68,6 +68,7 @@
 #include "roots.h"
 
 #define ROUNDOFF 0x1p-40              /* fraction of the scale: violations this small at s = 0 are round-off */
+#define TOUCH 0x1p-50                 /* of (|w0| + rho)^2: a turning point this near 0 is a touch (8 u) */
 #define REJECT_MARGIN 0x1p-30         /* relative margin of the far rejection */
 #define ADVANCE_TOLERANCE 0x1p-30     /* eps, as a fraction of the container's size */
 #define ADVANCE_STEPS 10000           /* distance evaluations of conservative advancement */
@@ -120,12 +121,12 @@ static double end_of_roundoff(const path *pa, const double *c, int degree)
 }
 
 /* The first s in [t, hi] at which the condition p(s) < 0 fails, or INFINITY. */
-static double first_failure(const path *pa, const double *c, int degree, double allowance, double t)
+static double first_failure(const path *pa, const double *c, int degree, double allowance, double touch, double t)
 {
     double start = t;
     if (c[0] >= 0.0 && c[0] <= allowance && !rising_at_zero(c, degree)) start = fmax(t, end_of_roundoff(pa, c, degree));
     if (!(start <= pa->hi)) return INFINITY;
-    return roots_first_nonnegative(c, degree, start, pa->hi);
+    return roots_first_nonnegative(c, degree, start, pa->hi, touch);
 }
 
 typedef enum condition_kind { HALFSPACE, BALL_IN, BALL_OUT, CYLINDER_IN, CYLINDER_OUT } condition_kind;
@@ -162,8 +163,9 @@ static double quadric_failure(const path *pa, const double w0[3], const double w
                    0.25 * dot(wa, wa)};
     if (!inside)
         for (int i = 0; i < 5; i++) c[i] = -c[i];
-    double allowance = pa->slack * 2.0 * (norm(w0) + fabs(rho));
-    return first_failure(pa, c, 4, allowance, t);
+    double size = norm(w0) + fabs(rho);
+    double allowance = pa->slack * 2.0 * size, touch = TOUCH * size * size;
+    return first_failure(pa, c, 4, allowance, touch, t);
 }
 
 /* The part of p across the unit axis u. */

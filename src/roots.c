@@ -90,7 +90,7 @@ int roots_in(const double *c, int degree, double lo, double hi, double *roots)
     return count;
 }
 
-double roots_first_nonnegative(const double *c, int degree, double lo, double hi)
+double roots_first_nonnegative(const double *c, int degree, double lo, double hi, double touch)
 {
     assert(degree <= ROOTS_MAX_DEGREE && lo <= hi);
     degree = effective_degree(c, degree);
@@ -106,8 +106,9 @@ double roots_first_nonnegative(const double *c, int degree, double lo, double hi
     }
     double prev = lo;
     for (int k = 0; k <= turning_count; k++) {
-        double b = k < turning_count ? turning[k] : hi;
-        if (roots_eval(c, degree, b) >= 0.0) return roots_refine(c, degree, prev, b, 1);
+        double b = k < turning_count ? turning[k] : hi, f_b = roots_eval(c, degree, b);
+        if (f_b >= 0.0) return roots_refine(c, degree, prev, b, 1);
+        if (k < turning_count && f_b >= -touch) return b; /* a touch */
         prev = b;
     }
     return INFINITY;

@@ -19,8 +19,10 @@ int roots_in(const double *c, int degree, double lo, double hi, double *roots);
 /* The smallest s in [lo, hi] at which the computed p(s) >= 0, or INFINITY if
  * there is none: lo itself if p(lo) >= 0; otherwise a point where p(s) >= 0
  * whose bracket's other end (< s, p < 0) is the previous double, or within
- * a few ulps of it. lo <= hi, both finite. */
-double roots_first_nonnegative(const double *c, int degree, double lo, double hi);
+ * a few ulps of it. A turning point of p (a root of p') inside (lo, hi)
+ * with p >= -touch counts too (a double root that rounding left just below
+ * 0: a grazing touch); touch >= 0. lo <= hi, both finite. */
+double roots_first_nonnegative(const double *c, int degree, double lo, double hi, double touch);
 
 /* The root of p in [l, h] where the computed p(l) and p(h) lie on opposite
  * sides of 0 (p >= 0 counting as one side), narrowed to adjacent doubles
