@@ -25,6 +25,7 @@
 #include "boundary.h"
 #include "carom.h"
 #include "check.h"
+#include "roots.h"
 
 /* ------------------------------------------------------------ reference */
 
@@ -415,8 +416,235 @@ static void test_random_trajectories(void) { run_scenes(0); }
 
 static void test_random_accelerated_trajectories(void) { run_scenes(1); }
 
+
+/* ------------------------------------------------------- specific cases */
+
+static double contact_time(const carom_container *c, const double x[3], const double v[3], const double a[3],
+                           double radius, double horizon, int *status)
+{
+    double t = -1.0;
+    int st = boundary_contact_time(c, x, v, a, radius, horizon, &t);
+    if (status) *status = st;
+    else CHECK_EQ_INT(st, 0);
+    return t;
+}
+
+/* Polynomials built from their roots (simple, double, none): the first
+ * s >= lo with p >= 0 is the first root where p turns nonnegative, a double
+ * root (a touch) included. */
+static void test_roots(void)
+{
+    carom_rng rng = carom_rng_seed(5);
+    for (int i = 0; i < 20000; i++) {
+        double r[4];
+        int kind = i % 4;
+        for (int k = 0; k < 4; k++) r[k] = uniform(&rng, -1.0, 3.0);
+        if (kind == 1) r[1] = r[0];             /* a double root */
+        if (kind == 2) r[3] = r[2], r[1] = r[0]; /* two double roots */
+        int clustered = 0; /* distinct roots closer than 0.05: conditioning, not the method, decides */
+        for (int k = 0; k < 4; k++)
+            for (int j = 0; j < k; j++)
+                if (r[k] != r[j] && fabs(r[k] - r[j]) < 0.05) clustered = 1;
+        if (clustered) continue;
+        /* p = -(s - r0)(s - r1)(s - r2)(s - r3), or with kind 3 a quadratic factor without roots */
+        double c[5] = {1, 0, 0, 0, 0};
+        int degree = 0;
+        for (int k = 0; k < 4; k++) {
+            if (kind == 3 && k >= 2) break;
+            for (int j = degree + 1; j > 0; j--) c[j] = c[j - 1] - r[k] * c[j];
+            c[0] = -r[k] * c[0];
+            degree++;
+        }
+        if (kind == 3) { /* times s^2 + 1 */
+            double d[5] = {c[0], c[1], c[0] + c[2], c[1], c[2]};
+            for (int j = 0; j < 5; j++) c[j] = d[j];
+            degree = 4;
+        }
+        for (int j = 0; j <= degree; j++) c[j] = -c[j]; /* negative for large s */
+        double lo = 0.0, hi = 2.5;
+        double magnitude = 0.0; /* of the terms of p on [lo, hi]: the rounding of p is about u times this */
+        for (int j = 0; j <= degree; j++) magnitude += fabs(c[j]) * pow(hi, j);
+        double got = roots_first_nonnegative(c, degree, lo, hi, 0x1p-50 * magnitude);
+        /* the expected: lo if p(lo) >= 0, else the smallest root in (lo, hi] */
+        double expected = INFINITY;
+        if (roots_eval(c, degree, lo) >= 0) {
+            expected = lo;
+        } else {
+            for (int k = 0; k < (kind == 3 ? 2 : 4); k++)
+                if (r[k] > lo && r[k] <= hi && r[k] < expected) expected = r[k];
+        }
+        if (expected == INFINITY) {
+            CHECK_MSG(got == INFINITY, "case %d: got %.17g, expected none", i, got);
+        } else {
+            double tol = kind == 0 || kind == 3 ? 1e-9 : 2e-5; /* double roots: the square root of the rounding */
+            CHECK_MSG(fabs(got - expected) <= tol, "case %d (kind %d): got %.17g, expected %.17g", i, kind, got,
+                      expected);
+        }
+    }
+}
+
+/* A body touching the wall: moving out is a contact now, moving in (just
+ * bounced, even overlapped by round-off) is not; pressed by acceleration it
+ * is, pulled away it is not. */
+static void test_starting_in_contact(void)
+{
+    ref_shape circle = ball(0, 0, 0, 5), inner = ball(0, 0, 0, 1), square = box(0, 0, 0, 5, 5, 0, 0);
+    ref_shape ring = pair(CAROM_SHAPE_DIFFERENCE, &circle, &inner);
+    const double r = 0.5, none[3] = {0, 0, 0};
+    const ref_shape *shapes[3] = {&circle, &square, &ring};
+    for (int k = 0; k < 3; k++) {
+        carom_container *c = build(shapes[k], 2);
+        double x[3] = {4.5, 0, 0}, out[3] = {1, 0.2, 0}, in[3] = {-1, 0.3, 0};
+        CHECK_MSG(contact_time(c, x, out, none, r, INFINITY, NULL) == 0.0, "shape %d moving out", k);
+        double t = contact_time(c, x, in, none, r, INFINITY, NULL);
+        CHECK_MSG(t > 1.0 && t < INFINITY, "shape %d moving in: %g", k, t);
+        if (k == 0) CHECK_NEAR(t, -2.0 * (x[0] * in[0]) / (in[0] * in[0] + in[1] * in[1]), 1e-13);
+        double over[3] = {4.5 + 1e-13, 0, 0}; /* round-off overlap */
+        CHECK_MSG(contact_time(c, over, in, none, r, INFINITY, NULL) > 1.0, "shape %d overlapped by round-off", k);
+        CHECK_MSG(contact_time(c, over, out, none, r, INFINITY, NULL) == 0.0, "shape %d overlapped, out", k);
+        double along[3] = {0, 1, 0}, press[3] = {2, 0, 0}, pull[3] = {-2, 0, 0};
+        CHECK_MSG(contact_time(c, x, along, press, r, INFINITY, NULL) == 0.0, "shape %d pressed", k);
+        if (k == 1) { /* a flat wall: sliding along it is no contact */
+            CHECK_MSG(contact_time(c, x, along, none, r, 1.0, NULL) == INFINITY, "sliding along the box");
+        }
+        CHECK_MSG(contact_time(c, x, along, pull, r, INFINITY, NULL) > 0.1, "shape %d pulled away", k);
+        if (k == 2) { /* touching the inner circle from outside */
+            double y[3] = {-1.5, 0, 0}, toward[3] = {1, 0.1, 0}, away[3] = {-1, 0.1, 0};
+            CHECK_MSG(contact_time(c, y, toward, none, r, INFINITY, NULL) == 0.0, "into the hole");
+            CHECK_MSG(contact_time(c, y, away, none, r, INFINITY, NULL) > 1.0, "away from the hole");
+        }
+        carom_container_destroy(c);
+    }
+}
+
+/* A line passing an obstacle at the contact distance times (1 -+ 1e-9):
+ * just in, a contact at the closest approach; just out, the far wall. */
+static void test_grazing(void)
+{
+    ref_shape circle = ball(0, 0, 0, 10), inner = ball(1.0, 0.5, 0, 2), square = box(1.0, 0.5, 0, 2, 2, 0, 0);
+    ref_shape ring = pair(CAROM_SHAPE_DIFFERENCE, &circle, &inner), frame = pair(CAROM_SHAPE_DIFFERENCE, &circle, &square);
+    const double r = 0.5, none[3] = {0, 0, 0};
+    for (int k = 0; k < 2; k++) {
+        carom_container *c = build(k ? &frame : &ring, 2);
+        const ref_shape *ref = k ? &frame : &ring;
+        for (int side = -1; side <= 1; side += 2) {
+            /* in: passes the circle (or the box's top face) at 2.5 (1 + side 1e-9) */
+            double gap = 2.5 * (1.0 + side * 1e-9);
+            double x[3] = {-6.0, 0.5 + gap, 0}, v[3] = {1.0, 0, 0};
+            double t = contact_time(c, x, v, none, r, INFINITY, NULL);
+            motion m = {{x[0], x[1], 0}, {1, 0, 0}, {0, 0, 0}, r, 2};
+            double f = clearance(ref, &m, t);
+            if (side < 0) {
+                CHECK_MSG(t < 8.0 && fabs(f) < 1e-9, "%s: grazing in: t %.17g clearance %g", k ? "box" : "circle", t, f);
+            } else {
+                CHECK_MSG(t > 12.0 && fabs(f) < 1e-9, "%s: grazing past: t %.17g clearance %g", k ? "box" : "circle", t, f);
+            }
+        }
+        carom_container_destroy(c);
+    }
+}
+
+/* Braking toward a wall to a stop at the contact distance (an exact double
+ * root: v0 = 3, a = -1, stop after 4.5 at s = 3), a little short, a little
+ * long: a touch at 3, the far wall later, a contact just before 3. */
+static void test_tangent_approaches(void)
+{
+    ref_shape circle = ball(0, 0, 0, 5), square = box(0, 0, 0, 5, 5, 5, 0), sphere = ball(0, 0, 0, 5);
+    const double r = 0.5;
+    for (int k = 0; k < 3; k++) {
+        int dim = k == 0 ? 2 : 3;
+        const ref_shape *ref = k == 0 ? &circle : (k == 1 ? &square : &sphere);
+        carom_container *c = build(ref, dim);
+        double x[3] = {0, 0, 0}, v[3] = {3, 0, 0}, a[3] = {-1, 0, 0};
+        double t = contact_time(c, x, v, a, r, INFINITY, NULL);
+        CHECK_MSG(fabs(t - 3.0) <= 1e-7, "shape %d: exact touch at %.17g, expected 3", k, t);
+        double short_v[3] = {3.0 * (1 - 1e-6), 0, 0}, long_v[3] = {3.0 * (1 + 1e-6), 0, 0};
+        t = contact_time(c, x, short_v, a, r, INFINITY, NULL);
+        CHECK_MSG(t > 6.0, "shape %d: stops short, so the far wall: %.17g", k, t);
+        t = contact_time(c, x, long_v, a, r, INFINITY, NULL);
+        double expected = (long_v[0] - sqrt(long_v[0] * long_v[0] - 2.0 * 4.5)) / 1.0;
+        CHECK_MSG(fabs(t - expected) <= 1e-6 && t < 3.0, "shape %d: just reaches it at %.17g, expected %.17g", k, t,
+                  expected);
+        carom_container_destroy(c);
+    }
+}
+
+/* A function that is 3 times steeper than the bound it states is caught;
+ * a honest one agrees with the exact ball to its tolerance, never late. */
+static void test_functions(void)
+{
+    double liar[5] = {0, 0, 0, 5, 3.0}, honest[5] = {0, 0, 0, 5, 1.0};
+    ref_shape fake = {CAROM_SHAPE_FUNCTION, {0}, {0}, 0, {0}, {0}, 0, {{0}}, NULL, NULL, function_ball, liar};
+    ref_shape good = {CAROM_SHAPE_FUNCTION, {0}, {0}, 0, {0}, {0}, 0, {{0}}, NULL, NULL, function_ball, honest};
+    ref_shape exact = ball(0, 0, 0, 5);
+    carom_container *lying = build(&fake, 2), *fn = build(&good, 2), *ref = build(&exact, 2);
+    int status = 0, caught = 0;
+    carom_rng rng = carom_rng_seed(9);
+    double worst_early = 0.0, eps = 0x1p-30 * 10.0;
+    for (int i = 0; i < 200; i++) {
+        double x[3] = {0, 0, 0}, v[3], a[3] = {0, 0, 0};
+        random_vector(&rng, 2, uniform(&rng, 0.0, 3.0), x);
+        random_vector(&rng, 2, 1.0, v);
+        if (i % 2) random_vector(&rng, 2, 1.0, a);
+        double t = contact_time(lying, x, v, a, 0.5, INFINITY, &status);
+        if (status == BOUNDARY_LIPSCHITZ_BROKEN) {
+            caught++;
+            CHECK(t == INFINITY);
+        }
+        double t_fn = contact_time(fn, x, v, a, 0.5, INFINITY, NULL), t_exact = contact_time(ref, x, v, a, 0.5, INFINITY, NULL);
+        CHECK_MSG(t_fn <= t_exact, "the function's contact %.17g after the exact %.17g", t_fn, t_exact);
+        /* within eps / v_n of it: v_n the speed of approach at the contact */
+        motion m = {{x[0], x[1], 0}, {v[0], v[1], 0}, {a[0], a[1], 0}, 0.5, 2};
+        double p[3], vel[3];
+        at(&m, t_exact, p);
+        for (int k = 0; k < 3; k++) vel[k] = v[k] + a[k] * t_exact;
+        double vn = (p[0] * vel[0] + p[1] * vel[1]) / length3(p);
+        CHECK_MSG(t_exact - t_fn <= 2.0 * eps / vn + 1e-12, "early by %g, eps / v_n %g", t_exact - t_fn, eps / vn);
+        worst_early = fmax(worst_early, (t_exact - t_fn) * vn / eps);
+    }
+    CHECK_MSG(caught == 200, "the lying function caught %d times in 200", caught);
+    printf("  a caller's ball against the exact one: contacts at most %.2f eps / v_n early (eps = 2^-30 of the size)\n",
+           worst_early);
+    carom_container_destroy(lying);
+    carom_container_destroy(fn);
+    carom_container_destroy(ref);
+}
+
+/* Conservative advancement cannot tell a body sliding 1e-5 from a flat wall
+ * from one about to touch it but by small steps: past its step budget it
+ * says where it got to (no contact before), not a contact. */
+static double half_plane(void *user, carom_vec p, carom_vec *gradient)
+{
+    (void)user;
+    if (gradient) *gradient = (carom_vec){0, -1, 0};
+    return fmin(5.0 - p.y, fmin(1000.0 - fabs(p.x), 1000.0 + p.y)); /* a long flat wall, capped far away */
+}
+
+static void test_recheck(void)
+{
+    carom_container_def d = carom_default_container_def();
+    d.shape = CAROM_SHAPE_FUNCTION, d.dim = 2, d.distance = half_plane, d.lipschitz = 1.0;
+    d.lower = (carom_vec){-1000, -1000, 0}, d.upper = (carom_vec){1000, 5, 0};
+    carom_container *c = NULL;
+    char why[256] = "";
+    CHECK_MSG(carom_container_create(&d, &c, why, sizeof why) == CAROM_OK, "%s", why);
+    if (!c) return;
+    double x[3] = {0, 4.5 - 1e-5, 0}, v[3] = {1, 0, 0}, none[3] = {0, 0, 0};
+    int status = 0;
+    double t = contact_time(c, x, v, none, 0.5, INFINITY, &status);
+    CHECK_EQ_INT(status, BOUNDARY_RECHECK);
+    CHECK_MSG(t > 0.0 && t < 1000.0, "reached %g", t);
+    carom_container_destroy(c);
+}
+
 int main(void)
 {
+    RUN(test_roots);
+    RUN(test_starting_in_contact);
+    RUN(test_grazing);
+    RUN(test_tangent_approaches);
+    RUN(test_functions);
+    RUN(test_recheck);
     RUN(test_random_trajectories);
     RUN(test_random_accelerated_trajectories);
     return CHECK_SUMMARY();
