@@ -120,13 +120,23 @@ static double end_of_roundoff(const path *pa, const double *c, int degree)
     return turn == pa->hi ? INFINITY : turn;
 }
 
-/* The first s in [t, hi] at which the condition p(s) < 0 fails, or INFINITY. */
+/* The first s in [t, hi] at which the condition p(s) < 0 fails, or INFINITY.
+ * Degree <= 2 (half spaces; balls and cylinders without acceleration): the
+ * closed form of predict_crossing with the time origin moved to the start,
+ * so that at t = 0 a polygon's or a box's face gives the same bits as the
+ * world's own walls. Degree 3 and 4: root isolation (roots.c). */
 static double first_failure(const path *pa, const double *c, int degree, double allowance, double touch, double t)
 {
+    while (degree > 0 && c[degree] == 0.0) degree--;
     double start = t;
     if (c[0] >= 0.0 && c[0] <= allowance && !rising_at_zero(c, degree)) start = fmax(t, end_of_roundoff(pa, c, degree));
     if (!(start <= pa->hi)) return INFINITY;
-    return roots_first_nonnegative(c, degree, start, pa->hi, touch);
+    if (degree > 2) return roots_first_nonnegative(c, degree, start, pa->hi, touch);
+    double level = roots_eval(c, degree, start);
+    if (level >= 0.0) return start;
+    double c2 = degree == 2 ? c[2] : 0.0, c1 = degree >= 1 ? c[1] : 0.0;
+    double s = start + predict_crossing(level, c1 + 2.0 * c2 * start, 2.0 * c2);
+    return s <= pa->hi ? s : INFINITY;
 }
 
 typedef enum condition_kind { HALFSPACE, BALL_IN, BALL_OUT, CYLINDER_IN, CYLINDER_OUT } condition_kind;
@@ -139,19 +149,10 @@ typedef struct condition {
     double p[3], u[3], rho;
 } condition;
 
-/* A half space's first failure from t: the closed form of predict_crossing
- * with the time origin moved to t, so that at t = 0 a polygon's or a box's
- * face gives the same bits as the world's own walls. */
 static double halfspace_failure(const path *pa, const double n[3], double d, double t)
 {
     double c[3] = {dot(n, pa->x) - d, dot(n, pa->v), 0.5 * dot(n, pa->a)};
-    double start = t;
-    if (c[0] >= 0.0 && c[0] <= pa->slack && !rising_at_zero(c, 2)) start = fmax(t, end_of_roundoff(pa, c, 2));
-    if (!(start <= pa->hi)) return INFINITY;
-    double level = roots_eval(c, 2, start);
-    if (level >= 0.0) return start;
-    double s = start + predict_crossing(level, c[1] + 2.0 * c[2] * start, 2.0 * c[2]);
-    return s <= pa->hi ? s : INFINITY;
+    return first_failure(pa, c, 2, pa->slack, 0.0, t);
 }
 
 /* |w(s)|^2 - rho^2 with w(s) = w0 + wv s + wa s^2 / 2, inside (< 0) or outside (> 0). */
@@ -341,12 +342,34 @@ static double grown_box_part_failure(const path *pa, const void *shape, int part
     return clause_failure(pa, &cl, t);
 }
 
+/* Whether the body can be in corner (edge) part k's Voronoi region at some
+ * time before until: on each axis across it, sigma (x_i(s) - c_i) is at most
+ * its value now plus |v_i| until + |a_i| until^2 / 2. */
+static int region_reachable(const path *pa, const grown_box *b, int k, double until)
+{
+    int faces = 2 * b->dim, corners = 1 << b->dim, along = -1, bits = k - faces, index = 0;
+    if (k >= faces + corners) along = (k - faces - corners) / 4, bits = k - faces - corners;
+    for (int i = 0; i < b->dim; i++) {
+        if (i == along) continue;
+        int bit = along < 0 ? (bits >> i) & 1 : (bits >> index++) & 1;
+        double sign = bit ? -1.0 : 1.0;
+        double farthest = sign * (pa->x[i] - b->centre[i]) + fabs(pa->v[i]) * until + 0.5 * fabs(pa->a[i]) * until * until;
+        if (farthest < b->half[i] - pa->slack) return 0;
+    }
+    return 1;
+}
+
+/* Inside: the faces first, then only the corners and edges the body can
+ * reach before the faces' first failure. Outside: one of the parts. */
 static double grown_box_failure(const path *pa, const grown_box *b, double t)
 {
-    int parts = 2 * b->dim;
+    int faces = 2 * b->dim, parts = faces;
     if (b->grow > 0.0) parts += (1 << b->dim) + (b->dim == 3 ? 12 : 0);
-    return b->outside ? failure_of_any(pa, grown_box_part_failure, b, parts, t)
-                      : failure_of_all(pa, grown_box_part_failure, b, parts, t);
+    if (b->outside) return failure_of_any(pa, grown_box_part_failure, b, parts, t);
+    double first = failure_of_all(pa, grown_box_part_failure, b, faces, t);
+    for (int k = faces; k < parts && first > t; k++)
+        if (region_reachable(pa, b, k, fmin(first, pa->hi))) first = fmin(first, grown_box_part_failure(pa, b, k, t));
+    return first;
 }
 
 /* A box or rounded box of half sides h and rounding rho is the box of half
