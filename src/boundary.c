@@ -610,7 +610,10 @@ static int advance(const path *pa, double horizon, double *time)
         double g = container_distance(c, y, NULL) - pa->radius;
         double chord = sqrt((y[0] - x[0]) * (y[0] - x[0]) + (y[1] - x[1]) * (y[1] - x[1]) +
                             (y[2] - x[2]) * (y[2] - x[2]));
-        double allowed = lipschitz * chord + LIPSCHITZ_ROUNDING * (fabs(f) + fabs(g) + lipschitz * chord + eps);
+        /* the function's own rounding is a few ulps of the coordinates it
+         * works on, not of f: 2^-40 of the container's size and place */
+        double allowed = lipschitz * chord + LIPSCHITZ_ROUNDING * (fabs(f) + fabs(g) + lipschitz * chord + eps) +
+                         ROUNDOFF * (eps / ADVANCE_TOLERANCE + norm(y));
         if (!(fabs(g - f) <= allowed)) return BOUNDARY_LIPSCHITZ_BROKEN;
         s = next, f = g;
         for (int k = 0; k < 3; k++) x[k] = y[k];
