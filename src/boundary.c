@@ -16,10 +16,14 @@
  * the corner's (edge's) Voronoi region farther than e from it; a convex
  * polygon likewise; a capsule is its cylinder (a slab in 2D) less the parts
  * beyond its ends outside the end balls. Along the motion each elementary
- * condition is p(s) < 0 for a polynomial p of degree <= 2 (half space) or
- * <= 4 (ball, cylinder), and fails on a union of closed intervals, found by
- * certified root isolation (roots.c; a touch of a double root is not
- * missed). "And" fails where any part fails (the earliest failure), "or"
+ * condition is p(s) < 0 for a polynomial p of degree <= 2 (half space; any
+ * without acceleration) or <= 4 (ball, cylinder), and fails on a union of
+ * closed intervals: degree <= 2 by predict_crossing's closed form (a face of
+ * a polygon or box gives the world's box walls' bits), 3 and 4 by certified
+ * root isolation (roots.c: no sign change is missed, nor a touch of a
+ * double root whose computed value lies within 8 u (|w0| + rho)^2 of 0; a
+ * quadratic's touch whose discriminant rounds below 0 is missed by that
+ * rounding, as in predict.c). "And" fails where any part fails (the earliest failure), "or"
  * where all fail at once, found by leapfrogging: from a time t, ask each
  * part in turn for its first failure at or after t and move t there, until
  * every part agrees (each jump lands on the start of a failure interval, so
@@ -42,7 +46,14 @@
  * time s > 0 is within a few ulps of a root of an elementary condition that
  * decides the formula there, so the clearance at s is 0 to within a few
  * u (Lambda + |v| s + |a| s^2) and the time is within that divided by the
- * normal speed. Measured against a brute-force scan: tests/test_boundary.c.
+ * normal speed. Measured against a certified brute-force scan of the
+ * clearance (tests/test_boundary.c, 22 containers in 2D and 3D, 11000 random
+ * trajectories with and without acceleration): no contact missed, |clearance|
+ * at the returned contacts <= 2.6e-15 of the container's size, time errors
+ * <= 3.2e-15 relative (1 + t). Cost (bench/boundary.c): one distance
+ * evaluation, 35-55 ns, for a body that cannot reach the wall within the
+ * horizon; near the wall about 100 ns in a circle or sphere (340 ns under
+ * acceleration: a quartic), 180 ns in a hexagon, 550 ns in a 3D rounded box.
  *
  * Certified, for trees with a caller's function (Lipschitz bound L):
  * conservative advancement on f(s) = s_tree(x(s)) - r. From s_k, f cannot

@@ -210,10 +210,32 @@ static int certified_above(const ref_shape *s, const motion *m, double t0, doubl
 }
 
 typedef struct tally {
+    long normals_checked;
     long cases, contacts, infinite, rejected_far, at_zero;
     double worst_time_error;   /* relative, over clear crossings */
     double worst_contact_miss; /* |clearance| at returned contacts, over the scale */
 } tally;
+
+/* At a contact where the reference distance is smooth (its central
+ * difference has length 1 to 1e-6), boundary_outward_normal is minus its
+ * direction. */
+static void check_normal(const ref_shape *s, const carom_container *c, const motion *m, double t, tally *tl,
+                         const char *name)
+{
+    double p[3], g[3] = {0, 0, 0}, n[3], step = 1e-6;
+    at(m, t, p);
+    for (int k = 0; k < m->dim; k++) {
+        double plus[3] = {p[0], p[1], p[2]}, minus[3] = {p[0], p[1], p[2]};
+        plus[k] += step, minus[k] -= step;
+        g[k] = (ref_distance(s, plus, m->dim) - ref_distance(s, minus, m->dim)) / (2 * step);
+    }
+    if (fabs(length3(g) - 1.0) > 1e-6) return; /* a corner or a seam: no one normal */
+    boundary_outward_normal(c, p, n);
+    double off = sqrt((n[0] + g[0]) * (n[0] + g[0]) + (n[1] + g[1]) * (n[1] + g[1]) + (n[2] + g[2]) * (n[2] + g[2]));
+    tl->normals_checked++;
+    CHECK_MSG(off < 1e-5, "%s: normal (%g %g %g) against the reference's (%g %g %g)", name, n[0], n[1], n[2], -g[0],
+              -g[1], -g[2]);
+}
 
 /* Checks one call: status 0; no contact missed before the returned time;
  * the returned time a contact within hit_tol (a caller's function: the
@@ -249,6 +271,7 @@ static void check_one(const ref_shape *s, const carom_container *c, const motion
     CHECK_MSG(f <= hit_tol && f >= -tol, "%s: at the returned %.17g the clearance is %.3g (x %g %g %g v %g %g %g a %g %g %g r %g)",
               name, t, f, m->x[0], m->x[1], m->x[2], m->v[0], m->v[1], m->v[2], m->a[0], m->a[1], m->a[2], m->radius);
     if (fabs(f) > tl->worst_contact_miss) tl->worst_contact_miss = fabs(f);
+    check_normal(s, c, m, t, tl, name);
     /* a clear crossing: bisect the reference's own crossing near t */
     double span = 1e-6 * (1.0 + t), lo = t - span, hi = t + span;
     if (lo > 0 && clearance(s, m, lo) > 10 * tol && clearance(s, m, hi) < -10 * tol) {
@@ -325,7 +348,7 @@ static void random_trajectories(const scene *sc, int count, int accelerate, uint
     carom_container_bounds(c, &lower, &upper);
     double lo[3] = {lower.x, lower.y, lower.z}, hi[3] = {upper.x, upper.y, upper.z};
     carom_rng rng = carom_rng_seed(seed);
-    tally tl = {0, 0, 0, 0, 0, 0.0, 0.0};
+    tally tl = {0, 0, 0, 0, 0, 0, 0.0, 0.0};
     double scale = sc->size;
     double tol = 1e-9 * scale;
     double hit_tol = sc->is_function ? 0x1p-30 * scale * 1.0000001 + tol : tol;
@@ -345,8 +368,9 @@ static void random_trajectories(const scene *sc, int count, int accelerate, uint
         check_one(&sc->shape, c, &m, horizon, tol, hit_tol, &tl, name);
     }
     printf("  %-34s %4ld cases: %4ld contacts, %3ld none before the horizon, %2ld at 0; "
-           "worst |clearance| at contact %.1e of the size, worst time error %.1e\n",
-           name, tl.cases, tl.contacts, tl.infinite, tl.at_zero, tl.worst_contact_miss / scale, tl.worst_time_error);
+           "worst |clearance| at contact %.1e of the size, worst time error %.1e, %ld normals\n",
+           name, tl.cases, tl.contacts, tl.infinite, tl.at_zero, tl.worst_contact_miss / scale, tl.worst_time_error,
+           tl.normals_checked);
     carom_container_destroy(c);
 }
 
