@@ -61,6 +61,12 @@ enum { EXIT_USAGE = 2, MESSAGE_SIZE = 1024 };
  * component (src/world.h); the filter's braking of a nearly stopped body
  * (b = min(a_max, v / dt)) can be far smaller, and is flushed to 0. */
 #define SMALLEST_ACCELERATION 1e-75
+/* The filter keeps s >= 0 in exact arithmetic and lets a body pushed at a
+ * wall come within round-off of it; given the clearance less a skin of
+ * 2^-36 of the positions' scale (half the box's longest side), as the
+ * world's own steering does (src/filter.h, filter_skin), the true clearance
+ * stays positive and the body never rests on the wall. */
+#define SKIN_FRACTION 0x1p-36
 
 static const char *help_text =
     "usage: carom steer [SCENARIO.yaml] [options]\n"
@@ -140,6 +146,7 @@ typedef struct steer_run {
     int has_csv;
     carom_rng rng;
     double wall_restitution;  /* the world's, for the impact speeds */
+    double skin;              /* taken from the clearance the filter sees (SKIN_FRACTION) */
     double window;
     int64_t windows;
     int dim;
@@ -628,7 +635,7 @@ static int steer_inputs(steer_run *r, carom_filter_result *results)
         carom_vec g;
         double c = clearance_at(r, state.position, state.radius, &g);
         b->input = player_input(r, b, g);
-        if (carom_filter_apply(&b->filter, c, g, state.velocity, b->input, &results[k]) != CAROM_OK)
+        if (carom_filter_apply(&b->filter, c - r->skin, g, state.velocity, b->input, &results[k]) != CAROM_OK)
             return snprintf(r->message, sizeof r->message,
                             "body %d at t = %.17g: the filter refused its state (clearance %.17g, input %.17g, "
                             "%.17g, %.17g)",
@@ -809,6 +816,7 @@ static int prepare(steer_run *r)
     if (check_outputs(r) != 0) return -1;
     if ((r->o.scenario ? build_from_scenario(r) : build_default(r)) != 0) return -1;
     r->wall_restitution = carom_world_definition(r->world).wall_restitution;
+    r->skin = SKIN_FRACTION * 0.5 * fmax(r->box[0], fmax(r->box[1], r->dim == 3 ? r->box[2] : 0.0));
     if (choose_steered(r) != 0) return -1;
     if (r->o.player == PLAYER_FILE) {
         if (controls_load(r->o.player_file, r->dim, carom_world_body_count(r->world), &r->csv, r->message,
