@@ -84,7 +84,7 @@
 #define PI 3.14159265358979323846
 #define RANDOM_TRIES 20000
 #define MAX_LAYERS 1e12
-#define CONTAINER_MARGIN 0.01 /* the default box's sides over the container's bounds, less 1 */
+#define CONTAINER_MARGIN 0.01 /* the default box: (1 + this) times the container's reach from the origin */
 
 typedef struct builder {
     const scenario *s;
