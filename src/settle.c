@@ -134,7 +134,11 @@ double settle_wall_restitution(const carom_world *w, int32_t i, int wall, double
     double e = collide_restitution(w->def.wall_restitution, w->def.elastic_below_speed, speed);
     if (!w->rest.collapse || !(w->def.collapse_time > 0.0)) return e;
     int32_t id = w->id_of[i];
-    if (drive_moves(&w->drive, id)) return t - previous < w->def.collapse_time ? 1.0 : e;
+    /* A driven body never rests, nor does a body on a container (no flat
+     * floor, no Zeno series): its bounce soon after its previous event is
+     * elastic, so it keeps hopping by about g t_c^2 instead of collapsing. */
+    if (drive_moves(&w->drive, id) || wall == CAROM_WALL_CONTAINER)
+        return t - previous < w->def.collapse_time ? 1.0 : e;
     if (!recently_paired(w, i, t)) return e;
     /* Elastic, as the TC model asks, if the body comes from its pair
      * collision (pressed between a neighbour and the wall). A tiny hop after
