@@ -310,6 +310,14 @@ static void test_one_in_a_box(void)
     n = scaled(100000);
     report("box, advances of a third of the window", &A, play(&A, n, 0.2 / 3.0), n);
     carom_world_destroy(w);
+    /* advancing by three windows: the holds end, and are decided again, inside each advance */
+    w = make_world(2, 12.0, NULL);
+    setup(&A, w, NULL, 12.0, 2, 1, 0.0, 0.02, 4, (carom_vec){0, 0, 0});
+    n = scaled(30000);
+    outcome o = play(&A, n, 0.06);
+    report("box, advances of three windows", &A, o, n);
+    CHECK(o.decisions >= 3 * n);
+    carom_world_destroy(w);
 }
 
 /* One steered body in each container shape. */
