@@ -5,8 +5,9 @@
  * (its input); what the body flies with is the filter's decision. A
  * decision filters the input (plus world gravity: the filter sees the total
  * acceleration, and the own acceleration set is the decision less gravity)
- * against the boundary (the container's distance over its Lipschitz bound,
- * or the nearest box wall, less the body's radius and filter_skin) and
+ * against the boundary ((s - r) / L for a container whose distance s has
+ * the Lipschitz bound L: 1-Lipschitz, and >= 0 exactly where s >= r; or the
+ * nearest box wall less the radius; less filter_skin either way) and
  * against every other steered body (the gap less that body's reach,
  * filter_reach: each takes its share), and holds the result for the filter's
  * window dt. Decisions come at each carom_world_advance, at a hold's end
@@ -77,15 +78,30 @@ static double position_scale(const carom_world *w)
     return scale;
 }
 
+/* The skin kept from the boundary: filter_skin of the positions' scale; a
+ * container with a caller's function declares contacts up to 2^-30 of its
+ * size early (boundary.c), so there the skin is four times that. */
+static double boundary_skin(const carom_world *w)
+{
+    double skin = filter_skin(position_scale(w));
+    if (w->container && w->container->has_function) {
+        const container_node *root = &w->container->nodes[w->container->node_count - 1];
+        double size = 0.0;
+        for (int a = 0; a < w->dim; a++) size = fmax(size, root->upper[a] - root->lower[a]);
+        skin = fmax(skin, 0x1p-28 * size);
+    }
+    return skin;
+}
+
 /* The clearance of a body of radius r at x to the boundary (less the skin)
  * and its inward normal. */
 static double boundary_clearance(const carom_world *w, const double x[3], double r, double normal[3])
 {
-    double skin = filter_skin(position_scale(w));
+    double skin = boundary_skin(w);
     normal[0] = normal[1] = normal[2] = 0.0;
-    if (w->container) {
-        double d = container_distance(w->container, x, normal) / w->container->lipschitz;
-        return d - r - skin;
+    if (w->container) { /* (s - r) / L: 1-Lipschitz, and >= 0 exactly where s >= r */
+        double d = container_distance(w->container, x, normal);
+        return (d - r) / w->container->lipschitz - skin;
     }
     double least = 1e300; /* no walls (periodic on every axis): far, but finite */
     for (int a = 0; a < w->dim; a++) {

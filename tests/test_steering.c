@@ -320,12 +320,27 @@ static void test_one_in_a_box(void)
     carom_world_destroy(w);
 }
 
+/* An ellipse (semi-axes 6 and 4) as a caller's distance: b (1 - |(x/a, y/b)|) is 1-Lipschitz and zero on
+   the boundary, so it never exceeds the true distance; stated with the bound 1.5 (the filter divides by it). */
+static double ellipse_function(void *user, carom_vec p, carom_vec *gradient)
+{
+    (void)user;
+    const double a = 6.0, b = 4.0;
+    double q = sqrt((p.x / a) * (p.x / a) + (p.y / b) * (p.y / b));
+    if (gradient) {
+        double gx = p.x / (a * a), gy = p.y / (b * b), l = sqrt(gx * gx + gy * gy);
+        *gradient = l > 0.0 ? (carom_vec){-gx / l, -gy / l, 0} : (carom_vec){1, 0, 0};
+    }
+    return b * (1.0 - q);
+}
+
 /* One steered body in each container shape. */
 static void test_one_in_containers(void)
 {
     carom_container_def d = carom_default_container_def();
-    carom_container *shapes[6];
-    const char *names[6] = {"circle", "rounded box", "polygon", "capsule", "annulus", "sphere"};
+    carom_container *shapes[7];
+    const char *names[7] = {"circle", "rounded box", "polygon", "capsule", "annulus", "sphere",
+                            "ellipse (a caller's function)"};
     d.shape = CAROM_SHAPE_BALL, d.dim = 2, d.radius = 5.0;
     shapes[0] = make(d);
     d = carom_default_container_def();
@@ -350,7 +365,11 @@ static void test_one_in_containers(void)
     d = carom_default_container_def();
     d.shape = CAROM_SHAPE_BALL, d.dim = 3, d.radius = 5.0;
     shapes[5] = make(d);
-    for (int s = 0; s < 6; s++) {
+    d = carom_default_container_def();
+    d.shape = CAROM_SHAPE_FUNCTION, d.dim = 2, d.distance = ellipse_function, d.lipschitz = 1.5;
+    d.lower = (carom_vec){-6, -4, 0}, d.upper = (carom_vec){6, 4, 0};
+    shapes[6] = make(d);
+    for (int s = 0; s < 7; s++) {
         int dim = s == 5 ? 3 : 2;
         carom_world *w = make_world(dim, 12.0, shapes[s]);
         arena A;
