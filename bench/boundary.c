@@ -39,7 +39,10 @@ static double now_ns(void)
     return 1e9 * (double)t.tv_sec + (double)t.tv_nsec;
 }
 
-static double uniform(carom_rng *rng, double lo, double hi) { return lo + (hi - lo) * carom_rng_uniform(rng); }
+static double uniform(carom_rng *rng, double lo, double hi)
+{
+    return lo + (hi - lo) * carom_rng_uniform(rng);
+}
 
 static void random_vector(carom_rng *rng, int dim, double length, double out[3])
 {
@@ -50,7 +53,8 @@ static void random_vector(carom_rng *rng, int dim, double length, double out[3])
 }
 
 /* Bodies whose clearance lies in [lo, hi) of the size, placed by rejection. */
-static void make_queries(const carom_container *c, int near, int accelerate, carom_rng *rng, query *q)
+static void make_queries(const carom_container *c, int near, int accelerate, carom_rng *rng,
+                         query *q)
 {
     int dim = carom_container_dim(c);
     carom_vec lower, upper;
@@ -66,16 +70,20 @@ static void make_queries(const carom_container *c, int near, int accelerate, car
             for (int k = 0; k < 3; k++) x[k] = k < dim ? uniform(rng, low[k], high[k]) : 0.0;
             p.x = x[0], p.y = x[1], p.z = x[2];
             double clearance = carom_container_distance(c, p, NULL) - s->radius;
-            if (near ? (clearance >= 0.0 && clearance < 0.05 * size) : clearance >= 0.2 * size) break;
+            if (near ? (clearance >= 0.0 && clearance < 0.05 * size) : clearance >= 0.2 * size)
+                break;
         }
         random_vector(rng, dim, uniform(rng, 0.1, 3.0), s->v);
-        if (accelerate) random_vector(rng, dim, uniform(rng, 0.0, 20.0), s->a);
-        else s->a[0] = s->a[1] = s->a[2] = 0.0;
+        if (accelerate)
+            random_vector(rng, dim, uniform(rng, 0.0, 20.0), s->a);
+        else
+            s->a[0] = s->a[1] = s->a[2] = 0.0;
         s->horizon = near ? (i % 2 ? INFINITY : 0.1) : 0.02;
     }
 }
 
-static double time_queries(const carom_container *c, const query *q, double *checksum, long *contacts)
+static double time_queries(const carom_container *c, const query *q, double *checksum,
+                           long *contacts)
 {
     double best = INFINITY;
     for (int pass = 0; pass < PASSES; pass++) {
@@ -110,21 +118,27 @@ int main(int argc, char **argv)
     carom_rng rng = carom_rng_seed(seed);
     static const carom_vec hexagon[6] = {{-0.8, -0.6, 0}, {0.6, -0.7, 0}, {1.0, 0.1, 0},
                                          {0.7, 0.8, 0},   {-0.4, 0.9, 0}, {-1.0, 0.2, 0}};
-    carom_container_def circle = carom_default_container_def(), polygon = carom_default_container_def();
-    carom_container_def sphere = carom_default_container_def(), rounded = carom_default_container_def();
+    carom_container_def circle = carom_default_container_def(),
+                        polygon = carom_default_container_def();
+    carom_container_def sphere = carom_default_container_def(),
+                        rounded = carom_default_container_def();
     carom_container_def hole = carom_default_container_def(), ring = carom_default_container_def();
     polygon.shape = CAROM_SHAPE_POLYGON, polygon.vertices = hexagon, polygon.vertex_count = 6;
     sphere.dim = 3;
-    rounded.shape = CAROM_SHAPE_ROUNDED_BOX, rounded.dim = 3, rounded.size = (carom_vec){2, 1.5, 1}, rounded.radius = 0.2;
+    rounded.shape = CAROM_SHAPE_ROUNDED_BOX, rounded.dim = 3, rounded.size = (carom_vec){2, 1.5, 1},
+    rounded.radius = 0.2;
     hole.centre = (carom_vec){0.3, 0.1, 0}, hole.radius = 0.3;
-    carom_container *shapes[5] = {make(&circle), make(&polygon), make(&sphere), make(&rounded), NULL};
+    carom_container *shapes[5] = {make(&circle), make(&polygon), make(&sphere), make(&rounded),
+                                  NULL};
     carom_container *hole_c = make(&hole);
     ring.shape = CAROM_SHAPE_DIFFERENCE, ring.first = shapes[0], ring.second = hole_c;
     shapes[4] = make(&ring);
     const char *names[5] = {"circle", "hexagon", "sphere", "rounded box 3D", "circle - circle"};
     static query q[CASES];
-    printf("boundary_contact_time, ns per call (best of %d passes over %d bodies each)\n", PASSES, CASES);
-    printf("%-16s %-6s %12s %12s %10s\n", "container", "bodies", "no accel", "accelerated", "contacts");
+    printf("boundary_contact_time, ns per call (best of %d passes over %d bodies each)\n", PASSES,
+           CASES);
+    printf("%-16s %-6s %12s %12s %10s\n", "container", "bodies", "no accel", "accelerated",
+           "contacts");
     for (int s = 0; s < 5; s++) {
         for (int near = 1; near >= 0; near--) {
             double ns[2], checksum;
@@ -133,8 +147,8 @@ int main(int argc, char **argv)
                 make_queries(shapes[s], near, accelerate, &rng, q);
                 ns[accelerate] = time_queries(shapes[s], q, &checksum, &contacts[accelerate]);
             }
-            printf("%-16s %-6s %12.1f %12.1f %4ld, %4ld\n", names[s], near ? "near" : "far", ns[0], ns[1], contacts[0],
-                   contacts[1]);
+            printf("%-16s %-6s %12.1f %12.1f %4ld, %4ld\n", names[s], near ? "near" : "far", ns[0],
+                   ns[1], contacts[0], contacts[1]);
         }
     }
     for (int s = 0; s < 5; s++) carom_container_destroy(shapes[s]);

@@ -78,12 +78,12 @@
 #include "predict.h"
 #include "roots.h"
 
-#define ROUNDOFF 0x1p-40              /* fraction of the scale: violations this small at s = 0 are round-off */
-#define TOUCH 0x1p-50                 /* of (|w0| + rho)^2: a turning point this near 0 is a touch (8 u) */
-#define REJECT_MARGIN 0x1p-30         /* relative margin of the far rejection */
-#define ADVANCE_TOLERANCE 0x1p-30     /* eps, as a fraction of the container's size */
-#define ADVANCE_STEPS 10000           /* distance evaluations of conservative advancement */
-#define LIPSCHITZ_ROUNDING 0x1p-36    /* relative slack of the check of a caller's bound */
+#define ROUNDOFF 0x1p-40 /* fraction of the scale: violations this small at s = 0 are round-off */
+#define TOUCH 0x1p-50    /* of (|w0| + rho)^2: a turning point this near 0 is a touch (8 u) */
+#define REJECT_MARGIN 0x1p-30      /* relative margin of the far rejection */
+#define ADVANCE_TOLERANCE 0x1p-30  /* eps, as a fraction of the container's size */
+#define ADVANCE_STEPS 10000        /* distance evaluations of conservative advancement */
+#define LIPSCHITZ_ROUNDING 0x1p-36 /* relative slack of the check of a caller's bound */
 
 typedef struct path {
     const carom_container *c;
@@ -94,7 +94,10 @@ typedef struct path {
     double slack; /* round-off allowance at s = 0, a length */
 } path;
 
-static double dot(const double *p, const double *q) { return p[0] * q[0] + p[1] * q[1] + p[2] * q[2]; }
+static double dot(const double *p, const double *q)
+{
+    return p[0] * q[0] + p[1] * q[1] + p[2] * q[2];
+}
 
 static double norm(const double *p) { return sqrt(dot(p, p)); }
 
@@ -103,7 +106,10 @@ static void position_at(const path *pa, double s, double out[3])
     for (int k = 0; k < 3; k++) out[k] = pa->x[k] + s * (pa->v[k] + 0.5 * pa->a[k] * s);
 }
 
-static const container_node *root_node(const carom_container *c) { return &c->nodes[c->node_count - 1]; }
+static const container_node *root_node(const carom_container *c)
+{
+    return &c->nodes[c->node_count - 1];
+}
 
 /* ------------------------------------------------- elementary conditions */
 
@@ -136,11 +142,13 @@ static double end_of_roundoff(const path *pa, const double *c, int degree)
  * closed form of predict_crossing with the time origin moved to the start,
  * so that at t = 0 a polygon's or a box's face gives the same bits as the
  * world's own walls. Degree 3 and 4: root isolation (roots.c). */
-static double first_failure(const path *pa, const double *c, int degree, double allowance, double touch, double t)
+static double first_failure(const path *pa, const double *c, int degree, double allowance,
+                            double touch, double t)
 {
     while (degree > 0 && c[degree] == 0.0) degree--;
     double start = t;
-    if (c[0] >= 0.0 && c[0] <= allowance && !rising_at_zero(c, degree)) start = fmax(t, end_of_roundoff(pa, c, degree));
+    if (c[0] >= 0.0 && c[0] <= allowance && !rising_at_zero(c, degree))
+        start = fmax(t, end_of_roundoff(pa, c, degree));
     if (!(start <= pa->hi)) return INFINITY;
     if (degree > 2) return roots_first_nonnegative(c, degree, start, pa->hi, touch);
     double level = roots_eval(c, degree, start);
@@ -150,7 +158,13 @@ static double first_failure(const path *pa, const double *c, int degree, double 
     return s <= pa->hi ? s : INFINITY;
 }
 
-typedef enum condition_kind { HALFSPACE, BALL_IN, BALL_OUT, CYLINDER_IN, CYLINDER_OUT } condition_kind;
+typedef enum condition_kind {
+    HALFSPACE,
+    BALL_IN,
+    BALL_OUT,
+    CYLINDER_IN,
+    CYLINDER_OUT
+} condition_kind;
 
 /* half space: n . x < d (n unit); ball: |x - p| < rho (in) or > rho (out);
  * cylinder: the distance of x to the line through p along unit u likewise. */
@@ -167,12 +181,12 @@ static double halfspace_failure(const path *pa, const double n[3], double d, dou
 }
 
 /* |w(s)|^2 - rho^2 with w(s) = w0 + wv s + wa s^2 / 2, inside (< 0) or outside (> 0). */
-static double quadric_failure(const path *pa, const double w0[3], const double wv[3], const double wa[3],
-                              double rho, int inside, double t)
+static double quadric_failure(const path *pa, const double w0[3], const double wv[3],
+                              const double wa[3], double rho, int inside, double t)
 {
     if (inside && !(rho > 0.0)) return t; /* an empty region */
-    double c[5] = {dot(w0, w0) - rho * rho, 2.0 * dot(w0, wv), dot(wv, wv) + dot(w0, wa), dot(wv, wa),
-                   0.25 * dot(wa, wa)};
+    double c[5] = {dot(w0, w0) - rho * rho, 2.0 * dot(w0, wv), dot(wv, wv) + dot(w0, wa),
+                   dot(wv, wa), 0.25 * dot(wa, wa)};
     if (!inside)
         for (int i = 0; i < 5; i++) c[i] = -c[i];
     double size = norm(w0) + fabs(rho);
@@ -192,9 +206,11 @@ static double condition_failure(const path *pa, const condition *cd, double t)
     double w0[3];
     for (int k = 0; k < 3; k++) w0[k] = pa->x[k] - cd->p[k];
     switch (cd->kind) {
-    case HALFSPACE: return halfspace_failure(pa, cd->n, cd->d, t);
+    case HALFSPACE:
+        return halfspace_failure(pa, cd->n, cd->d, t);
     case BALL_IN:
-    case BALL_OUT: return quadric_failure(pa, w0, pa->v, pa->a, cd->rho, cd->kind == BALL_IN, t);
+    case BALL_OUT:
+        return quadric_failure(pa, w0, pa->v, pa->a, cd->rho, cd->kind == BALL_IN, t);
     case CYLINDER_IN:
     case CYLINDER_OUT: {
         double w[3], wv[3], wa[3];
@@ -232,7 +248,8 @@ static condition round_region(condition_kind kind, const double p[3], const doub
 typedef double (*part_failure_fn)(const path *pa, const void *shape, int part, double t);
 
 /* Every part must hold: the earliest failure of any. */
-static double failure_of_all(const path *pa, part_failure_fn failure, const void *shape, int parts, double t)
+static double failure_of_all(const path *pa, part_failure_fn failure, const void *shape, int parts,
+                             double t)
 {
     double first = INFINITY;
     for (int k = 0; k < parts && first > t; k++) first = fmin(first, failure(pa, shape, k, t));
@@ -243,7 +260,8 @@ static double failure_of_all(const path *pa, part_failure_fn failure, const void
  * leapfrogging. Each jump lands on the start of a part's failure interval
  * and there are finitely many; the cap only guards against a pathology of
  * rounding (then the time reached, which is never late, is returned). */
-static double failure_of_any(const path *pa, part_failure_fn failure, const void *shape, int parts, double t)
+static double failure_of_any(const path *pa, part_failure_fn failure, const void *shape, int parts,
+                             double t)
 {
     double s = t;
     int agreeing = 0, k = 0;
@@ -340,7 +358,8 @@ static clause grown_box_part(const grown_box *b, int k)
         point[i] = b->centre[i] + sign * b->half[i];
         cl.part[j] = b->outside ? beyond(n, d) : halfspace(n, d);
     }
-    condition_kind kind = along < 0 ? (b->outside ? BALL_OUT : BALL_IN) : (b->outside ? CYLINDER_OUT : CYLINDER_IN);
+    condition_kind kind =
+        along < 0 ? (b->outside ? BALL_OUT : BALL_IN) : (b->outside ? CYLINDER_OUT : CYLINDER_IN);
     cl.part[count] = round_region(kind, point, axis, b->grow);
     cl.count = count + 1;
     cl.any = !b->outside; /* inside: out of the region or near; outside: in the region and far */
@@ -364,7 +383,8 @@ static int region_reachable(const path *pa, const grown_box *b, int k, double un
         if (i == along) continue;
         int bit = along < 0 ? (bits >> i) & 1 : (bits >> index++) & 1;
         double sign = bit ? -1.0 : 1.0;
-        double farthest = sign * (pa->x[i] - b->centre[i]) + fabs(pa->v[i]) * until + 0.5 * fabs(pa->a[i]) * until * until;
+        double farthest = sign * (pa->x[i] - b->centre[i]) + fabs(pa->v[i]) * until +
+                          0.5 * fabs(pa->a[i]) * until * until;
         if (farthest < b->half[i] - pa->slack) return 0;
     }
     return 1;
@@ -379,7 +399,8 @@ static double grown_box_failure(const path *pa, const grown_box *b, double t)
     if (b->outside) return failure_of_any(pa, grown_box_part_failure, b, parts, t);
     double first = failure_of_all(pa, grown_box_part_failure, b, faces, t);
     for (int k = faces; k < parts && first > t; k++)
-        if (region_reachable(pa, b, k, fmin(first, pa->hi))) first = fmin(first, grown_box_part_failure(pa, b, k, t));
+        if (region_reachable(pa, b, k, fmin(first, pa->hi)))
+            first = fmin(first, grown_box_part_failure(pa, b, k, t));
     return first;
 }
 
@@ -442,8 +463,10 @@ static double outside_dilated_polygon_part(const path *pa, const void *shape, in
     double vertex[3] = {out->from[0], out->from[1], 0.0}, t_in[3], t_out[3], none[3] = {0, 0, 0};
     edge_direction(in, t_in);
     edge_direction(out, t_out);
-    clause cl = {0, 3, {beyond(t_in, dot(t_in, vertex)), halfspace(t_out, dot(t_out, vertex)),
-                        round_region(BALL_OUT, vertex, none, g->grow)}};
+    clause cl = {0,
+                 3,
+                 {beyond(t_in, dot(t_in, vertex)), halfspace(t_out, dot(t_out, vertex)),
+                  round_region(BALL_OUT, vertex, none, g->grow)}};
     return clause_failure(pa, &cl, t);
 }
 
@@ -479,7 +502,8 @@ static clause grown_segment_part(const grown_segment *g, int part)
             double along = dot(m, g->a);
             cl.count = 2;
             cl.part[0] = in ? halfspace(m, along + g->rho) : beyond(m, along + g->rho);
-            cl.part[1] = in ? halfspace(minus_m, -along + g->rho) : beyond(minus_m, -along + g->rho);
+            cl.part[1] =
+                in ? halfspace(minus_m, -along + g->rho) : beyond(minus_m, -along + g->rho);
         }
         return cl;
     }
@@ -509,7 +533,8 @@ static double ball_failure(const path *pa, const double centre[3], double rho, i
 static double capsule_failure(const path *pa, const container_node *n, int negated, double t)
 {
     double rho = negated ? n->radius + pa->radius : n->radius - pa->radius;
-    grown_segment g = {{n->a[0], n->a[1], n->a[2]}, {n->b[0], n->b[1], n->b[2]}, {0, 0, 0}, rho, pa->dim, negated};
+    grown_segment g = {
+        {n->a[0], n->a[1], n->a[2]}, {n->b[0], n->b[1], n->b[2]}, {0, 0, 0}, rho, pa->dim, negated};
     double ab[3] = {n->b[0] - n->a[0], n->b[1] - n->a[1], n->b[2] - n->a[2]}, length = norm(ab);
     if (!(length > 0.0)) return ball_failure(pa, n->a, rho, !negated, t);
     if (!negated && !(rho > 0.0)) return t;
@@ -540,7 +565,8 @@ static double composite_failure(const path *pa, const container_node *n, int neg
     composite_parts parts = {{n->first, n->second}, {negated, negated}};
     int any = n->shape == CAROM_SHAPE_UNION ? !negated : negated;
     if (n->shape == CAROM_SHAPE_DIFFERENCE) parts.negated[1] = !negated;
-    return any ? failure_of_any(pa, composite_part, &parts, 2, t) : failure_of_all(pa, composite_part, &parts, 2, t);
+    return any ? failure_of_any(pa, composite_part, &parts, 2, t)
+               : failure_of_all(pa, composite_part, &parts, 2, t);
 }
 
 /* The first s in [t, hi] at which the node's condition fails: s_node > r,
@@ -551,14 +577,20 @@ static double node_failure(const path *pa, int32_t index, int negated, double t)
     double r = pa->radius;
     switch (n->shape) {
     case CAROM_SHAPE_BOX:
-    case CAROM_SHAPE_ROUNDED_BOX: return box_failure(pa, n, negated, t);
-    case CAROM_SHAPE_BALL: return ball_failure(pa, n->centre, negated ? n->radius + r : n->radius - r, !negated, t);
-    case CAROM_SHAPE_POLYGON: return polygon_failure(pa, n, negated, t);
-    case CAROM_SHAPE_CAPSULE: return capsule_failure(pa, n, negated, t);
+    case CAROM_SHAPE_ROUNDED_BOX:
+        return box_failure(pa, n, negated, t);
+    case CAROM_SHAPE_BALL:
+        return ball_failure(pa, n->centre, negated ? n->radius + r : n->radius - r, !negated, t);
+    case CAROM_SHAPE_POLYGON:
+        return polygon_failure(pa, n, negated, t);
+    case CAROM_SHAPE_CAPSULE:
+        return capsule_failure(pa, n, negated, t);
     case CAROM_SHAPE_UNION:
     case CAROM_SHAPE_INTERSECTION:
-    case CAROM_SHAPE_DIFFERENCE: return composite_failure(pa, n, negated, t);
-    case CAROM_SHAPE_FUNCTION: break;
+    case CAROM_SHAPE_DIFFERENCE:
+        return composite_failure(pa, n, negated, t);
+    case CAROM_SHAPE_FUNCTION:
+        break;
     }
     assert(0 && "the exact method has no function leaves");
     return t;
@@ -623,7 +655,8 @@ static int advance(const path *pa, double horizon, double *time)
                             (y[2] - x[2]) * (y[2] - x[2]));
         /* the function's own rounding is a few ulps of the coordinates it
          * works on, not of f: 2^-40 of the container's size and place */
-        double allowed = lipschitz * chord + LIPSCHITZ_ROUNDING * (fabs(f) + fabs(g) + lipschitz * chord + eps) +
+        double allowed = lipschitz * chord +
+                         LIPSCHITZ_ROUNDING * (fabs(f) + fabs(g) + lipschitz * chord + eps) +
                          ROUNDOFF * (eps / ADVANCE_TOLERANCE + norm(y));
         if (!(fabs(g - f) <= allowed)) return BOUNDARY_LIPSCHITZ_BROKEN;
         s = next, f = g;
@@ -653,29 +686,33 @@ static double scale(const path *pa)
     const container_node *root = root_node(pa->c);
     double largest = 0.0;
     for (int k = 0; k < pa->dim; k++)
-        largest = fmax(largest, fmax(fabs(pa->x[k]), fmax(fabs(root->lower[k]), fabs(root->upper[k]))));
+        largest =
+            fmax(largest, fmax(fabs(pa->x[k]), fmax(fabs(root->lower[k]), fabs(root->upper[k]))));
     return largest + pa->radius;
 }
 
-int boundary_contact_time(const carom_container *c, const double x[3], const double v[3], const double a[3],
-                          double radius, double horizon, double *time)
+int boundary_contact_time(const carom_container *c, const double x[3], const double v[3],
+                          const double a[3], double radius, double horizon, double *time)
 {
     assert(c && c->node_count > 0 && time);
     *time = INFINITY;
     path pa = {c, c->dim, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, radius, horizon, 0.0};
     for (int k = 0; k < c->dim; k++) pa.x[k] = x[k], pa.v[k] = v[k], pa.a[k] = a[k];
     double speed = norm(pa.v), push = norm(pa.a);
-    if (!(horizon > 0.0) || (speed == 0.0 && push == 0.0)) return BOUNDARY_FOUND; /* no motion: no contact */
+    if (!(horizon > 0.0) || (speed == 0.0 && push == 0.0))
+        return BOUNDARY_FOUND; /* no motion: no contact */
     double lipschitz = c->lipschitz > 1.0 ? c->lipschitz : 1.0;
     double clearance = container_distance(c, pa.x, NULL) - radius;
     if (isnan(clearance)) return c->has_function ? BOUNDARY_LIPSCHITZ_BROKEN : BOUNDARY_FOUND;
     double reach = lipschitz * (speed * horizon + 0.5 * push * horizon * horizon);
     pa.slack = ROUNDOFF * scale(&pa);
-    if (clearance > reach * (1.0 + REJECT_MARGIN) + pa.slack) return BOUNDARY_FOUND; /* far: cannot reach it */
+    if (clearance > reach * (1.0 + REJECT_MARGIN) + pa.slack)
+        return BOUNDARY_FOUND; /* far: cannot reach it */
     pa.hi = fmin(horizon, leaving_bounds(&pa));
     if (c->has_function || !isfinite(pa.hi)) return advance(&pa, horizon, time);
     double s = node_failure(&pa, c->node_count - 1, 0, 0.0);
-    if (!(s <= pa.hi) && pa.hi < horizon) s = pa.hi; /* left the bounds: a contact by then at the latest */
+    if (!(s <= pa.hi) && pa.hi < horizon)
+        s = pa.hi; /* left the bounds: a contact by then at the latest */
     if (s < horizon) *time = s;
     return BOUNDARY_FOUND;
 }

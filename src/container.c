@@ -1096,11 +1096,12 @@ double container_volume_estimate(const carom_container *c, double *error_bound)
  * every side. At each: s and its gradient finite; the Lipschitz bound
  * against a point 1e-3 of the bounds' diagonal away in a random direction
  * and against the previous sample, |s(p) - s(q)| <= L |p - q| (1 + 1e-12)
- * plus 4 ulps of |s(p)| + |s(q)| for round-off; the gradient's component
- * along each axis and one random direction against a central difference of
- * step h = 1e-6 of the diagonal, to within 1e-4 L, wherever the second
- * difference is below 1e-5 L h (no kink within h: the central difference is
- * then within 5e-6 L of the one-sided slope). */
+ * plus 4 ulps of |s(p)| + |s(q)| + 2 L max |x_k| for round-off (a distance
+ * computed from coordinates is off by ulps of the coordinates, not of s);
+ * the gradient's component along each axis and one random direction against
+ * a central difference of step h = 1e-6 of the diagonal, to within 1e-4 L,
+ * wherever the second difference is below 1e-5 L h (no kink within h: the
+ * central difference is then within 5e-6 L of the one-sided slope). */
 typedef struct checker {
     const carom_container *c;
     carom_rng rng;
@@ -1132,7 +1133,10 @@ static carom_status check_pair(checker *ch, const double p[3], double sp, const 
     double sq = container_distance(ch->c, q, NULL), apart[3] = {0.0, 0.0, 0.0};
     for (int k = 0; k < dim; k++) apart[k] = p[k] - q[k];
     double distance = norm(apart, dim), change = fabs(sp - sq);
-    double allowed = ch->c->lipschitz * distance * (1.0 + 1e-12) + 4.0 * DBL_EPSILON * (fabs(sp) + fabs(sq));
+    double reach = 0.0; /* the coordinates' size: an honest function's rounding grows with it */
+    for (int k = 0; k < dim; k++) reach = fmax(reach, fmax(fabs(p[k]), fabs(q[k])));
+    double allowed = ch->c->lipschitz * distance * (1.0 + 1e-12) +
+                     4.0 * DBL_EPSILON * (fabs(sp) + fabs(sq) + 2.0 * ch->c->lipschitz * reach);
     if (change <= allowed) return CAROM_OK;
     char a[96], b[96];
     format_point(a, p, dim);

@@ -54,12 +54,15 @@ static double eval_with_slope(const double *c, int degree, double s, double *slo
 static void narrow(const double *c, int degree, double x, int l_nonnegative, double *l, double *h)
 {
     if (!(x > *l && x < *h)) return;
-    if ((roots_eval(c, degree, x) >= 0.0) == l_nonnegative) *l = x;
-    else *h = x;
+    if ((roots_eval(c, degree, x) >= 0.0) == l_nonnegative)
+        *l = x;
+    else
+        *h = x;
 }
 
 /* roots_refine, stopping once h - l <= width. */
-static double refine(const double *c, int degree, double l, double h, int nonnegative_side, double width)
+static double refine(const double *c, int degree, double l, double h, int nonnegative_side,
+                     double width)
 {
     double fl = roots_eval(c, degree, l), fh = roots_eval(c, degree, h);
     const int l_nonnegative = fl >= 0.0;
@@ -71,8 +74,10 @@ static double refine(const double *c, int degree, double l, double h, int nonneg
         if (!(mid > l && mid < h) || h - l <= width) break; /* adjacent doubles, or narrow enough */
         double slope, fx = eval_with_slope(c, degree, x, &slope);
         if (fx == 0.0 && nonnegative_side) return x; /* a root exactly */
-        if ((fx >= 0.0) == l_nonnegative) l = x;
-        else h = x;
+        if ((fx >= 0.0) == l_nonnegative)
+            l = x;
+        else
+            h = x;
         double next = slope != 0.0 ? x - fx / slope : mid;
         if (next > l && next < h && fabs(next - x) < 0.5 * last_step) {
             last_step = fabs(next - x);
@@ -136,7 +141,8 @@ int roots_in(const double *c, int degree, double lo, double hi, double *roots)
         turning_count = roots_in(d, degree - 1, lo, hi, turning);
     }
     int count = 0;
-    double prev = lo, f_prev = roots_eval(c, degree, lo), width = ROOTS_TURNING_WIDTH * (fabs(lo) + fabs(hi));
+    double prev = lo, f_prev = roots_eval(c, degree, lo),
+           width = ROOTS_TURNING_WIDTH * (fabs(lo) + fabs(hi));
     for (int k = 0; k <= turning_count; k++) {
         double b = k < turning_count ? turning[k] : hi;
         double f_b = roots_eval(c, degree, b);
@@ -166,14 +172,16 @@ static double quartic_first_nonnegative(const double *c, double lo, double hi, d
     for (int k = 0; k < splits; k++) {
         double q = split[k], slope_q = roots_eval(d, 3, q);
         if ((slope_start < 0.0 && slope_q > 0.0) || (slope_start > 0.0 && slope_q < 0.0)) {
-            double b = refine(d, 3, piece_start, q, slope_q > 0.0, width), f_b = roots_eval(c, 4, b);
+            double b = refine(d, 3, piece_start, q, slope_q > 0.0, width),
+                   f_b = roots_eval(c, 4, b);
             if (f_b >= 0.0) return roots_refine(c, 4, prev, b, 1);
             if (f_b >= -touch) return b; /* a touch */
             prev = b;
         }
         double f_q = roots_eval(c, 4, q);
         if (f_q >= 0.0) return roots_refine(c, 4, prev, q, 1);
-        if (slope_q == 0.0 && q < hi && f_q >= -touch) return q; /* a touch at a turning point of p' too */
+        if (slope_q == 0.0 && q < hi && f_q >= -touch)
+            return q; /* a touch at a turning point of p' too */
         piece_start = q, slope_start = slope_q;
     }
     return INFINITY;

@@ -281,6 +281,7 @@ static carom_status process_next(carom_world *w, int32_t i, double t, int *count
     case EVENT_SHELL: return process_shell(w, i, t);
     case EVENT_REST: return process_rest(w, i, t);
     case EVENT_SENSOR: return process_sensor(w, i, t);
+    case EVENT_FILTER: steering_process(w, i); return CAROM_OK;
     default: return process_cell(w, i, t);
     }
 }
@@ -456,5 +457,7 @@ carom_status carom_world_advance(carom_world *w, double dt)
     double t_end = w->clock + dt;
     if (!isfinite(t_end))
         return world_fail(w, CAROM_INVALID_ARGUMENT, "now + dt = %g: expected a finite time", t_end);
+    if (w->in_callback) return carom_world_run(w, t_end, -1); /* refused there, with its message */
+    steering_window_start(w); /* steered bodies decide at each window start */
     return carom_world_run(w, t_end, -1);
 }

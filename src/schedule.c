@@ -277,6 +277,7 @@ void schedule_body(carom_world *w, int32_t i)
     candidate best = {INFINITY, INFINITY, fabs(w->clock) * 0x1p-49, {-1, 0, EVENT_NONE},
                       w->rest.last_partner ? settle_just_partner(w, i) : -1};
     w->meas.predictions++;
+    if (w->steering.count) consider(&best, steering_event_time(w, i), EVENT_FILTER, 0, 0); /* wins ties */
     if (w->sense.count) consider_sensors(w, i, &best);
     /* Walls and the cell exit first: their time is the horizon beyond which no
      * pair needs its square root. A pair still wins a tie with them. */

@@ -90,9 +90,16 @@ carom_status carom_world_set_body_acceleration(carom_world *w, int32_t id, carom
     if (st != CAROM_OK) return st;
     const double a[3] = {acceleration.x, acceleration.y, w->dim == 3 ? acceleration.z : 0.0};
     if ((st = check_vector(w, id, "acceleration", a)) != CAROM_OK) return st;
+    if (steering_take_input(w, id, a)) return CAROM_OK; /* a steered body: the filter decides (steering.c) */
     if (drive_enable(w) != 0)
         return world_fail(w, CAROM_OUT_OF_MEMORY, "body %d: out of memory for own accelerations", (int)id);
-    int32_t s = w->slot_of[id];
+    steer_apply_acceleration(w, w->slot_of[id], a);
+    return CAROM_OK;
+}
+
+void steer_apply_acceleration(carom_world *w, int32_t s, const double a[3])
+{
+    int32_t id = w->id_of[s];
     bring_to_clock(w, s);
     double before[3], after[3];
     drive_potential_field(w, id, before);
@@ -102,7 +109,6 @@ carom_status carom_world_set_body_acceleration(carom_world *w, int32_t id, carom
         w->meas.control_work -= w->mass[s] * (dot(after, w->hot[s].x) - dot(before, w->hot[s].x));
     if (drive_moves(&w->drive, id)) settle_release(w, s);
     repredict(w, s);
-    return CAROM_OK;
 }
 
 /* Files body (slot s), just moved, where the lists or the grid need it. */

@@ -278,6 +278,7 @@ void carom_world_destroy(carom_world *w)
     int count = body_arrays(w, w->capacity, arrays);
     for (int k = 0; k < count; k++) memory_free(&allocator, *arrays[k].block, arrays[k].old_bytes);
     sensor_free(w);
+    steering_free(w);
     cells_free(&w->grid);
     neighbours_free(&w->nb);
     calendar_free(&w->cal);

@@ -13,6 +13,7 @@
 #include "neighbours.h"
 #include "sensor.h"
 #include "settle.h"
+#include "steering.h"
 
 /* The hot record of a body: what every prediction reads, one cache line.
  * Position and velocity are those at the body's own time stamp t (lazy
@@ -26,7 +27,7 @@ typedef struct body_hot {
 _Static_assert(sizeof(body_hot) == 64, "the hot body record is one cache line");
 
 /* The one event each body has scheduled (its time is in the calendar). */
-enum { EVENT_NONE = 0, EVENT_PAIR = 1, EVENT_WALL = 2, EVENT_CELL = 3, EVENT_SHELL = 4, EVENT_REST = 5, EVENT_SENSOR = 6 };
+enum { EVENT_NONE = 0, EVENT_PAIR = 1, EVENT_WALL = 2, EVENT_CELL = 3, EVENT_SHELL = 4, EVENT_REST = 5, EVENT_SENSOR = 6, EVENT_FILTER = 7 };
 typedef struct body_event {
     int32_t partner;          /* pair: the other body; wall, rest: carom_wall; cell: face; sensor: the sensor */
     uint32_t partner_counter; /* pair: the partner's collision counter when predicted; sensor: 1 if crossing upwards */
@@ -65,6 +66,7 @@ struct carom_world {
     settle rest;      /* resting contacts, Zeno series, the TC model (settle.c) */
     drive drive;      /* own accelerations and kinematic bodies (drive.c) */
     sensors sense;    /* sensor planes (sensor.c) */
+    steering steering; /* steered bodies: the safety filter (steering.c) */
     carom_container *container; /* the boundary instead of the box walls (the world's own copy), or NULL */
     double container_volume;    /* its volume (area in 2D), found once at creation */
     /* Set when a caller's container function was seen to break its stated

@@ -92,9 +92,12 @@ static double ref_distance(const ref_shape *s, const double x[3], int dim)
         }
         return in ? nearest : -nearest;
     }
-    case CAROM_SHAPE_UNION: return fmax(ref_distance(s->first, x, dim), ref_distance(s->second, x, dim));
-    case CAROM_SHAPE_INTERSECTION: return fmin(ref_distance(s->first, x, dim), ref_distance(s->second, x, dim));
-    case CAROM_SHAPE_DIFFERENCE: return fmin(ref_distance(s->first, x, dim), -ref_distance(s->second, x, dim));
+    case CAROM_SHAPE_UNION:
+        return fmax(ref_distance(s->first, x, dim), ref_distance(s->second, x, dim));
+    case CAROM_SHAPE_INTERSECTION:
+        return fmin(ref_distance(s->first, x, dim), ref_distance(s->second, x, dim));
+    case CAROM_SHAPE_DIFFERENCE:
+        return fmin(ref_distance(s->first, x, dim), -ref_distance(s->second, x, dim));
     case CAROM_SHAPE_FUNCTION: {
         carom_vec p = {x[0], x[1], dim == 3 ? x[2] : 0};
         return s->fn(s->user, p, NULL);
@@ -132,7 +135,8 @@ static carom_container *build(const ref_shape *s, int dim)
     d.radius = s->rho;
     d.a = vec(s->a), d.b = vec(s->b);
     if (s->kind == CAROM_SHAPE_POLYGON) {
-        for (int i = 0; i < s->vertex_count; i++) vertices[i] = (carom_vec){s->vertex[i][0], s->vertex[i][1], 0};
+        for (int i = 0; i < s->vertex_count; i++)
+            vertices[i] = (carom_vec){s->vertex[i][0], s->vertex[i][1], 0};
         d.vertices = vertices, d.vertex_count = s->vertex_count;
     }
     if (s->kind == CAROM_SHAPE_FUNCTION) {
@@ -182,8 +186,8 @@ static double path_bound(const motion *m, double s0, double s1)
 
 /* The lowest clearance on [s0, s1] is >= -tol (certified by the Lipschitz
  * bound of the distance, 1), or returns 0 with *where a point below -tol. */
-static int never_below(const ref_shape *s, const motion *m, double s0, double s1, double f0, double f1,
-                       double tol, int depth, double *where)
+static int never_below(const ref_shape *s, const motion *m, double s0, double s1, double f0,
+                       double f1, double tol, int depth, double *where)
 {
     if (f0 < -tol || f1 < -tol) {
         *where = f0 < -tol ? s0 : s1;
@@ -197,12 +201,14 @@ static int never_below(const ref_shape *s, const motion *m, double s0, double s1
            never_below(s, m, mid, s1, fm, f1, tol, depth + 1, where);
 }
 
-static int certified_above(const ref_shape *s, const motion *m, double t0, double t1, double tol, double *where)
+static int certified_above(const ref_shape *s, const motion *m, double t0, double t1, double tol,
+                           double *where)
 {
     int pieces = 64;
     double prev = t0, f_prev = clearance(s, m, t0);
     for (int i = 1; i <= pieces; i++) {
-        double next = i == pieces ? t1 : t0 + (t1 - t0) * i / pieces, f_next = clearance(s, m, next);
+        double next = i == pieces ? t1 : t0 + (t1 - t0) * i / pieces,
+               f_next = clearance(s, m, next);
         if (!never_below(s, m, prev, next, f_prev, f_next, tol, 0, where)) return 0;
         prev = next, f_prev = f_next;
     }
@@ -219,8 +225,8 @@ typedef struct tally {
 /* At a contact where the reference distance is smooth (its central
  * difference has length 1 to 1e-6), boundary_outward_normal is minus its
  * direction. */
-static void check_normal(const ref_shape *s, const carom_container *c, const motion *m, double t, tally *tl,
-                         const char *name)
+static void check_normal(const ref_shape *s, const carom_container *c, const motion *m, double t,
+                         tally *tl, const char *name)
 {
     double p[3], g[3] = {0, 0, 0}, n[3], step = 1e-6;
     at(m, t, p);
@@ -231,32 +237,36 @@ static void check_normal(const ref_shape *s, const carom_container *c, const mot
     }
     if (fabs(length3(g) - 1.0) > 1e-6) return; /* a corner or a seam: no one normal */
     boundary_outward_normal(c, p, n);
-    double off = sqrt((n[0] + g[0]) * (n[0] + g[0]) + (n[1] + g[1]) * (n[1] + g[1]) + (n[2] + g[2]) * (n[2] + g[2]));
+    double off = sqrt((n[0] + g[0]) * (n[0] + g[0]) + (n[1] + g[1]) * (n[1] + g[1]) +
+                      (n[2] + g[2]) * (n[2] + g[2]));
     tl->normals_checked++;
-    CHECK_MSG(off < 1e-5, "%s: normal (%g %g %g) against the reference's (%g %g %g)", name, n[0], n[1], n[2], -g[0],
-              -g[1], -g[2]);
+    CHECK_MSG(off < 1e-5, "%s: normal (%g %g %g) against the reference's (%g %g %g)", name, n[0],
+              n[1], n[2], -g[0], -g[1], -g[2]);
 }
 
 /* Checks one call: status 0; no contact missed before the returned time;
  * the returned time a contact within hit_tol (a caller's function: the
  * clearance in [-tol, hit_tol]). */
-static void check_one(const ref_shape *s, const carom_container *c, const motion *m, double horizon, double tol,
-                      double hit_tol, tally *tl, const char *name)
+static void check_one(const ref_shape *s, const carom_container *c, const motion *m, double horizon,
+                      double tol, double hit_tol, tally *tl, const char *name)
 {
     double t = -1.0;
     int status = boundary_contact_time(c, m->x, m->v, m->a, m->radius, horizon, &t);
     tl->cases++;
     CHECK_MSG(status == 0, "%s: status %d", name, status);
     if (status != 0) return;
-    CHECK_MSG(t >= 0.0 && (t < horizon || t == INFINITY), "%s: time %g for horizon %g", name, t, horizon);
+    CHECK_MSG(t >= 0.0 && (t < horizon || t == INFINITY), "%s: time %g for horizon %g", name, t,
+              horizon);
     double end = t < INFINITY ? t : horizon;
     CHECK_MSG(end < INFINITY, "%s: no contact ever, in a bounded container", name);
     if (!(end < INFINITY)) return;
     double where = 0.0;
     int above = certified_above(s, m, 0.0, end, tol, &where);
-    CHECK_MSG(above, "%s: missed a contact: clearance %.3g at %.17g before the returned %.17g (x %g %g %g v %g %g %g a %g %g %g r %g H %g)",
-              name, clearance(s, m, where), where, t, m->x[0], m->x[1], m->x[2], m->v[0], m->v[1], m->v[2],
-              m->a[0], m->a[1], m->a[2], m->radius, horizon);
+    CHECK_MSG(above,
+              "%s: missed a contact: clearance %.3g at %.17g before the returned %.17g (x %g %g %g "
+              "v %g %g %g a %g %g %g r %g H %g)",
+              name, clearance(s, m, where), where, t, m->x[0], m->x[1], m->x[2], m->v[0], m->v[1],
+              m->v[2], m->a[0], m->a[1], m->a[2], m->radius, horizon);
     if (t == INFINITY) {
         tl->infinite++;
         return;
@@ -268,8 +278,11 @@ static void check_one(const ref_shape *s, const carom_container *c, const motion
         return;
     }
     tl->contacts++;
-    CHECK_MSG(f <= hit_tol && f >= -tol, "%s: at the returned %.17g the clearance is %.3g (x %g %g %g v %g %g %g a %g %g %g r %g)",
-              name, t, f, m->x[0], m->x[1], m->x[2], m->v[0], m->v[1], m->v[2], m->a[0], m->a[1], m->a[2], m->radius);
+    CHECK_MSG(
+        f <= hit_tol && f >= -tol,
+        "%s: at the returned %.17g the clearance is %.3g (x %g %g %g v %g %g %g a %g %g %g r %g)",
+        name, t, f, m->x[0], m->x[1], m->x[2], m->v[0], m->v[1], m->v[2], m->a[0], m->a[1], m->a[2],
+        m->radius);
     if (fabs(f) > tl->worst_contact_miss) tl->worst_contact_miss = fabs(f);
     check_normal(s, c, m, t, tl, name);
     /* a clear crossing: bisect the reference's own crossing near t */
@@ -278,8 +291,10 @@ static void check_one(const ref_shape *s, const carom_container *c, const motion
         for (int i = 0; i < 200 && hi - lo > 0; i++) {
             double mid = lo + 0.5 * (hi - lo);
             if (!(mid > lo && mid < hi)) break;
-            if (clearance(s, m, mid) > 0) lo = mid;
-            else hi = mid;
+            if (clearance(s, m, mid) > 0)
+                lo = mid;
+            else
+                hi = mid;
         }
         double err = fabs(t - lo) / (1.0 + t);
         if (err > tl->worst_time_error) tl->worst_time_error = err;
@@ -298,27 +313,49 @@ typedef struct scene {
 
 static ref_shape ball(double x, double y, double z, double r)
 {
-    ref_shape s = {CAROM_SHAPE_BALL, {x, y, z}, {0, 0, 0}, r, {0}, {0}, 0, {{0}}, NULL, NULL, NULL, NULL};
+    ref_shape s = {
+        CAROM_SHAPE_BALL, {x, y, z}, {0, 0, 0}, r, {0}, {0}, 0, {{0}}, NULL, NULL, NULL, NULL};
     return s;
 }
 
 static ref_shape box(double x, double y, double z, double hx, double hy, double hz, double rounding)
 {
     ref_shape s = {rounding > 0 ? CAROM_SHAPE_ROUNDED_BOX : CAROM_SHAPE_BOX,
-                   {x, y, z}, {hx, hy, hz}, rounding, {0}, {0}, 0, {{0}}, NULL, NULL, NULL, NULL};
+                   {x, y, z},
+                   {hx, hy, hz},
+                   rounding,
+                   {0},
+                   {0},
+                   0,
+                   {{0}},
+                   NULL,
+                   NULL,
+                   NULL,
+                   NULL};
     return s;
 }
 
 static ref_shape capsule(const double a[3], const double b[3], double r)
 {
-    ref_shape s = {CAROM_SHAPE_CAPSULE, {0, 0, 0}, {0, 0, 0}, r, {a[0], a[1], a[2]}, {b[0], b[1], b[2]}, 0, {{0}},
-                   NULL, NULL, NULL, NULL};
+    ref_shape s = {CAROM_SHAPE_CAPSULE,
+                   {0, 0, 0},
+                   {0, 0, 0},
+                   r,
+                   {a[0], a[1], a[2]},
+                   {b[0], b[1], b[2]},
+                   0,
+                   {{0}},
+                   NULL,
+                   NULL,
+                   NULL,
+                   NULL};
     return s;
 }
 
 static ref_shape polygon(int n, const double (*v)[2])
 {
-    ref_shape s = {CAROM_SHAPE_POLYGON, {0, 0, 0}, {0, 0, 0}, 0, {0}, {0}, n, {{0}}, NULL, NULL, NULL, NULL};
+    ref_shape s = {
+        CAROM_SHAPE_POLYGON, {0, 0, 0}, {0, 0, 0}, 0, {0}, {0}, n, {{0}}, NULL, NULL, NULL, NULL};
     for (int i = 0; i < n; i++) s.vertex[i][0] = v[i][0], s.vertex[i][1] = v[i][1];
     return s;
 }
@@ -329,7 +366,10 @@ static ref_shape pair(carom_shape kind, const ref_shape *p, const ref_shape *q)
     return s;
 }
 
-static double uniform(carom_rng *rng, double lo, double hi) { return lo + (hi - lo) * carom_rng_uniform(rng); }
+static double uniform(carom_rng *rng, double lo, double hi)
+{
+    return lo + (hi - lo) * carom_rng_uniform(rng);
+}
 
 static void random_vector(carom_rng *rng, int dim, double length, double out[3])
 {
@@ -364,17 +404,19 @@ static void random_trajectories(const scene *sc, int count, int accelerate, uint
         random_vector(&rng, sc->dim, uniform(&rng, 0.01, 1.0) * scale, m.v);
         if (accelerate) random_vector(&rng, sc->dim, uniform(&rng, 0.0, 3.0) * scale, m.a);
         double u = carom_rng_uniform(&rng);
-        double horizon = u < 0.4 ? INFINITY : (u < 0.7 ? uniform(&rng, 0.0, 0.1) : uniform(&rng, 0.0, 3.0));
+        double horizon =
+            u < 0.4 ? INFINITY : (u < 0.7 ? uniform(&rng, 0.0, 0.1) : uniform(&rng, 0.0, 3.0));
         check_one(&sc->shape, c, &m, horizon, tol, hit_tol, &tl, name);
     }
     printf("  %-34s %4ld cases: %4ld contacts, %3ld none before the horizon, %2ld at 0; "
            "worst |clearance| at contact %.1e of the size, worst time error %.1e, %ld normals\n",
-           name, tl.cases, tl.contacts, tl.infinite, tl.at_zero, tl.worst_contact_miss / scale, tl.worst_time_error,
-           tl.normals_checked);
+           name, tl.cases, tl.contacts, tl.infinite, tl.at_zero, tl.worst_contact_miss / scale,
+           tl.worst_time_error, tl.normals_checked);
     carom_container_destroy(c);
 }
 
-static const double HEXAGON[6][2] = {{-4.0, -3.0}, {3.0, -3.5}, {5.0, 0.5}, {3.5, 4.0}, {-2.0, 4.5}, {-5.0, 1.0}};
+static const double HEXAGON[6][2] = {{-4.0, -3.0}, {3.0, -3.5}, {5.0, 0.5},
+                                     {3.5, 4.0},   {-2.0, 4.5}, {-5.0, 1.0}};
 static const double TRIANGLE[3][2] = {{-1.5, -1.0}, {2.0, -0.5}, {0.0, 2.5}};
 
 static double FUNCTION_BALL_2D[5] = {0.5, -0.25, 0.0, 6.0, 1.0};
@@ -382,9 +424,11 @@ static double FUNCTION_BALL_3D[5] = {0.5, -0.25, 0.3, 6.0, 1.0};
 
 static void run_scenes(int accelerate)
 {
-    const double A2[3] = {-4, -1, 0}, B2[3] = {4, 1.5, 0}, A3[3] = {-3, -1, 0.5}, B3[3] = {3, 1, -0.5};
+    const double A2[3] = {-4, -1, 0}, B2[3] = {4, 1.5, 0}, A3[3] = {-3, -1, 0.5},
+                 B3[3] = {3, 1, -0.5};
     const double cutA[3] = {-1, 0.5, 0}, cutB[3] = {1.5, -0.5, 0};
-    ref_shape circle = ball(0.3, -0.2, 0, 6), inner = ball(1.5, 0.8, 0, 2), other = ball(4.0, 1.0, 0, 5);
+    ref_shape circle = ball(0.3, -0.2, 0, 6), inner = ball(1.5, 0.8, 0, 2),
+              other = ball(4.0, 1.0, 0, 5);
     ref_shape square = box(0.5, 0.0, 0, 4.0, 3.0, 0, 0), rink = box(0, 0, 0, 7.0, 4.0, 0, 2.0);
     ref_shape hexagon = polygon(6, HEXAGON), triangle = polygon(3, TRIANGLE);
     ref_shape stadium = capsule(A2, B2, 3.0), slot = capsule(cutA, cutB, 1.0);
@@ -395,17 +439,23 @@ static void run_scenes(int accelerate)
     ref_shape both = pair(CAROM_SHAPE_UNION, &square, &stadium);
     ref_shape rink_slot = pair(CAROM_SHAPE_DIFFERENCE, &rink, &slot);
     ref_shape square_hole = pair(CAROM_SHAPE_DIFFERENCE, &circle, &square);
-    ref_shape fn2 = {CAROM_SHAPE_FUNCTION, {0}, {0}, 0, {0}, {0}, 0, {{0}}, NULL, NULL, function_ball, FUNCTION_BALL_2D};
+    ref_shape fn2 = {
+        CAROM_SHAPE_FUNCTION, {0}, {0}, 0, {0}, {0}, 0, {{0}}, NULL, NULL, function_ball,
+        FUNCTION_BALL_2D};
 
-    ref_shape sphere = ball(0.2, 0.1, -0.3, 5), hollow = ball(1.0, -0.5, 0.5, 1.5), sphere2 = ball(3.0, 1.0, 0, 4);
-    ref_shape cube = box(0, 0.5, 0, 4, 3, 3.5, 0), rounded = box(0, 0, 0, 5, 4, 3, 1.5), cuboid = box(2, 0, 0, 2, 1, 1, 0);
+    ref_shape sphere = ball(0.2, 0.1, -0.3, 5), hollow = ball(1.0, -0.5, 0.5, 1.5),
+              sphere2 = ball(3.0, 1.0, 0, 4);
+    ref_shape cube = box(0, 0.5, 0, 4, 3, 3.5, 0), rounded = box(0, 0, 0, 5, 4, 3, 1.5),
+              cuboid = box(2, 0, 0, 2, 1, 1, 0);
     ref_shape pill = capsule(A3, B3, 2.5);
     ref_shape shell = pair(CAROM_SHAPE_DIFFERENCE, &sphere, &hollow);
     ref_shape twins = pair(CAROM_SHAPE_UNION, &sphere, &sphere2);
     ref_shape capped = pair(CAROM_SHAPE_INTERSECTION, &cube, &sphere);
     ref_shape carved = pair(CAROM_SHAPE_DIFFERENCE, &rounded, &cuboid);
     ref_shape drilled = pair(CAROM_SHAPE_DIFFERENCE, &rounded, &pill);
-    ref_shape fn3 = {CAROM_SHAPE_FUNCTION, {0}, {0}, 0, {0}, {0}, 0, {{0}}, NULL, NULL, function_ball, FUNCTION_BALL_3D};
+    ref_shape fn3 = {
+        CAROM_SHAPE_FUNCTION, {0}, {0}, 0, {0}, {0}, 0, {{0}}, NULL, NULL, function_ball,
+        FUNCTION_BALL_3D};
 
     const scene scenes[] = {
         {"2D circle", 2, circle, 12, 0},
@@ -433,23 +483,25 @@ static void run_scenes(int accelerate)
         {"3D function (sphere)", 3, fn3, 12, 1},
     };
     for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++)
-        random_trajectories(&scenes[i], scenes[i].is_function ? 100 : 250, accelerate, 1000 + 17 * i + accelerate);
+        random_trajectories(&scenes[i], scenes[i].is_function ? 100 : 250, accelerate,
+                            1000 + 17 * i + accelerate);
 }
 
 static void test_random_trajectories(void) { run_scenes(0); }
 
 static void test_random_accelerated_trajectories(void) { run_scenes(1); }
 
-
 /* ------------------------------------------------------- specific cases */
 
-static double contact_time(const carom_container *c, const double x[3], const double v[3], const double a[3],
-                           double radius, double horizon, int *status)
+static double contact_time(const carom_container *c, const double x[3], const double v[3],
+                           const double a[3], double radius, double horizon, int *status)
 {
     double t = -1.0;
     int st = boundary_contact_time(c, x, v, a, radius, horizon, &t);
-    if (status) *status = st;
-    else CHECK_EQ_INT(st, 0);
+    if (status)
+        *status = st;
+    else
+        CHECK_EQ_INT(st, 0);
     return t;
 }
 
@@ -463,9 +515,10 @@ static void test_roots(void)
         double r[4];
         int kind = i % 4;
         for (int k = 0; k < 4; k++) r[k] = uniform(&rng, -1.0, 3.0);
-        if (kind == 1) r[1] = r[0];             /* a double root */
+        if (kind == 1) r[1] = r[0];              /* a double root */
         if (kind == 2) r[3] = r[2], r[1] = r[0]; /* two double roots */
-        int clustered = 0; /* distinct roots closer than 0.05: conditioning, not the method, decides */
+        int clustered =
+            0; /* distinct roots closer than 0.05: conditioning, not the method, decides */
         for (int k = 0; k < 4; k++)
             for (int j = 0; j < k; j++)
                 if (r[k] != r[j] && fabs(r[k] - r[j]) < 0.05) clustered = 1;
@@ -486,7 +539,8 @@ static void test_roots(void)
         }
         for (int j = 0; j <= degree; j++) c[j] = -c[j]; /* negative for large s */
         double lo = 0.0, hi = 2.5;
-        double magnitude = 0.0; /* of the terms of p on [lo, hi]: the rounding of p is about u times this */
+        double magnitude =
+            0.0; /* of the terms of p on [lo, hi]: the rounding of p is about u times this */
         for (int j = 0; j <= degree; j++) magnitude += fabs(c[j]) * pow(hi, j);
         double got = roots_first_nonnegative(c, degree, lo, hi, 0x1p-50 * magnitude);
         /* the expected: lo if p(lo) >= 0, else the smallest root in (lo, hi] */
@@ -500,9 +554,11 @@ static void test_roots(void)
         if (expected == INFINITY) {
             CHECK_MSG(got == INFINITY, "case %d: got %.17g, expected none", i, got);
         } else {
-            double tol = kind == 0 || kind == 3 ? 1e-9 : 2e-5; /* double roots: the square root of the rounding */
-            CHECK_MSG(fabs(got - expected) <= tol, "case %d (kind %d): got %.17g, expected %.17g", i, kind, got,
-                      expected);
+            double tol = kind == 0 || kind == 3
+                             ? 1e-9
+                             : 2e-5; /* double roots: the square root of the rounding */
+            CHECK_MSG(fabs(got - expected) <= tol, "case %d (kind %d): got %.17g, expected %.17g",
+                      i, kind, got, expected);
         }
     }
 }
@@ -512,30 +568,38 @@ static void test_roots(void)
  * is, pulled away it is not. */
 static void test_starting_in_contact(void)
 {
-    ref_shape circle = ball(0, 0, 0, 5), inner = ball(0, 0, 0, 1), square = box(0, 0, 0, 5, 5, 0, 0);
+    ref_shape circle = ball(0, 0, 0, 5), inner = ball(0, 0, 0, 1),
+              square = box(0, 0, 0, 5, 5, 0, 0);
     ref_shape ring = pair(CAROM_SHAPE_DIFFERENCE, &circle, &inner);
     const double r = 0.5, none[3] = {0, 0, 0};
     const ref_shape *shapes[3] = {&circle, &square, &ring};
     for (int k = 0; k < 3; k++) {
         carom_container *c = build(shapes[k], 2);
         double x[3] = {4.5, 0, 0}, out[3] = {1, 0.2, 0}, in[3] = {-1, 0.3, 0};
-        CHECK_MSG(contact_time(c, x, out, none, r, INFINITY, NULL) == 0.0, "shape %d moving out", k);
+        CHECK_MSG(contact_time(c, x, out, none, r, INFINITY, NULL) == 0.0, "shape %d moving out",
+                  k);
         double t = contact_time(c, x, in, none, r, INFINITY, NULL);
         CHECK_MSG(t > 1.0 && t < INFINITY, "shape %d moving in: %g", k, t);
         if (k == 0) CHECK_NEAR(t, -2.0 * (x[0] * in[0]) / (in[0] * in[0] + in[1] * in[1]), 1e-13);
         double over[3] = {4.5 + 1e-13, 0, 0}; /* round-off overlap */
-        CHECK_MSG(contact_time(c, over, in, none, r, INFINITY, NULL) > 1.0, "shape %d overlapped by round-off", k);
-        CHECK_MSG(contact_time(c, over, out, none, r, INFINITY, NULL) == 0.0, "shape %d overlapped, out", k);
+        CHECK_MSG(contact_time(c, over, in, none, r, INFINITY, NULL) > 1.0,
+                  "shape %d overlapped by round-off", k);
+        CHECK_MSG(contact_time(c, over, out, none, r, INFINITY, NULL) == 0.0,
+                  "shape %d overlapped, out", k);
         double along[3] = {0, 1, 0}, press[3] = {2, 0, 0}, pull[3] = {-2, 0, 0};
-        CHECK_MSG(contact_time(c, x, along, press, r, INFINITY, NULL) == 0.0, "shape %d pressed", k);
+        CHECK_MSG(contact_time(c, x, along, press, r, INFINITY, NULL) == 0.0, "shape %d pressed",
+                  k);
         if (k == 1) { /* a flat wall: sliding along it is no contact */
-            CHECK_MSG(contact_time(c, x, along, none, r, 1.0, NULL) == INFINITY, "sliding along the box");
+            CHECK_MSG(contact_time(c, x, along, none, r, 1.0, NULL) == INFINITY,
+                      "sliding along the box");
         }
-        CHECK_MSG(contact_time(c, x, along, pull, r, INFINITY, NULL) > 0.1, "shape %d pulled away", k);
+        CHECK_MSG(contact_time(c, x, along, pull, r, INFINITY, NULL) > 0.1, "shape %d pulled away",
+                  k);
         if (k == 2) { /* touching the inner circle from outside */
             double y[3] = {-1.5, 0, 0}, toward[3] = {1, 0.1, 0}, away[3] = {-1, 0.1, 0};
             CHECK_MSG(contact_time(c, y, toward, none, r, INFINITY, NULL) == 0.0, "into the hole");
-            CHECK_MSG(contact_time(c, y, away, none, r, INFINITY, NULL) > 1.0, "away from the hole");
+            CHECK_MSG(contact_time(c, y, away, none, r, INFINITY, NULL) > 1.0,
+                      "away from the hole");
         }
         carom_container_destroy(c);
     }
@@ -545,8 +609,10 @@ static void test_starting_in_contact(void)
  * just in, a contact at the closest approach; just out, the far wall. */
 static void test_grazing(void)
 {
-    ref_shape circle = ball(0, 0, 0, 10), inner = ball(1.0, 0.5, 0, 2), square = box(1.0, 0.5, 0, 2, 2, 0, 0);
-    ref_shape ring = pair(CAROM_SHAPE_DIFFERENCE, &circle, &inner), frame = pair(CAROM_SHAPE_DIFFERENCE, &circle, &square);
+    ref_shape circle = ball(0, 0, 0, 10), inner = ball(1.0, 0.5, 0, 2),
+              square = box(1.0, 0.5, 0, 2, 2, 0, 0);
+    ref_shape ring = pair(CAROM_SHAPE_DIFFERENCE, &circle, &inner),
+              frame = pair(CAROM_SHAPE_DIFFERENCE, &circle, &square);
     const double r = 0.5, none[3] = {0, 0, 0};
     for (int k = 0; k < 2; k++) {
         carom_container *c = build(k ? &frame : &ring, 2);
@@ -559,9 +625,11 @@ static void test_grazing(void)
             motion m = {{x[0], x[1], 0}, {1, 0, 0}, {0, 0, 0}, r, 2};
             double f = clearance(ref, &m, t);
             if (side < 0) {
-                CHECK_MSG(t < 8.0 && fabs(f) < 1e-9, "%s: grazing in: t %.17g clearance %g", k ? "box" : "circle", t, f);
+                CHECK_MSG(t < 8.0 && fabs(f) < 1e-9, "%s: grazing in: t %.17g clearance %g",
+                          k ? "box" : "circle", t, f);
             } else {
-                CHECK_MSG(t > 12.0 && fabs(f) < 1e-9, "%s: grazing past: t %.17g clearance %g", k ? "box" : "circle", t, f);
+                CHECK_MSG(t > 12.0 && fabs(f) < 1e-9, "%s: grazing past: t %.17g clearance %g",
+                          k ? "box" : "circle", t, f);
             }
         }
         carom_container_destroy(c);
@@ -573,7 +641,8 @@ static void test_grazing(void)
  * long: a touch at 3, the far wall later, a contact just before 3. */
 static void test_tangent_approaches(void)
 {
-    ref_shape circle = ball(0, 0, 0, 5), square = box(0, 0, 0, 5, 5, 5, 0), sphere = ball(0, 0, 0, 5);
+    ref_shape circle = ball(0, 0, 0, 5), square = box(0, 0, 0, 5, 5, 5, 0),
+              sphere = ball(0, 0, 0, 5);
     const double r = 0.5;
     for (int k = 0; k < 3; k++) {
         int dim = k == 0 ? 2 : 3;
@@ -587,8 +656,8 @@ static void test_tangent_approaches(void)
         CHECK_MSG(t > 6.0, "shape %d: stops short, so the far wall: %.17g", k, t);
         t = contact_time(c, x, long_v, a, r, INFINITY, NULL);
         double expected = (long_v[0] - sqrt(long_v[0] * long_v[0] - 2.0 * 4.5)) / 1.0;
-        CHECK_MSG(fabs(t - expected) <= 1e-6 && t < 3.0, "shape %d: just reaches it at %.17g, expected %.17g", k, t,
-                  expected);
+        CHECK_MSG(fabs(t - expected) <= 1e-6 && t < 3.0,
+                  "shape %d: just reaches it at %.17g, expected %.17g", k, t, expected);
         carom_container_destroy(c);
     }
 }
@@ -598,8 +667,10 @@ static void test_tangent_approaches(void)
 static void test_functions(void)
 {
     double liar[5] = {0, 0, 0, 5, 3.0}, honest[5] = {0, 0, 0, 5, 1.0};
-    ref_shape fake = {CAROM_SHAPE_FUNCTION, {0}, {0}, 0, {0}, {0}, 0, {{0}}, NULL, NULL, function_ball, liar};
-    ref_shape good = {CAROM_SHAPE_FUNCTION, {0}, {0}, 0, {0}, {0}, 0, {{0}}, NULL, NULL, function_ball, honest};
+    ref_shape fake = {CAROM_SHAPE_FUNCTION, {0}, {0}, 0, {0}, {0}, 0, {{0}}, NULL, NULL,
+                      function_ball,        liar};
+    ref_shape good = {CAROM_SHAPE_FUNCTION, {0},   {0}, 0, {0}, {0}, 0, {{0}}, NULL, NULL,
+                      function_ball,        honest};
     ref_shape exact = ball(0, 0, 0, 5);
     carom_container *lying = build(&fake, 2), *fn = build(&good, 2), *ref = build(&exact, 2);
     int status = 0, caught = 0;
@@ -615,19 +686,23 @@ static void test_functions(void)
             caught++;
             CHECK(t == INFINITY);
         }
-        double t_fn = contact_time(fn, x, v, a, 0.5, INFINITY, NULL), t_exact = contact_time(ref, x, v, a, 0.5, INFINITY, NULL);
-        CHECK_MSG(t_fn <= t_exact, "the function's contact %.17g after the exact %.17g", t_fn, t_exact);
+        double t_fn = contact_time(fn, x, v, a, 0.5, INFINITY, NULL),
+               t_exact = contact_time(ref, x, v, a, 0.5, INFINITY, NULL);
+        CHECK_MSG(t_fn <= t_exact, "the function's contact %.17g after the exact %.17g", t_fn,
+                  t_exact);
         /* within eps / v_n of it: v_n the speed of approach at the contact */
         motion m = {{x[0], x[1], 0}, {v[0], v[1], 0}, {a[0], a[1], 0}, 0.5, 2};
         double p[3], vel[3];
         at(&m, t_exact, p);
         for (int k = 0; k < 3; k++) vel[k] = v[k] + a[k] * t_exact;
         double vn = (p[0] * vel[0] + p[1] * vel[1]) / length3(p);
-        CHECK_MSG(t_exact - t_fn <= 2.0 * eps / vn + 1e-12, "early by %g, eps / v_n %g", t_exact - t_fn, eps / vn);
+        CHECK_MSG(t_exact - t_fn <= 2.0 * eps / vn + 1e-12, "early by %g, eps / v_n %g",
+                  t_exact - t_fn, eps / vn);
         worst_early = fmax(worst_early, (t_exact - t_fn) * vn / eps);
     }
     CHECK_MSG(caught == 200, "the lying function caught %d times in 200", caught);
-    printf("  a caller's ball against the exact one: contacts at most %.2f eps / v_n early (eps = 2^-30 of the size)\n",
+    printf("  a caller's ball against the exact one: contacts at most %.2f eps / v_n early (eps = "
+           "2^-30 of the size)\n",
            worst_early);
     carom_container_destroy(lying);
     carom_container_destroy(fn);
@@ -641,7 +716,8 @@ static double half_plane(void *user, carom_vec p, carom_vec *gradient)
 {
     (void)user;
     if (gradient) *gradient = (carom_vec){0, -1, 0};
-    return fmin(5.0 - p.y, fmin(1000.0 - fabs(p.x), 1000.0 + p.y)); /* a long flat wall, capped far away */
+    return fmin(5.0 - p.y,
+                fmin(1000.0 - fabs(p.x), 1000.0 + p.y)); /* a long flat wall, capped far away */
 }
 
 static void test_recheck(void)

@@ -32,19 +32,28 @@ static int same_bits(carom_vec a, carom_vec b) { return memcmp(&a, &b, sizeof a)
 
 /* ---- analytic containers ------------------------------------------------- */
 
-typedef enum { SHAPE_BALL, SHAPE_BOX, SHAPE_HALF } shape_kind;
+typedef enum { SHAPE_BALL, SHAPE_BOX, SHAPE_HALF, SHAPE_LIBRARY } shape_kind;
 
 typedef struct container {
     shape_kind kind;
     int dim;
-    double size;    /* ball: radius; box: half side (square/cube); half-plane: unused (wall y = 0) */
+    double size;    /* ball: radius; box: half side (square/cube); half-plane: unused (wall y = 0);
+                       library: the largest extent of its bounds */
     double radius;  /* the body's radius */
+    const carom_container *shape; /* library: carom's container (its distance is 1-Lipschitz) */
+    double start[3];              /* library: where the body starts */
 } container;
 
 /* The clearance s(x) - r and its inward gradient. */
 static double clearance_at(const container *c, const double x[3], double g[3])
 {
     g[0] = g[1] = g[2] = 0.0;
+    if (c->kind == SHAPE_LIBRARY) {
+        carom_vec grad = {0, 0, 0};
+        double s = carom_container_distance(c->shape, vec(x), &grad) - c->radius;
+        unvec(g, grad);
+        return s;
+    }
     if (c->kind == SHAPE_HALF) {
         g[1] = 1.0;
         return x[1] - c->radius;
@@ -128,10 +137,31 @@ static void quartic_extremes(const double p[3], const double q[3], const double 
     }
 }
 
-/* The true least clearance over a window of length T from (x, v) under a. */
+/* A certified lower bound of the clearance over [t0, t1] on the parabola (a library container): the
+   clearance is 1-Lipschitz, so between two points it is at least the smaller end value less half the path
+   between them (at most speed * (t1 - t0) / 2); halves are looked at until that bound is >= 0 or 40 deep. */
+static double library_least(const container *c, const double x[3], const double v[3], const double a[3], double t0,
+                            double t1, double s0, double s1, double top_speed, int depth)
+{
+    double bound = fmin(s0, s1) - 0.5 * top_speed * (t1 - t0);
+    if (bound >= 0.0 || depth >= 40) return bound;
+    double tm = 0.5 * (t0 + t1), y[3], g[3];
+    for (int k = 0; k < 3; k++) y[k] = x[k] + (v[k] + 0.5 * a[k] * tm) * tm;
+    double sm = clearance_at(c, y, g);
+    return fmin(library_least(c, x, v, a, t0, tm, s0, sm, top_speed, depth + 1),
+                library_least(c, x, v, a, tm, t1, sm, s1, top_speed, depth + 1));
+}
+
+/* The true least clearance over a window of length T from (x, v) under a (for a library container, a
+   certified lower bound of it). */
 static double window_min_clearance(const container *c, const double x[3], const double v[3], const double a[3],
                                    double T)
 {
+    if (c->kind == SHAPE_LIBRARY) {
+        double g[3], y[3], top = len3(v) + len3(a) * T;
+        for (int k = 0; k < 3; k++) y[k] = x[k] + (v[k] + 0.5 * a[k] * T) * T;
+        return library_least(c, x, v, a, 0.0, T, clearance_at(c, x, g), clearance_at(c, y, g), top, 0);
+    }
     if (c->kind == SHAPE_HALF) { /* y(t) a parabola */
         double y = fmin(x[1], x[1] + v[1] * T + 0.5 * a[1] * T * T);
         if (a[1] != 0.0) {
@@ -276,6 +306,7 @@ static run_stats adversarial_run(const container *c, const carom_filter_def *def
     player pl = {kind, carom_rng_seed(seed), {0, 0, 0}, 0};
     double x[3] = {0, 0, 0}, v[3] = {0, 0, 0}, g[3], input[3], a[3];
     if (c->kind == SHAPE_HALF) x[1] = 1.0;
+    if (c->kind == SHAPE_LIBRARY) memcpy(x, c->start, sizeof x);
     for (int64_t i = 0; i < windows; i++) {
         player_input(&pl, c, def, x, v, input);
         double s = filter_clearance(c, x, g);
@@ -615,20 +646,101 @@ static void adversaries_in(const container *c, uint64_t seed)
 
 static void test_adversaries_circle(void)
 {
-    container c = {SHAPE_BALL, 2, 10.0, 0.5};
+    container c = {SHAPE_BALL, 2, 10.0, 0.5, NULL, {0, 0, 0}};
     adversaries_in(&c, 21);
 }
 
 static void test_adversaries_box(void)
 {
-    container c = {SHAPE_BOX, 2, 5.0, 0.5};
+    container c = {SHAPE_BOX, 2, 5.0, 0.5, NULL, {0, 0, 0}};
     adversaries_in(&c, 22);
 }
 
 static void test_adversaries_sphere(void)
 {
-    container c = {SHAPE_BALL, 3, 10.0, 0.5};
+    container c = {SHAPE_BALL, 3, 10.0, 0.5, NULL, {0, 0, 0}};
     adversaries_in(&c, 23);
+}
+
+static carom_container *make_container(carom_container_def d)
+{
+    carom_container *c = NULL;
+    char why[256] = "";
+    CHECK_MSG(carom_container_create(&d, &c, why, sizeof why) == CAROM_OK, "%s", why);
+    return c;
+}
+
+static carom_container *make_ball(int dim, carom_vec centre, double radius)
+{
+    carom_container_def d = carom_default_container_def();
+    d.shape = CAROM_SHAPE_BALL, d.dim = dim, d.centre = centre, d.radius = radius;
+    return make_container(d);
+}
+
+static carom_container *make_pair(carom_shape shape, carom_container *first, carom_container *second)
+{
+    carom_container_def d = carom_default_container_def();
+    d.shape = shape, d.dim = carom_container_dim(first), d.first = first, d.second = second;
+    carom_container *c = make_container(d);
+    carom_container_destroy(first);
+    carom_container_destroy(second);
+    return c;
+}
+
+/* Every shape of the library (and composites) in 2D and 3D, through carom_container_distance. */
+static void test_adversaries_library(void)
+{
+    enum { SHAPES = 11 };
+    carom_container *shape[SHAPES];
+    const char *name[SHAPES] = {"box", "rounded box", "hexagon", "capsule", "union", "intersection", "annulus",
+                                "3D box", "3D rounded box", "3D capsule", "3D shell"};
+    carom_container_def d = carom_default_container_def();
+    d.shape = CAROM_SHAPE_BOX, d.dim = 2, d.size = (carom_vec){12, 8, 0};
+    shape[0] = make_container(d);
+    d.shape = CAROM_SHAPE_ROUNDED_BOX, d.radius = 2.5;
+    shape[1] = make_container(d);
+    const carom_vec hexagon[6] = {{6, 0, 0}, {3, 5.2, 0}, {-3, 5.2, 0}, {-6, 0, 0}, {-3, -5.2, 0}, {3, -5.2, 0}};
+    d = carom_default_container_def();
+    d.shape = CAROM_SHAPE_POLYGON, d.dim = 2, d.vertices = hexagon, d.vertex_count = 6;
+    shape[2] = make_container(d);
+    d = carom_default_container_def();
+    d.shape = CAROM_SHAPE_CAPSULE, d.dim = 2, d.a = (carom_vec){-4, -1, 0}, d.b = (carom_vec){4, 1, 0}, d.radius = 3;
+    shape[3] = make_container(d);
+    shape[4] = make_pair(CAROM_SHAPE_UNION, make_ball(2, (carom_vec){-3, 0, 0}, 4), make_ball(2, (carom_vec){3, 0, 0}, 4));
+    d = carom_default_container_def();
+    d.shape = CAROM_SHAPE_BOX, d.dim = 2, d.size = (carom_vec){10, 10, 0};
+    shape[5] = make_pair(CAROM_SHAPE_INTERSECTION, make_ball(2, (carom_vec){0, 0, 0}, 6.5), make_container(d));
+    shape[6] = make_pair(CAROM_SHAPE_DIFFERENCE, make_ball(2, (carom_vec){0, 0, 0}, 7), make_ball(2, (carom_vec){0.5, 0, 0}, 2.5));
+    d = carom_default_container_def();
+    d.shape = CAROM_SHAPE_BOX, d.dim = 3, d.size = (carom_vec){10, 8, 6};
+    shape[7] = make_container(d);
+    d.shape = CAROM_SHAPE_ROUNDED_BOX, d.radius = 2;
+    shape[8] = make_container(d);
+    d = carom_default_container_def();
+    d.shape = CAROM_SHAPE_CAPSULE, d.dim = 3, d.a = (carom_vec){-3, 0, -1}, d.b = (carom_vec){3, 1, 1}, d.radius = 3;
+    shape[9] = make_container(d);
+    shape[10] = make_pair(CAROM_SHAPE_DIFFERENCE, make_ball(3, (carom_vec){0, 0, 0}, 7), make_ball(3, (carom_vec){0, 0, 0}, 3));
+    int64_t saved = windows_per_container();
+    for (int k = 0; k < SHAPES; k++) {
+        if (!shape[k]) continue;
+        container c = {SHAPE_LIBRARY, carom_container_dim(shape[k]), 0.0, 0.5, shape[k], {0, 0, 0}};
+        carom_vec lo, hi;
+        carom_container_bounds(shape[k], &lo, &hi);
+        c.size = fmax(fmax(fabs(lo.x), fabs(hi.x)), fmax(fmax(fabs(lo.y), fabs(hi.y)), fmax(fabs(lo.z), fabs(hi.z))));
+        /* start at the deepest of some random points */
+        carom_rng rng = carom_rng_seed(60 + (uint64_t)k);
+        double best = -INFINITY, g[3];
+        for (int i = 0; i < 400; i++) {
+            double p[3] = {lo.x + (hi.x - lo.x) * carom_rng_uniform(&rng), lo.y + (hi.y - lo.y) * carom_rng_uniform(&rng),
+                           c.dim == 3 ? lo.z + (hi.z - lo.z) * carom_rng_uniform(&rng) : 0.0};
+            double s = clearance_at(&c, p, g);
+            if (s > best) best = s, memcpy(c.start, p, sizeof p);
+        }
+        printf("      %s:", name[k]);
+        adversaries_in(&c, 70 + (uint64_t)k);
+        carom_container_destroy(shape[k]);
+    }
+    (void)saved;
 }
 
 /* ---- the margin is needed, and exactly so ----------------------------------- */
@@ -637,7 +749,7 @@ static void test_margin_needed(void)
 {
     /* The continuous-time filter (window 0) with its outputs held for dt, as a game would hold them: the
        player straight at the wall drives the body through it; with the window's margin it never does. */
-    container box = {SHAPE_BOX, 2, 5.0, 0.5};
+    container box = {SHAPE_BOX, 2, 5.0, 0.5, NULL, {0, 0, 0}};
     const carom_filter_law laws[3] = {CAROM_FILTER_NAIVE, CAROM_FILTER_LINEAR, CAROM_FILTER_QUADRATIC};
     for (int l = 0; l < 3; l++) {
         carom_filter_def held = law_def(laws[l], 1.0, 0.5, 0.0);
@@ -650,7 +762,10 @@ static void test_margin_needed(void)
             if (laws[l] == CAROM_FILTER_NAIVE) player_input(&(player){PLAYER_WALL, pl.rng, {0}, 0}, &box, &search, x, v, input);
             else player_input(&pl, &box, &search, x, v, input);
             carom_filter_result r;
-            carom_filter_apply(&held, clearance_at(&box, x, g), vec(g), vec(v), vec(input), &r);
+            {
+                double s_now = clearance_at(&box, x, g);
+                carom_filter_apply(&held, s_now, vec(g), vec(v), vec(input), &r);
+            }
             unvec(a, r.acceleration);
             least = fmin(least, window_min_clearance(&box, x, v, a, dt));
             fly(x, v, a, dt);
@@ -669,7 +784,7 @@ static void test_margin_tight(void)
     /* At v = (k + 1/2) a dt and s = M(v) + eps the naive law lets a full push at a flat wall through; the
        body then needs exactly B(v') = s' + ... : the braking that follows ends eps from the wall. So a
        margin smaller by any delta > eps would let the same play end delta - eps inside the wall. */
-    container half = {SHAPE_HALF, 2, 0.0, 0.0};
+    container half = {SHAPE_HALF, 2, 0.0, 0.0, NULL, {0, 0, 0}};
     const double dts[3] = {0.1, 0.01, 1.0 / 60.0};
     for (int i = 0; i < 3; i++) {
         double dt = dts[i], amax = 2.0;
@@ -679,10 +794,16 @@ static void test_margin_tight(void)
             double x[3] = {0, filter_reach(&d, speed) + eps, 0}, v[3] = {0, -speed, 0}, g[3], a[3];
             double push[3] = {0, -amax, 0}, least = INFINITY;
             carom_filter_result r;
-            carom_filter_apply(&d, clearance_at(&half, x, g), vec(g), vec(v), vec(push), &r);
+            {
+                double s_now = clearance_at(&half, x, g);
+                carom_filter_apply(&d, s_now, vec(g), vec(v), vec(push), &r);
+            }
             CHECK(r.acted == 0 && r.speed_ratio < 1.0); /* the push goes through */
             for (int w = 0; w < 10 * (k + 3); w++) {
-                carom_filter_apply(&d, clearance_at(&half, x, g), vec(g), vec(v), vec(push), &r);
+                {
+                    double s_now = clearance_at(&half, x, g);
+                    carom_filter_apply(&d, s_now, vec(g), vec(v), vec(push), &r);
+                }
                 unvec(a, r.acceleration);
                 least = fmin(least, window_min_clearance(&half, x, v, a, dt));
                 fly(x, v, a, dt);
@@ -692,7 +813,10 @@ static void test_margin_tight(void)
             /* and one eps less room: the filter brakes at once */
             double y[3] = {0, filter_reach(&d, speed) - eps, 0};
             v[1] = -speed;
-            carom_filter_apply(&d, clearance_at(&half, y, g), vec(g), vec(v), vec(push), &r);
+            {
+                double s_now = clearance_at(&half, y, g);
+                carom_filter_apply(&d, s_now, vec(g), vec(v), vec(push), &r);
+            }
             if (k == 0) /* slower than a dt: the slow rule shortens the push instead */
                 CHECK(r.speed_ratio >= 1.0 && r.acted && r.acceleration.y > -amax);
             else
@@ -706,7 +830,7 @@ static void test_margin_tight(void)
 static void test_directional(void)
 {
     /* One flat wall (the half-plane y > 0): every player, 10^5 windows each, never reaches it. */
-    container half = {SHAPE_HALF, 2, 0.0, 0.25};
+    container half = {SHAPE_HALF, 2, 0.0, 0.25, NULL, {0, 0, 0}};
     carom_rng rng = carom_rng_seed(31);
     for (int p = 0; p < PLAYER_COUNT; p++) {
         if (p == PLAYER_CORNER || p == PLAYER_SPIRAL) continue; /* no corner and no centre in a half-plane */
@@ -717,14 +841,17 @@ static void test_directional(void)
     }
     /* Not guaranteed at a corner: sliding fast along the floor of a box into the side wall. The nearest wall
        is the floor until the last moment, so nothing brakes the sliding speed; the linear law stops it. */
-    container box = {SHAPE_BOX, 2, 5.0, 0.5};
+    container box = {SHAPE_BOX, 2, 5.0, 0.5, NULL, {0, 0, 0}};
     for (int l = 0; l < 2; l++) {
         carom_filter_def d = law_def(l ? CAROM_FILTER_LINEAR : CAROM_FILTER_DIRECTIONAL, 1.0, 0.5, 0.02);
         double x[3] = {-4.0, -4.4, 0}, v[3] = {0, 0, 0}, g[3], a[3], least = INFINITY;
         for (int w = 0; w < 2000; w++) {
             double in[3] = {1.0, 0, 0};
             carom_filter_result r;
-            carom_filter_apply(&d, filter_clearance(&box, x, g), vec(g), vec(v), vec(in), &r);
+            {
+                double s_now = filter_clearance(&box, x, g);
+                carom_filter_apply(&d, s_now, vec(g), vec(v), vec(in), &r);
+            }
             unvec(a, r.acceleration);
             least = fmin(least, window_min_clearance(&box, x, v, a, d.window));
             fly(x, v, a, d.window);
@@ -753,7 +880,10 @@ static void intrusion(const container *c, carom_filter_law law, player_kind kind
             player_input(&pl, c, &d, x, v, in);
         }
         carom_filter_result r;
-        carom_filter_apply(&d, filter_clearance(c, x, g), vec(g), vec(v), vec(in), &r);
+        {
+            double s_now = filter_clearance(c, x, g);
+            carom_filter_apply(&d, s_now, vec(g), vec(v), vec(in), &r);
+        }
         unvec(a, r.acceleration);
         double diff[3] = {a[0] - in[0], a[1] - in[1], a[2] - in[2]};
         act += r.acted;
@@ -766,7 +896,7 @@ static void intrusion(const container *c, carom_filter_law law, player_kind kind
 
 static void test_directional_intrusion(void)
 {
-    container box = {SHAPE_BOX, 2, 20.0, 0.5}, circle = {SHAPE_BALL, 2, 10.0, 0.5};
+    container box = {SHAPE_BOX, 2, 20.0, 0.5, NULL, {0, 0, 0}}, circle = {SHAPE_BALL, 2, 10.0, 0.5, NULL, {0, 0, 0}};
     double acted[2], dev[2], least[2];
     for (int l = 0; l < 2; l++)
         intrusion(&box, l ? CAROM_FILTER_DIRECTIONAL : CAROM_FILTER_LINEAR, PLAYER_RANDOM, &acted[l], &dev[l], &least[l]);
@@ -821,7 +951,7 @@ static void filter_flock(flock *f, const container *c, double inputs[10][3], int
 
 static void flock_run(int n, int dim, uint64_t seed, int64_t windows)
 {
-    container c = {SHAPE_BALL, dim, 6.0, 0.0};
+    container c = {SHAPE_BALL, dim, 6.0, 0.0, NULL, {0, 0, 0}};
     flock f = {0};
     f.n = n;
     carom_rng rng = carom_rng_seed(seed);
@@ -896,6 +1026,7 @@ int main(void)
     RUN(test_adversaries_circle);
     RUN(test_adversaries_box);
     RUN(test_adversaries_sphere);
+    RUN(test_adversaries_library);
     RUN(test_margin_needed);
     RUN(test_margin_tight);
     RUN(test_directional);
