@@ -17,7 +17,11 @@
 #                for every law);
 #   rink         the circle player (a tangent spiralling outward) in a
 #                rounded rink 30 x 15 with corners of radius 4, a_max 1.
-# Windows of 0.05, sigma 0.5, 4000 windows (200 time units) each.
+# Windows of 0.05, sigma 0.5, 4000 windows (200 time units) each. The world
+# filters (its decisions at window starts and, exactly, inside windows when
+# v / v_max crosses sigma); the rows marked "starts" filter in the command
+# at window starts only (--at-window-starts), on the same inputs: what the
+# exact decisions inside windows change.
 # Columns: acted = fraction of windows in which the filter changed the
 # input; intrusion = mean |a - a_p| / a_max; cross = time until the
 # clearance first falls to a tenth of its start (crossing 90% of the way to
@@ -51,16 +55,17 @@ EOF
 
 field() { awk -v key="\"$2\":" '$1 == key { v = $2; sub(/,$/, "", v); print v; exit }' "$1"; }
 row() {
-  local input=$1 law=$2 cross
+  local input=$1 law=$2 cross label=$2
   shift 2
+  [[ " $* " == *" --at-window-starts "* ]] && label="$law, starts"
   if ! "$carom" steer "$@" --law "$law" --windows 4000 --window 0.05 --json "$work/f.json" --quiet >/dev/null \
     2>"$work/err"; then
-    printf '| %s | %s | failed: %s |\n' "$input" "$law" "$(cut -c 8-120 "$work/err")"
+    printf '| %s | %s | failed: %s |\n' "$input" "$label" "$(cut -c 8-120 "$work/err")"
     return
   fi
   cross=$(field "$work/f.json" time_to_cross)
   if [ "$cross" = null ]; then cross=never; else cross=$(printf '%.2f' "$cross"); fi
-  printf '| %s | %s | %.3f | %.3f | %s | %.3g | %s | %.3g |\n' "$input" "$law" "$(field "$work/f.json" acted_fraction)" \
+  printf '| %s | %s | %.3f | %.3f | %s | %.3g | %s | %.3g |\n' "$input" "$label" "$(field "$work/f.json" acted_fraction)" \
     "$(field "$work/f.json" mean_intrusion)" "$cross" "$(field "$work/f.json" min_clearance)" \
     "$(field "$work/f.json" wall_contacts)" "$(field "$work/f.json" hardest_impact)"
 }
@@ -70,4 +75,8 @@ echo "|---|---|---|---|---|---|---|---|"
 for law in off naive linear quadratic directional backup; do row toward-wall "$law" --player toward-wall; done
 for law in off naive linear quadratic directional backup; do row replayed "$law" --player "$work/replayed.csv"; done
 for law in off naive linear quadratic directional backup; do row random "$law" --player random --seed 1; done
+for law in linear quadratic; do
+  row toward-wall "$law" --player toward-wall --at-window-starts
+  row random "$law" --player random --seed 1 --at-window-starts
+done
 for law in off naive linear quadratic directional backup; do row rink "$law" "$work/rink.yaml" --player circle; done

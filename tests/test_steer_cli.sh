@@ -73,6 +73,8 @@ check_players_and_laws() {
       safe "$law/$(basename "$player")" --law "$law" --player "$player"
     done
   done
+  safe "linear/at-window-starts" --law linear --player toward-wall --at-window-starts
+  safe "quadratic/at-window-starts/circle" --law quadratic --player circle --at-window-starts
   safe "linear/window0.2" --law linear --player toward-wall --window 0.2
   safe "quadratic/window0.01/circle" --law quadratic --player circle --window 0.01
   safe "linear/sigma0.9" --law linear --safety 0.9 --max-acceleration 3 --player random
@@ -360,13 +362,27 @@ YAML
   pass "scenario controls"
 }
 
-# carom run does not filter: a scenario with steer: is refused at its place.
-check_run_refuses_steer() {
+# carom run steers a scenario's steer: groups (the world's filter): a disk
+# blown toward the wall by its own acceleration stays clear of it; without
+# steer: it hits. A steered group needs run.window.
+check_run_steers() {
+  local body='    velocity: {speed: 0}
+    acceleration: [1, 0]'
+  printf 'world:\n  dim: 2\n  container: {circle: 5}\nbodies:\n  - count: 1\n%s\n%s\nrun:\n  until: 30\n  window: 0.05\noutput:\n  trajectory: %s\n  every: 0.05\n' \
+    "$body" "    steer: {law: linear}" blown.xyz >"$work/blown.yaml"
+  printf 'world:\n  dim: 2\n  container: {circle: 5}\nbodies:\n  - count: 1\n%s\nrun:\n  until: 30\n  window: 0.05\noutput:\n  trajectory: %s\n  every: 0.05\n' \
+    "$body" free.xyz >"$work/free.yaml"
+  (cd "$work" && "$carom" run blown.yaml --quiet && "$carom" run free.yaml --quiet) >"$work/run.txt" 2>&1 ||
+    { fail "run steers" "$(cat "$work/run.txt")"; return; }
+  local steered free
+  steered=$(min_circle_clearance "$work/blown.xyz" 5); free=$(min_circle_clearance "$work/free.xyz" 5)
+  is_true "$steered >= $CLEAR && $free < 0.01" || { fail "run steers" "clearance $steered steered, $free free"; return; }
+  printf 'world:\n  dim: 2\n  container: {circle: 5}\nbodies:\n  - count: 1\n    steer: {}\nrun:\n  until: 1\n' >"$work/nowin.yaml"
   local out status
-  out=$("$carom" run "$(dirname "$0")/../examples/steer_circle.yaml" --until 1 2>&1); status=$?
-  [ $status -eq 1 ] && [[ $out == *"steer_circle.yaml:17:12: bodies[0].steer: carom run does not filter"* ]] ||
-    { fail "run refuses steer" "status $status: $out"; return; }
-  pass "run refuses steer"
+  out=$(cd "$work" && "$carom" run nowin.yaml 2>&1); status=$?
+  [ $status -eq 1 ] && [[ $out == *"nowin.yaml:6:12: bodies[0].steer filters the bodies' accelerations at window starts, but run has no window"* ]] ||
+    { fail "run steers" "no window: status $status: $out"; return; }
+  pass "run steers"
 }
 
 # bad NAME EXPECTED ARGS...: exit 2, one line containing EXPECTED, nothing written
@@ -421,6 +437,6 @@ check_examples
 check_bad_scenarios
 check_run_container
 check_scenario_controls
-check_run_refuses_steer
+check_run_steers
 check_bad_options
 finish

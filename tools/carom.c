@@ -235,24 +235,10 @@ static int check_ignored_options(const session *s, const options *o, char *error
 
 /* ---- building the world --------------------------------------------------- */
 
-/* Steered groups are run by carom steer, which filters their accelerations. */
-static int check_not_steered(const scenario *sc, char *message, size_t size)
-{
-    for (int g = 0; g < sc->group_count; g++)
-        if (sc->groups[g].steered)
-            return snprintf(message, size,
-                            "%s:%d:%d: bodies[%d].steer: carom run does not filter steered bodies (expected carom "
-                            "steer %s, which does)",
-                            sc->path, sc->groups[g].steer_mark.line, sc->groups[g].steer_mark.col, g, sc->path),
-                   -1;
-    return 0;
-}
-
 static int build_from_scenario(runner *r, const options *o)
 {
     scenario sc;
     if (scenario_load(o->scenario, &sc, r->message, sizeof r->message) != 0) return -1;
-    if (check_not_steered(&sc, r->message, sizeof r->message) != 0) return scenario_free(&sc), -1;
     if (o->has_seed) sc.seed = o->seed;
     char *species = NULL;
     int st = place_build_world_named(&sc, runner_log_event, &r->log, r->box, &r->world, &species, r->message,

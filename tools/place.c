@@ -60,8 +60,9 @@
  * (shrunk by the radius) and a trial whose clearance s(x) - r is negative
  * is rejected like an overlapping one (so the bodies are uniform in the
  * region where they fit); a lattice site or a body from a file outside the
- * container is an error naming the body. (A group's `steer:` is read by
- * the callers: carom steer filters those bodies.)
+ * container is an error naming the body. A group with `steer:` has each of
+ * its bodies steered (carom_world_set_body_filter) with the filter's window
+ * run.window, which steered bodies need.
  *
  * Random numbers: one carom_rng seeded with the scenario's seed, drawn in
  * this order: groups in order; for each generated group first its
@@ -906,6 +907,30 @@ static int add_sensors(builder *b)
     return 0;
 }
 
+/* ---- steered groups --------------------------------------------------------------- */
+
+/* Each body of a group with steer: gets its filter (window: run.window). */
+static int steer_groups(builder *b)
+{
+    const scenario *s = b->s;
+    for (int g = 0, first = 0; g < s->group_count; first += b->placed[g], g++) {
+        const scenario_group *group = &s->groups[g];
+        if (!group->steered) continue;
+        if (!(s->window > 0.0))
+            return fail(b, group->steer_mark,
+                        "bodies[%d].steer filters the bodies' accelerations at window starts, but run has no "
+                        "window (expected run.window: DT with steer:)",
+                        g);
+        carom_filter_def def = group->filter;
+        def.window = s->window;
+        for (int32_t k = 0; k < b->placed[g]; k++)
+            if (carom_world_set_body_filter(b->world, first + k, &def) != CAROM_OK)
+                return fail(b, group->steer_mark, "bodies[%d].steer, body %d: %s (expected a usable filter)", g,
+                            (int)k, carom_world_message(b->world));
+    }
+    return 0;
+}
+
 static int build(builder *b, carom_event_callback on_event, void *user)
 {
     const scenario *s = b->s;
@@ -922,7 +947,7 @@ static int build(builder *b, carom_event_callback on_event, void *user)
         if (st != 0) return -1;
         b->placed[g] = carom_world_body_count(b->world) - before;
     }
-    return add_sensors(b);
+    return add_sensors(b) != 0 ? -1 : steer_groups(b);
 }
 
 /* "NAME COUNT NAME COUNT ...": the species of the bodies in index order. */

@@ -8,13 +8,18 @@
  * uniformly random direction, from --seed; circle: along the tangent of the
  * level set of s plus 0.3 of the outward normal, so the body spirals out; or rows
  * of a CSV file `time,body,ax,ay(,az)` replayed as `carom run` replays
- * run.controls, controls.c). The filter then corrects a_p at the window's
- * start (carom_filter_apply on the clearance s(x) - r and the gradient of
- * carom_container_distance, with the filter's window set to DT so that its
- * margin covers an acceleration held for the window), the corrected
- * acceleration is set (carom_world_set_body_acceleration), and the window
- * is run (carom_world_advance). Each steered body is filtered against the
- * container only: steered bodies do not avoid each other here.
+ * run.controls, controls.c). The filter then corrects a_p: by default the
+ * world does it (carom_world_set_body_filter: the input is set with
+ * carom_world_set_body_acceleration and the world decides at each window
+ * start and, exactly, inside a window when v / v_max crosses sigma, against
+ * the container and the other steered bodies; the figures read its last
+ * decision of each window, carom_world_get_body_filter). With
+ * --at-window-starts this command does it at window starts only
+ * (carom_filter_apply on the clearance s(x) - r and gradient of
+ * carom_container_distance, the filter's window DT so that its margin
+ * covers an acceleration held for the window; against the container only)
+ * and sets the result: what the world's exact decisions are measured
+ * against. Then the window is run (carom_world_advance).
  *
  * Figures: the minimum clearance of the steered bodies, read at every
  * window end and at every event of theirs; their wall contacts and the
@@ -88,6 +93,8 @@ static const char *help_text =
     "  --windows N            windows to run (1 to 1e9) [run.until / run.window, else 2000]\n"
     "  --window DT            window length (> 0) [run.window, else 0.05]\n"
     "  --seed S               seed of the random player (a whole number >= 0) [the scenario's]\n"
+    "  --at-window-starts     filter in this command at window starts only\n"
+    "                         (carom_filter_apply), not by the world's filter\n"
     "  --json FILE            the figures as JSON\n"
     "  --trajectory FILE      extended XYZ frames, one per window and the first\n"
     "  --lambda FILE          per steered body and window, CSV:\n"
@@ -115,7 +122,7 @@ typedef struct steer_options {
     double max_acceleration, safety; /* NAN: the scenario's */
     int64_t windows;           /* -1: the scenario's */
     double window;             /* NAN: the scenario's */
-    int has_seed, quiet, player_given;
+    int has_seed, quiet, player_given, at_window_starts;
     uint64_t seed;
     const char *json, *trajectory, *lambda;
 } steer_options;
@@ -260,6 +267,7 @@ static int is_valued(const char *name)
 static int take_flag(steer_options *o, const char *arg)
 {
     if (!strcmp(arg, "--quiet") || !strcmp(arg, "-q")) return o->quiet = 1;
+    if (!strcmp(arg, "--at-window-starts")) return o->at_window_starts = 1;
     return 0;
 }
 
@@ -555,6 +563,25 @@ static int choose_steered(steer_run *r)
     return 0;
 }
 
+/* Does the world filter body b (not with --at-window-starts, nor with law off)? */
+static int world_filters(const steer_run *r, const steered *b)
+{
+    return !r->o.at_window_starts && b->filter.law != CAROM_FILTER_OFF;
+}
+
+/* The world's filter for each steered body it filters (none for the others). */
+static int set_filters(steer_run *r)
+{
+    for (int32_t k = 0; k < r->count; k++) {
+        const steered *b = &r->bodies[k];
+        if (carom_world_set_body_filter(r->world, b->id, world_filters(r, b) ? &b->filter : NULL) != CAROM_OK)
+            return snprintf(r->message, sizeof r->message, "body %d: %s", (int)b->id,
+                            carom_world_message(r->world)),
+                   -1;
+    }
+    return 0;
+}
+
 /* ---- outputs ----------------------------------------------------------------------- */
 
 static int check_outputs(steer_run *r)
@@ -625,7 +652,22 @@ static void lambda_row(steer_run *r, const steered *b, const carom_filter_result
 
 /* ---- one window -------------------------------------------------------------------- */
 
-/* The input of each steered body from the player, filtered at the window's start. */
+/* The filter in this command, at the window's start: the result to set. */
+static int filter_here(steer_run *r, const steered *b, double clearance, carom_vec gradient, carom_vec velocity,
+                       carom_filter_result *result)
+{
+    if (carom_filter_apply(&b->filter, clearance - r->skin, gradient, velocity, b->input, result) != CAROM_OK)
+        return snprintf(r->message, sizeof r->message,
+                        "body %d at t = %.17g: the filter refused its state (clearance %.17g, input %.17g, %.17g, "
+                        "%.17g)",
+                        (int)b->id, carom_world_time(r->world), clearance, b->input.x, b->input.y, b->input.z),
+               -1;
+    result->acceleration = flushed(result->acceleration);
+    return 0;
+}
+
+/* The input of each steered body from the player, set as it is (the world
+ * filters it) or filtered here at the window's start. */
 static int steer_inputs(steer_run *r, carom_filter_result *results)
 {
     for (int32_t k = 0; k < r->count; k++) {
@@ -635,13 +677,10 @@ static int steer_inputs(steer_run *r, carom_filter_result *results)
         carom_vec g;
         double c = clearance_at(r, state.position, state.radius, &g);
         b->input = player_input(r, b, g);
-        if (carom_filter_apply(&b->filter, c - r->skin, g, state.velocity, b->input, &results[k]) != CAROM_OK)
-            return snprintf(r->message, sizeof r->message,
-                            "body %d at t = %.17g: the filter refused its state (clearance %.17g, input %.17g, "
-                            "%.17g, %.17g)",
-                            (int)b->id, carom_world_time(r->world), c, b->input.x, b->input.y, b->input.z),
-                   -1;
-        results[k].acceleration = flushed(results[k].acceleration);
+        if (world_filters(r, b))
+            results[k] = (carom_filter_result){flushed(b->input), 0.0, 0.0, 0};
+        else if (filter_here(r, b, c, g, state.velocity, &results[k]) != 0)
+            return -1;
         if (carom_world_set_body_acceleration(r->world, b->id, results[k].acceleration) != CAROM_OK)
             return snprintf(r->message, sizeof r->message, "body %d: %s", (int)b->id,
                             carom_world_message(r->world)),
@@ -656,6 +695,7 @@ static void steer_figures_after(steer_run *r, carom_filter_result *results)
     for (int32_t k = 0; k < r->count; k++) {
         steered *b = &r->bodies[k];
         carom_filter_result *res = &results[k];
+        if (world_filters(r, b)) carom_world_get_body_filter(r->world, b->id, res);
         carom_vec input = clamped(b->input, b->filter.max_acceleration);
         carom_vec d = {res->acceleration.x - input.x, res->acceleration.y - input.y,
                        res->acceleration.z - input.z};
@@ -724,9 +764,9 @@ static void print_figures(const steer_run *r)
 {
     summary s = summarise(r);
     const carom_filter_def *f = &r->bodies[0].filter;
-    printf("steer: %d steered bod%s, player %s, law %s (a_max %.6g, sigma %.6g, window %.6g)\n", (int)r->count,
-           r->count == 1 ? "y" : "ies", player_text(r), law_names[f->law], f->max_acceleration, f->safety,
-           f->window);
+    printf("steer: %d steered bod%s, player %s, law %s (a_max %.6g, sigma %.6g, window %.6g), filtered %s\n",
+           (int)r->count, r->count == 1 ? "y" : "ies", player_text(r), law_names[f->law], f->max_acceleration,
+           f->safety, f->window, r->o.at_window_starts ? "at window starts" : "by the world");
     printf("windows run        %lld of %.6g (t = %.6g)\n", (long long)r->f.windows, r->window,
            carom_world_time(r->world));
     printf("minimum clearance  %.6g\n", r->f.min_clearance);
@@ -768,6 +808,7 @@ static void write_json(FILE *out, const void *data)
     fprintf(out, "  \"player\": ");
     json_string(out, player_text(r));
     fprintf(out, ",\n  \"law\": \"%s\",\n", law_names[f->law]);
+    fprintf(out, "  \"filtered\": \"%s\",\n", r->o.at_window_starts ? "window_starts" : "world");
     fprintf(out, "  \"max_acceleration\": %.17g,\n  \"safety\": %.17g,\n", f->max_acceleration, f->safety);
     fprintf(out, "  \"window\": %.17g,\n  \"windows\": %lld,\n  \"steered\": %d,\n", r->window,
             (long long)r->f.windows, (int)r->count);
@@ -817,7 +858,7 @@ static int prepare(steer_run *r)
     if ((r->o.scenario ? build_from_scenario(r) : build_default(r)) != 0) return -1;
     r->wall_restitution = carom_world_definition(r->world).wall_restitution;
     r->skin = SKIN_FRACTION * 0.5 * fmax(r->box[0], fmax(r->box[1], r->dim == 3 ? r->box[2] : 0.0));
-    if (choose_steered(r) != 0) return -1;
+    if (choose_steered(r) != 0 || set_filters(r) != 0) return -1;
     if (r->o.player == PLAYER_FILE) {
         if (controls_load(r->o.player_file, r->dim, carom_world_body_count(r->world), &r->csv, r->message,
                           sizeof r->message) != 0)
