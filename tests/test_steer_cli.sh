@@ -304,6 +304,14 @@ bodies:
     mass: .inf
     velocity: {speed: 0}
     steer: {law: linear}'
+  local deep
+  deep=$(awk 'BEGIN { for (k = 0; k < 70; k++) printf "{union: ["; printf "{circle: 1}";
+                      for (k = 0; k < 70; k++) printf ", {circle: 2}]}" }')
+  bad_scenario too-deep "composites nested more than 64 deep" "world:
+  dim: 2
+  container: $deep
+bodies:
+  - count: 1"
   bad_scenario no-walls "the box is periodic along x, so there is no wall to steer clear of" \
 'world:
   dim: 2

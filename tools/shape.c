@@ -24,6 +24,7 @@
 #include <string.h>
 
 #define LENGTH(array) ((int)(sizeof(array) / sizeof((array)[0])))
+#define MAX_DEPTH 64 /* composites within composites: far more than a container needs */
 #define NAME_SIZE 200 /* a shape's name in messages: world.container.union[1].box.size */
 
 typedef struct shape_reader {
@@ -351,11 +352,12 @@ static int read_capsule(const shape_reader *r, const yaml_node_t *value, const c
     return build(r, value, what, &def, out);
 }
 
-static int read_shape(const shape_reader *r, const yaml_node_t *node, const char *what, carom_container **out);
+static int read_shape(const shape_reader *r, const yaml_node_t *node, const char *what, int depth,
+                      carom_container **out);
 
 /* union, intersection, difference: a list of 2 or more shapes, folded from the left. */
 static int read_composite(const shape_reader *r, const yaml_node_t *value, const char *what, carom_shape shape,
-                          carom_container **out)
+                          int depth, carom_container **out)
 {
     if (value->type != YAML_SEQUENCE_NODE || item_count(value) < 2)
         return fail_at(r, value, "%s is %s%s (expected a list of 2 or more shapes)", what,
@@ -364,11 +366,11 @@ static int read_composite(const shape_reader *r, const yaml_node_t *value, const
     carom_container *whole = NULL;
     char name[NAME_SIZE];
     name_of(name, sizeof name, what, "[0]");
-    if (read_shape(r, item(r, value, 0), name, &whole) != 0) return -1;
+    if (read_shape(r, item(r, value, 0), name, depth + 1, &whole) != 0) return -1;
     for (long k = 1; k < item_count(value); k++) {
         carom_container *part = NULL, *joined = NULL;
         name_of(name, sizeof name, what, "[%ld]", k);
-        int st = read_shape(r, item(r, value, k), name, &part);
+        int st = read_shape(r, item(r, value, k), name, depth + 1, &part);
         if (st == 0) {
             carom_container_def def = leaf_def(r, shape);
             def.first = whole;
@@ -388,9 +390,13 @@ static int read_composite(const shape_reader *r, const yaml_node_t *value, const
     return 0;
 }
 
-static int read_shape(const shape_reader *r, const yaml_node_t *node, const char *what, carom_container **out)
+static int read_shape(const shape_reader *r, const yaml_node_t *node, const char *what, int depth,
+                      carom_container **out)
 {
     *out = NULL;
+    if (depth > MAX_DEPTH)
+        return fail_at(r, node, "%s: composites nested more than %d deep (expected a shallower container)", what,
+                       MAX_DEPTH);
     char expect[160];
     snprintf(expect, sizeof expect, "a mapping of one shape: %s", shape_names());
     if (node->type != YAML_MAPPING_NODE || node->data.mapping.pairs.top - node->data.mapping.pairs.start != 1)
@@ -414,9 +420,9 @@ static int read_shape(const shape_reader *r, const yaml_node_t *node, const char
     case 4: return read_box(r, value, name, 1, out);
     case 5: return read_polygon(r, value, name, out);
     case 6: return read_capsule(r, value, name, out);
-    case 7: return read_composite(r, value, name, CAROM_SHAPE_UNION, out);
-    case 8: return read_composite(r, value, name, CAROM_SHAPE_INTERSECTION, out);
-    default: return read_composite(r, value, name, CAROM_SHAPE_DIFFERENCE, out);
+    case 7: return read_composite(r, value, name, CAROM_SHAPE_UNION, depth, out);
+    case 8: return read_composite(r, value, name, CAROM_SHAPE_INTERSECTION, depth, out);
+    default: return read_composite(r, value, name, CAROM_SHAPE_DIFFERENCE, depth, out);
     }
 }
 
@@ -425,5 +431,5 @@ int shape_read(yaml_document_t *doc, const yaml_node_t *node, const char *path, 
 {
     shape_reader r = {doc, path, dim, error, error_size};
     if (error && error_size) error[0] = '\0';
-    return read_shape(&r, node, "world.container", container);
+    return read_shape(&r, node, "world.container", 0, container);
 }
