@@ -6,9 +6,9 @@
  * bodies and asks for an acceleration a_p of magnitude a_max for each
  * (toward-wall: along -grad s, at the nearest wall; random: a fresh
  * uniformly random direction, from --seed; circle: along the tangent of the
- * level set of s plus 0.3 of the outward normal, so the body spirals out; or rows
- * of a CSV file `time,body,ax,ay(,az)` replayed as `carom run` replays
- * run.controls, controls.c). The filter then corrects a_p: by default the
+ * level set of s plus 0.3 of the outward normal, so the body spirals out;
+ * or rows of a CSV file `time,body,ax,ay(,az)` replayed as `carom run`
+ * replays run.controls, controls.c). The filter then corrects a_p: by default the
  * world does it (carom_world_set_body_filter: the input is set with
  * carom_world_set_body_acceleration and the world decides at each window
  * start and, exactly, inside a window when v / v_max crosses sigma, against
@@ -19,15 +19,16 @@
  * carom_container_distance, the filter's window DT so that its margin
  * covers an acceleration held for the window; against the container only)
  * and sets the result: what the world's exact decisions are measured
- * against. Then the window is run (carom_world_advance).
+ * against (it takes the clearance less the world's skin, below). Then the
+ * window is run (carom_world_advance).
  *
  * Figures: the minimum clearance of the steered bodies, read at every
  * window end and at every event of theirs; their wall contacts and the
  * hardest of them, as the normal speed impulse / ((1 + e) m) (a filtered
- * body may creep up to the wall, its clearance halving window after
- * window, and touch it within the boundary's tolerance at a speed of that
- * order; an unfiltered one hits it at full speed);
- * the fraction of body-windows in which the filter acted (the applied
+ * body may creep up to the wall but, with the skin, never touches it; an
+ * unfiltered one hits it at full speed); the fraction of body-windows in
+ * which the filter acted (the world's last decision of the window, or this
+ * command's; the applied
  * acceleration differs from the input, the input clamped to a_max); the
  * mean |a - a_p| / a_max over body-windows; and the time to cross: for each
  * steered body, the first window end at which its clearance is at most a
