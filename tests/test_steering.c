@@ -21,9 +21,10 @@
 #include "filter.h"
 #include "world.h"
 
-static carom_world *make_world(int dim, double box, const carom_container *c)
+static carom_world *make_world_g(int dim, double box, const carom_container *c, carom_vec gravity)
 {
     carom_world_def def = carom_default_world_def();
+    def.gravity = gravity;
     def.dim = dim;
     def.box = (carom_vec){box, box, box};
     def.boundary[0] = def.boundary[1] = def.boundary[2] = CAROM_WALLS;
@@ -32,6 +33,11 @@ static carom_world *make_world(int dim, double box, const carom_container *c)
     char why[256] = "";
     CHECK_MSG(carom_world_create(&def, &w, why, sizeof why) == CAROM_OK, "%s", why);
     return w;
+}
+
+static carom_world *make_world(int dim, double box, const carom_container *c)
+{
+    return make_world_g(dim, box, c, (carom_vec){0, 0, 0});
 }
 
 static int32_t add(carom_world *w, carom_vec x, double r)
@@ -157,6 +163,20 @@ static void test_input_kept_apart(void)
     CHECK(carom_world_set_body_filter(w, id, NULL) == CAROM_OK);
     carom_world_get_body(w, id, &b);
     CHECK(b.acceleration.x == push.x && b.acceleration.y == push.y);
+    carom_world_destroy(w);
+    /* under gravity the filter sees input + g; far from the walls the body's own acceleration is the input
+       (to the rounding of adding and taking away g) */
+    w = make_world_g(2, 20.0, NULL, (carom_vec){0, -0.5, 0});
+    id = add(w, (carom_vec){0, 0, 0}, 0.5);
+    CHECK(carom_world_set_body_filter(w, id, &d) == CAROM_OK);
+    CHECK(carom_world_set_body_acceleration(w, id, in) == CAROM_OK);
+    CHECK(carom_world_advance(w, 0.05) == CAROM_OK);
+    carom_filter_result r2;
+    carom_world_get_body(w, id, &b);
+    carom_world_get_body_filter(w, id, &r2);
+    CHECK_NEAR(b.acceleration.x, in.x, 1e-15);
+    CHECK_NEAR(b.acceleration.y, in.y, 1e-15);
+    CHECK_NEAR(r2.acceleration.y, in.y - 0.5, 1e-15); /* what it flies with */
     carom_world_destroy(w);
 }
 
@@ -309,6 +329,13 @@ static void test_one_in_a_box(void)
     setup(&A, w, NULL, 12.0, 2, 1, 0.0, 0.2, 3, (carom_vec){0, 0, 0});
     n = scaled(100000);
     report("box, advances of a third of the window", &A, play(&A, n, 0.2 / 3.0), n);
+    carom_world_destroy(w);
+    /* under gravity (half of a_max and more): the filter sees the total acceleration, the own one is the
+       decision less gravity */
+    w = make_world_g(2, 12.0, NULL, (carom_vec){0.3, -0.6, 0});
+    setup(&A, w, NULL, 12.0, 2, 1, 0.0, 1.0 / 60.0, 5, (carom_vec){0, 0, 0});
+    n = scaled(50000);
+    report("box under gravity", &A, play(&A, n, 1.0 / 60.0), n);
     carom_world_destroy(w);
     /* advancing by three windows: the holds end, and are decided again, inside each advance */
     w = make_world(2, 12.0, NULL);
