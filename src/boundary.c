@@ -16,10 +16,14 @@
  * the corner's (edge's) Voronoi region farther than e from it; a convex
  * polygon likewise; a capsule is its cylinder (a slab in 2D) less the parts
  * beyond its ends outside the end balls. Along the motion each elementary
- * condition is p(s) < 0 for a polynomial p of degree <= 2 (half space) or
- * <= 4 (ball, cylinder), and fails on a union of closed intervals, found by
- * certified root isolation (roots.c; a touch of a double root is not
- * missed). "And" fails where any part fails (the earliest failure), "or"
+ * condition is p(s) < 0 for a polynomial p of degree <= 2 (half space; any
+ * without acceleration) or <= 4 (ball, cylinder), and fails on a union of
+ * closed intervals: degree <= 2 by predict_crossing's closed form (a face of
+ * a polygon or box gives the world's box walls' bits), 3 and 4 by certified
+ * root isolation (roots.c: no sign change is missed, nor a touch of a
+ * double root whose computed value lies within 8 u (|w0| + rho)^2 of 0; a
+ * quadratic's touch whose discriminant rounds below 0 is missed by that
+ * rounding, as in predict.c). "And" fails where any part fails (the earliest failure), "or"
  * where all fail at once, found by leapfrogging: from a time t, ask each
  * part in turn for its first failure at or after t and move t there, until
  * every part agrees (each jump lands on the start of a failure interval, so
@@ -42,7 +46,14 @@
  * time s > 0 is within a few ulps of a root of an elementary condition that
  * decides the formula there, so the clearance at s is 0 to within a few
  * u (Lambda + |v| s + |a| s^2) and the time is within that divided by the
- * normal speed. Measured against a brute-force scan: tests/test_boundary.c.
+ * normal speed. Measured against a certified brute-force scan of the
+ * clearance (tests/test_boundary.c, 22 containers in 2D and 3D, 11000 random
+ * trajectories with and without acceleration): no contact missed, |clearance|
+ * at the returned contacts <= 2.6e-15 of the container's size, time errors
+ * <= 3.2e-15 relative (1 + t). Cost (bench/boundary.c): one distance
+ * evaluation, 35-55 ns, for a body that cannot reach the wall within the
+ * horizon; near the wall about 100 ns in a circle or sphere (340 ns under
+ * acceleration: a quartic), 180 ns in a hexagon, 550 ns in a 3D rounded box.
  *
  * Certified, for trees with a caller's function (Lipschitz bound L):
  * conservative advancement on f(s) = s_tree(x(s)) - r. From s_k, f cannot
@@ -67,11 +78,12 @@
 #include "predict.h"
 #include "roots.h"
 
-#define ROUNDOFF 0x1p-40              /* fraction of the scale: violations this small at s = 0 are round-off */
-#define REJECT_MARGIN 0x1p-30         /* relative margin of the far rejection */
-#define ADVANCE_TOLERANCE 0x1p-30     /* eps, as a fraction of the container's size */
-#define ADVANCE_STEPS 10000           /* distance evaluations of conservative advancement */
-#define LIPSCHITZ_ROUNDING 0x1p-36    /* relative slack of the check of a caller's bound */
+#define ROUNDOFF 0x1p-40 /* fraction of the scale: violations this small at s = 0 are round-off */
+#define TOUCH 0x1p-50    /* of (|w0| + rho)^2: a turning point this near 0 is a touch (8 u) */
+#define REJECT_MARGIN 0x1p-30      /* relative margin of the far rejection */
+#define ADVANCE_TOLERANCE 0x1p-30  /* eps, as a fraction of the container's size */
+#define ADVANCE_STEPS 10000        /* distance evaluations of conservative advancement */
+#define LIPSCHITZ_ROUNDING 0x1p-36 /* relative slack of the check of a caller's bound */
 
 typedef struct path {
     const carom_container *c;
@@ -82,7 +94,10 @@ typedef struct path {
     double slack; /* round-off allowance at s = 0, a length */
 } path;
 
-static double dot(const double *p, const double *q) { return p[0] * q[0] + p[1] * q[1] + p[2] * q[2]; }
+static double dot(const double *p, const double *q)
+{
+    return p[0] * q[0] + p[1] * q[1] + p[2] * q[2];
+}
 
 static double norm(const double *p) { return sqrt(dot(p, p)); }
 
@@ -91,7 +106,10 @@ static void position_at(const path *pa, double s, double out[3])
     for (int k = 0; k < 3; k++) out[k] = pa->x[k] + s * (pa->v[k] + 0.5 * pa->a[k] * s);
 }
 
-static const container_node *root_node(const carom_container *c) { return &c->nodes[c->node_count - 1]; }
+static const container_node *root_node(const carom_container *c)
+{
+    return &c->nodes[c->node_count - 1];
+}
 
 /* ------------------------------------------------- elementary conditions */
 
@@ -119,16 +137,34 @@ static double end_of_roundoff(const path *pa, const double *c, int degree)
     return turn == pa->hi ? INFINITY : turn;
 }
 
-/* The first s in [t, hi] at which the condition p(s) < 0 fails, or INFINITY. */
-static double first_failure(const path *pa, const double *c, int degree, double allowance, double t)
+/* The first s in [t, hi] at which the condition p(s) < 0 fails, or INFINITY.
+ * Degree <= 2 (half spaces; balls and cylinders without acceleration): the
+ * closed form of predict_crossing with the time origin moved to the start,
+ * so that at t = 0 a polygon's or a box's face gives the same bits as the
+ * world's own walls. Degree 3 and 4: root isolation (roots.c). */
+static double first_failure(const path *pa, const double *c, int degree, double allowance,
+                            double touch, double t)
 {
+    while (degree > 0 && c[degree] == 0.0) degree--;
     double start = t;
-    if (c[0] >= 0.0 && c[0] <= allowance && !rising_at_zero(c, degree)) start = fmax(t, end_of_roundoff(pa, c, degree));
+    if (c[0] >= 0.0 && c[0] <= allowance && !rising_at_zero(c, degree))
+        start = fmax(t, end_of_roundoff(pa, c, degree));
     if (!(start <= pa->hi)) return INFINITY;
-    return roots_first_nonnegative(c, degree, start, pa->hi);
+    if (degree > 2) return roots_first_nonnegative(c, degree, start, pa->hi, touch);
+    double level = roots_eval(c, degree, start);
+    if (level >= 0.0) return start;
+    double c2 = degree == 2 ? c[2] : 0.0, c1 = degree >= 1 ? c[1] : 0.0;
+    double s = start + predict_crossing(level, c1 + 2.0 * c2 * start, 2.0 * c2);
+    return s <= pa->hi ? s : INFINITY;
 }
 
-typedef enum condition_kind { HALFSPACE, BALL_IN, BALL_OUT, CYLINDER_IN, CYLINDER_OUT } condition_kind;
+typedef enum condition_kind {
+    HALFSPACE,
+    BALL_IN,
+    BALL_OUT,
+    CYLINDER_IN,
+    CYLINDER_OUT
+} condition_kind;
 
 /* half space: n . x < d (n unit); ball: |x - p| < rho (in) or > rho (out);
  * cylinder: the distance of x to the line through p along unit u likewise. */
@@ -138,32 +174,24 @@ typedef struct condition {
     double p[3], u[3], rho;
 } condition;
 
-/* A half space's first failure from t: the closed form of predict_crossing
- * with the time origin moved to t, so that at t = 0 a polygon's or a box's
- * face gives the same bits as the world's own walls. */
 static double halfspace_failure(const path *pa, const double n[3], double d, double t)
 {
     double c[3] = {dot(n, pa->x) - d, dot(n, pa->v), 0.5 * dot(n, pa->a)};
-    double start = t;
-    if (c[0] >= 0.0 && c[0] <= pa->slack && !rising_at_zero(c, 2)) start = fmax(t, end_of_roundoff(pa, c, 2));
-    if (!(start <= pa->hi)) return INFINITY;
-    double level = roots_eval(c, 2, start);
-    if (level >= 0.0) return start;
-    double s = start + predict_crossing(level, c[1] + 2.0 * c[2] * start, 2.0 * c[2]);
-    return s <= pa->hi ? s : INFINITY;
+    return first_failure(pa, c, 2, pa->slack, 0.0, t);
 }
 
 /* |w(s)|^2 - rho^2 with w(s) = w0 + wv s + wa s^2 / 2, inside (< 0) or outside (> 0). */
-static double quadric_failure(const path *pa, const double w0[3], const double wv[3], const double wa[3],
-                              double rho, int inside, double t)
+static double quadric_failure(const path *pa, const double w0[3], const double wv[3],
+                              const double wa[3], double rho, int inside, double t)
 {
     if (inside && !(rho > 0.0)) return t; /* an empty region */
-    double c[5] = {dot(w0, w0) - rho * rho, 2.0 * dot(w0, wv), dot(wv, wv) + dot(w0, wa), dot(wv, wa),
-                   0.25 * dot(wa, wa)};
+    double c[5] = {dot(w0, w0) - rho * rho, 2.0 * dot(w0, wv), dot(wv, wv) + dot(w0, wa),
+                   dot(wv, wa), 0.25 * dot(wa, wa)};
     if (!inside)
         for (int i = 0; i < 5; i++) c[i] = -c[i];
-    double allowance = pa->slack * 2.0 * (norm(w0) + fabs(rho));
-    return first_failure(pa, c, 4, allowance, t);
+    double size = norm(w0) + fabs(rho);
+    double allowance = pa->slack * 2.0 * size, touch = TOUCH * size * size;
+    return first_failure(pa, c, 4, allowance, touch, t);
 }
 
 /* The part of p across the unit axis u. */
@@ -178,9 +206,11 @@ static double condition_failure(const path *pa, const condition *cd, double t)
     double w0[3];
     for (int k = 0; k < 3; k++) w0[k] = pa->x[k] - cd->p[k];
     switch (cd->kind) {
-    case HALFSPACE: return halfspace_failure(pa, cd->n, cd->d, t);
+    case HALFSPACE:
+        return halfspace_failure(pa, cd->n, cd->d, t);
     case BALL_IN:
-    case BALL_OUT: return quadric_failure(pa, w0, pa->v, pa->a, cd->rho, cd->kind == BALL_IN, t);
+    case BALL_OUT:
+        return quadric_failure(pa, w0, pa->v, pa->a, cd->rho, cd->kind == BALL_IN, t);
     case CYLINDER_IN:
     case CYLINDER_OUT: {
         double w[3], wv[3], wa[3];
@@ -218,7 +248,8 @@ static condition round_region(condition_kind kind, const double p[3], const doub
 typedef double (*part_failure_fn)(const path *pa, const void *shape, int part, double t);
 
 /* Every part must hold: the earliest failure of any. */
-static double failure_of_all(const path *pa, part_failure_fn failure, const void *shape, int parts, double t)
+static double failure_of_all(const path *pa, part_failure_fn failure, const void *shape, int parts,
+                             double t)
 {
     double first = INFINITY;
     for (int k = 0; k < parts && first > t; k++) first = fmin(first, failure(pa, shape, k, t));
@@ -229,7 +260,8 @@ static double failure_of_all(const path *pa, part_failure_fn failure, const void
  * leapfrogging. Each jump lands on the start of a part's failure interval
  * and there are finitely many; the cap only guards against a pathology of
  * rounding (then the time reached, which is never late, is returned). */
-static double failure_of_any(const path *pa, part_failure_fn failure, const void *shape, int parts, double t)
+static double failure_of_any(const path *pa, part_failure_fn failure, const void *shape, int parts,
+                             double t)
 {
     double s = t;
     int agreeing = 0, k = 0;
@@ -326,7 +358,8 @@ static clause grown_box_part(const grown_box *b, int k)
         point[i] = b->centre[i] + sign * b->half[i];
         cl.part[j] = b->outside ? beyond(n, d) : halfspace(n, d);
     }
-    condition_kind kind = along < 0 ? (b->outside ? BALL_OUT : BALL_IN) : (b->outside ? CYLINDER_OUT : CYLINDER_IN);
+    condition_kind kind =
+        along < 0 ? (b->outside ? BALL_OUT : BALL_IN) : (b->outside ? CYLINDER_OUT : CYLINDER_IN);
     cl.part[count] = round_region(kind, point, axis, b->grow);
     cl.count = count + 1;
     cl.any = !b->outside; /* inside: out of the region or near; outside: in the region and far */
@@ -339,12 +372,36 @@ static double grown_box_part_failure(const path *pa, const void *shape, int part
     return clause_failure(pa, &cl, t);
 }
 
+/* Whether the body can be in corner (edge) part k's Voronoi region at some
+ * time before until: on each axis across it, sigma (x_i(s) - c_i) is at most
+ * its value now plus |v_i| until + |a_i| until^2 / 2. */
+static int region_reachable(const path *pa, const grown_box *b, int k, double until)
+{
+    int faces = 2 * b->dim, corners = 1 << b->dim, along = -1, bits = k - faces, index = 0;
+    if (k >= faces + corners) along = (k - faces - corners) / 4, bits = k - faces - corners;
+    for (int i = 0; i < b->dim; i++) {
+        if (i == along) continue;
+        int bit = along < 0 ? (bits >> i) & 1 : (bits >> index++) & 1;
+        double sign = bit ? -1.0 : 1.0;
+        double farthest = sign * (pa->x[i] - b->centre[i]) + fabs(pa->v[i]) * until +
+                          0.5 * fabs(pa->a[i]) * until * until;
+        if (farthest < b->half[i] - pa->slack) return 0;
+    }
+    return 1;
+}
+
+/* Inside: the faces first, then only the corners and edges the body can
+ * reach before the faces' first failure. Outside: one of the parts. */
 static double grown_box_failure(const path *pa, const grown_box *b, double t)
 {
-    int parts = 2 * b->dim;
+    int faces = 2 * b->dim, parts = faces;
     if (b->grow > 0.0) parts += (1 << b->dim) + (b->dim == 3 ? 12 : 0);
-    return b->outside ? failure_of_any(pa, grown_box_part_failure, b, parts, t)
-                      : failure_of_all(pa, grown_box_part_failure, b, parts, t);
+    if (b->outside) return failure_of_any(pa, grown_box_part_failure, b, parts, t);
+    double first = failure_of_all(pa, grown_box_part_failure, b, faces, t);
+    for (int k = faces; k < parts && first > t; k++)
+        if (region_reachable(pa, b, k, fmin(first, pa->hi)))
+            first = fmin(first, grown_box_part_failure(pa, b, k, t));
+    return first;
 }
 
 /* A box or rounded box of half sides h and rounding rho is the box of half
@@ -406,8 +463,10 @@ static double outside_dilated_polygon_part(const path *pa, const void *shape, in
     double vertex[3] = {out->from[0], out->from[1], 0.0}, t_in[3], t_out[3], none[3] = {0, 0, 0};
     edge_direction(in, t_in);
     edge_direction(out, t_out);
-    clause cl = {0, 3, {beyond(t_in, dot(t_in, vertex)), halfspace(t_out, dot(t_out, vertex)),
-                        round_region(BALL_OUT, vertex, none, g->grow)}};
+    clause cl = {0,
+                 3,
+                 {beyond(t_in, dot(t_in, vertex)), halfspace(t_out, dot(t_out, vertex)),
+                  round_region(BALL_OUT, vertex, none, g->grow)}};
     return clause_failure(pa, &cl, t);
 }
 
@@ -443,7 +502,8 @@ static clause grown_segment_part(const grown_segment *g, int part)
             double along = dot(m, g->a);
             cl.count = 2;
             cl.part[0] = in ? halfspace(m, along + g->rho) : beyond(m, along + g->rho);
-            cl.part[1] = in ? halfspace(minus_m, -along + g->rho) : beyond(minus_m, -along + g->rho);
+            cl.part[1] =
+                in ? halfspace(minus_m, -along + g->rho) : beyond(minus_m, -along + g->rho);
         }
         return cl;
     }
@@ -473,7 +533,8 @@ static double ball_failure(const path *pa, const double centre[3], double rho, i
 static double capsule_failure(const path *pa, const container_node *n, int negated, double t)
 {
     double rho = negated ? n->radius + pa->radius : n->radius - pa->radius;
-    grown_segment g = {{n->a[0], n->a[1], n->a[2]}, {n->b[0], n->b[1], n->b[2]}, {0, 0, 0}, rho, pa->dim, negated};
+    grown_segment g = {
+        {n->a[0], n->a[1], n->a[2]}, {n->b[0], n->b[1], n->b[2]}, {0, 0, 0}, rho, pa->dim, negated};
     double ab[3] = {n->b[0] - n->a[0], n->b[1] - n->a[1], n->b[2] - n->a[2]}, length = norm(ab);
     if (!(length > 0.0)) return ball_failure(pa, n->a, rho, !negated, t);
     if (!negated && !(rho > 0.0)) return t;
@@ -504,7 +565,8 @@ static double composite_failure(const path *pa, const container_node *n, int neg
     composite_parts parts = {{n->first, n->second}, {negated, negated}};
     int any = n->shape == CAROM_SHAPE_UNION ? !negated : negated;
     if (n->shape == CAROM_SHAPE_DIFFERENCE) parts.negated[1] = !negated;
-    return any ? failure_of_any(pa, composite_part, &parts, 2, t) : failure_of_all(pa, composite_part, &parts, 2, t);
+    return any ? failure_of_any(pa, composite_part, &parts, 2, t)
+               : failure_of_all(pa, composite_part, &parts, 2, t);
 }
 
 /* The first s in [t, hi] at which the node's condition fails: s_node > r,
@@ -515,14 +577,20 @@ static double node_failure(const path *pa, int32_t index, int negated, double t)
     double r = pa->radius;
     switch (n->shape) {
     case CAROM_SHAPE_BOX:
-    case CAROM_SHAPE_ROUNDED_BOX: return box_failure(pa, n, negated, t);
-    case CAROM_SHAPE_BALL: return ball_failure(pa, n->centre, negated ? n->radius + r : n->radius - r, !negated, t);
-    case CAROM_SHAPE_POLYGON: return polygon_failure(pa, n, negated, t);
-    case CAROM_SHAPE_CAPSULE: return capsule_failure(pa, n, negated, t);
+    case CAROM_SHAPE_ROUNDED_BOX:
+        return box_failure(pa, n, negated, t);
+    case CAROM_SHAPE_BALL:
+        return ball_failure(pa, n->centre, negated ? n->radius + r : n->radius - r, !negated, t);
+    case CAROM_SHAPE_POLYGON:
+        return polygon_failure(pa, n, negated, t);
+    case CAROM_SHAPE_CAPSULE:
+        return capsule_failure(pa, n, negated, t);
     case CAROM_SHAPE_UNION:
     case CAROM_SHAPE_INTERSECTION:
-    case CAROM_SHAPE_DIFFERENCE: return composite_failure(pa, n, negated, t);
-    case CAROM_SHAPE_FUNCTION: break;
+    case CAROM_SHAPE_DIFFERENCE:
+        return composite_failure(pa, n, negated, t);
+    case CAROM_SHAPE_FUNCTION:
+        break;
     }
     assert(0 && "the exact method has no function leaves");
     return t;
@@ -587,7 +655,8 @@ static int advance(const path *pa, double horizon, double *time)
                             (y[2] - x[2]) * (y[2] - x[2]));
         /* the function's own rounding is a few ulps of the coordinates it
          * works on, not of f: 2^-40 of the container's size and place */
-        double allowed = lipschitz * chord + LIPSCHITZ_ROUNDING * (fabs(f) + fabs(g) + lipschitz * chord + eps) +
+        double allowed = lipschitz * chord +
+                         LIPSCHITZ_ROUNDING * (fabs(f) + fabs(g) + lipschitz * chord + eps) +
                          ROUNDOFF * (eps / ADVANCE_TOLERANCE + norm(y));
         if (!(fabs(g - f) <= allowed)) return BOUNDARY_LIPSCHITZ_BROKEN;
         s = next, f = g;
@@ -617,29 +686,33 @@ static double scale(const path *pa)
     const container_node *root = root_node(pa->c);
     double largest = 0.0;
     for (int k = 0; k < pa->dim; k++)
-        largest = fmax(largest, fmax(fabs(pa->x[k]), fmax(fabs(root->lower[k]), fabs(root->upper[k]))));
+        largest =
+            fmax(largest, fmax(fabs(pa->x[k]), fmax(fabs(root->lower[k]), fabs(root->upper[k]))));
     return largest + pa->radius;
 }
 
-int boundary_contact_time(const carom_container *c, const double x[3], const double v[3], const double a[3],
-                          double radius, double horizon, double *time)
+int boundary_contact_time(const carom_container *c, const double x[3], const double v[3],
+                          const double a[3], double radius, double horizon, double *time)
 {
     assert(c && c->node_count > 0 && time);
     *time = INFINITY;
     path pa = {c, c->dim, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}, radius, horizon, 0.0};
     for (int k = 0; k < c->dim; k++) pa.x[k] = x[k], pa.v[k] = v[k], pa.a[k] = a[k];
     double speed = norm(pa.v), push = norm(pa.a);
-    if (!(horizon > 0.0) || (speed == 0.0 && push == 0.0)) return BOUNDARY_FOUND; /* no motion: no contact */
+    if (!(horizon > 0.0) || (speed == 0.0 && push == 0.0))
+        return BOUNDARY_FOUND; /* no motion: no contact */
     double lipschitz = c->lipschitz > 1.0 ? c->lipschitz : 1.0;
     double clearance = container_distance(c, pa.x, NULL) - radius;
     if (isnan(clearance)) return c->has_function ? BOUNDARY_LIPSCHITZ_BROKEN : BOUNDARY_FOUND;
     double reach = lipschitz * (speed * horizon + 0.5 * push * horizon * horizon);
     pa.slack = ROUNDOFF * scale(&pa);
-    if (clearance > reach * (1.0 + REJECT_MARGIN) + pa.slack) return BOUNDARY_FOUND; /* far: cannot reach it */
+    if (clearance > reach * (1.0 + REJECT_MARGIN) + pa.slack)
+        return BOUNDARY_FOUND; /* far: cannot reach it */
     pa.hi = fmin(horizon, leaving_bounds(&pa));
     if (c->has_function || !isfinite(pa.hi)) return advance(&pa, horizon, time);
     double s = node_failure(&pa, c->node_count - 1, 0, 0.0);
-    if (!(s <= pa.hi) && pa.hi < horizon) s = pa.hi; /* left the bounds: a contact by then at the latest */
+    if (!(s <= pa.hi) && pa.hi < horizon)
+        s = pa.hi; /* left the bounds: a contact by then at the latest */
     if (s < horizon) *time = s;
     return BOUNDARY_FOUND;
 }

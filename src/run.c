@@ -235,6 +235,17 @@ static carom_status process_shell(carom_world *w, int32_t i, double t)
     return CAROM_OK;
 }
 
+/* A container search that spent its budget before finding a contact: the
+ * body is brought to where it got and predicted again. */
+static carom_status process_recheck(carom_world *w, int32_t i, double t)
+{
+    carom_status st = note_instant(w, i, t);
+    if (st != CAROM_OK) return st;
+    advance(w, i, t);
+    schedule_body(w, i);
+    return CAROM_OK;
+}
+
 static int is_stale(const carom_world *w, int32_t i)
 {
     const body_event *e = &w->event[i];
@@ -282,6 +293,7 @@ static carom_status process_next(carom_world *w, int32_t i, double t, int *count
     case EVENT_REST: return process_rest(w, i, t);
     case EVENT_SENSOR: return process_sensor(w, i, t);
     case EVENT_FILTER: steering_process(w, i); return CAROM_OK;
+    case EVENT_RECHECK: return process_recheck(w, i, t);
     default: return process_cell(w, i, t);
     }
 }

@@ -225,16 +225,18 @@ static inline void consider_walls(const carom_world *w, int32_t i, candidate *be
 /* The container, instead of the walls: searched only up to the earliest event
  * found so far (the cell or shell exit), which bounds the work. A caller's
  * function caught breaking its Lipschitz bound marks the world, and the run
- * stops after this event with a message. */
+ * stops after this event with a message. Conservative advancement that
+ * spent its budget (a body gliding along a function's wall) returns where it
+ * got to, with no contact before: the body is predicted again from there. */
 static void consider_container(const carom_world *w, int32_t i, candidate *best, int *broken)
 {
     static const double no_field[3] = {0.0, 0.0, 0.0};
     const body_hot *b = &w->hot[i];
     const double *g = w->has_gravity ? motion_gravity(w, i) : no_field;
     double s;
-    if (boundary_contact_time(w->container, b->x, b->v, g, b->radius, best->reach - b->t, &s) != 0)
-        *broken = 1;
-    consider(best, b->t + s, EVENT_WALL, CAROM_WALL_CONTAINER, 0);
+    int found = boundary_contact_time(w->container, b->x, b->v, g, b->radius, best->reach - b->t, &s);
+    if (found == BOUNDARY_LIPSCHITZ_BROKEN) *broken = 1;
+    consider(best, b->t + s, found == BOUNDARY_RECHECK ? EVENT_RECHECK : EVENT_WALL, CAROM_WALL_CONTAINER, 0);
 }
 
 /* Leaving the cell, or with neighbour lists, leaving the shell. */

@@ -822,6 +822,8 @@ static int valid_event(const carom_world *w, const body_event *e, int32_t self)
         return face_ok && w->rest.state && w->rest.floor_side[e->partner / 2] == (e->partner % 2 ? 1 : -1);
     case EVENT_SENSOR:
         return e->partner >= 0 && e->partner < w->sense.count && e->partner_counter <= 1;
+    case EVENT_RECHECK:
+        return w->container && e->partner == CAROM_WALL_CONTAINER && e->partner_counter == 0;
     default:
         return 0;
     }

@@ -27,7 +27,17 @@ typedef struct body_hot {
 _Static_assert(sizeof(body_hot) == 64, "the hot body record is one cache line");
 
 /* The one event each body has scheduled (its time is in the calendar). */
-enum { EVENT_NONE = 0, EVENT_PAIR = 1, EVENT_WALL = 2, EVENT_CELL = 3, EVENT_SHELL = 4, EVENT_REST = 5, EVENT_SENSOR = 6, EVENT_FILTER = 7 };
+enum {
+    EVENT_NONE = 0,
+    EVENT_PAIR = 1,
+    EVENT_WALL = 2,
+    EVENT_CELL = 3,
+    EVENT_SHELL = 4,
+    EVENT_REST = 5,
+    EVENT_SENSOR = 6,
+    EVENT_FILTER = 7,  /* a steered body decides again (steering.c) */
+    EVENT_RECHECK = 8  /* predict again from here: a container search spent its budget (boundary.c) */
+};
 typedef struct body_event {
     int32_t partner;          /* pair: the other body; wall, rest: carom_wall; cell: face; sensor: the sensor */
     uint32_t partner_counter; /* pair: the partner's collision counter when predicted; sensor: 1 if crossing upwards */

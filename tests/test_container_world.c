@@ -435,6 +435,45 @@ static void test_inelastic_bowl_settles(void)
     carom_container_destroy(c);
 }
 
+/* A square of half side 8 as a caller's function. */
+static double square_function(void *user, carom_vec p, carom_vec *gradient)
+{
+    (void)user;
+    double sx = 8.0 - fabs(p.x), sy = 8.0 - fabs(p.y);
+    if (gradient) *gradient = sx < sy ? (carom_vec){p.x > 0 ? -1 : 1, 0, 0} : (carom_vec){0, p.y > 0 ? -1 : 1, 0};
+    return sx < sy ? sx : sy;
+}
+
+/* A body gliding along a function's wall, 1e-4 above it: conservative
+ * advancement crawls (steps of the clearance: 1.4e5 of them) and spends its budget again
+ * and again; each time the body is predicted again from where the search
+ * got, and it still meets the far wall exactly when it should. */
+static void test_gliding_along_a_function_wall(void)
+{
+    carom_container_def f = carom_default_container_def();
+    f.shape = CAROM_SHAPE_FUNCTION, f.dim = 2, f.distance = square_function, f.lipschitz = 1.0;
+    f.lower = (carom_vec){-8, -8, 0}, f.upper = (carom_vec){8, 8, 0};
+    carom_container *c = NULL;
+    CHECK(carom_container_create(&f, &c, NULL, 0) == CAROM_OK);
+    if (!c) return;
+    driven_log log = {0};
+    carom_world *w = container_world(2, 16.0, c, (carom_vec){0, 0, 0}, &log);
+    double r = 0.5, y = -8.0 + r + 1e-4, x0 = -6.0, speed = 2.0;
+    add(w, (carom_vec){x0, y, 0}, (carom_vec){speed, 0, 0}, r);
+    carom_status st = carom_world_run(w, 10.0, -1);
+    CHECK_MSG(st == CAROM_OK, "%s", carom_world_message(w));
+    CHECK(log.count >= 1);
+    if (log.count >= 1) {
+        double expected = (8.0 - r - x0) / speed; /* the far wall, where the clearance is 0 */
+        CHECK_EQ_INT(log.events[0].kind, CAROM_EVENT_WALL);
+        CHECK_MSG(log.events[0].time <= expected && log.events[0].time >= expected - 1e-7,
+                  "first bounce at %.17g, expected %.17g", log.events[0].time, expected);
+    }
+    carom_world_destroy(w);
+    carom_container_destroy(c);
+    driven_log_free(&log);
+}
+
 int main(void)
 {
     RUN(test_chords_in_a_circle);
@@ -444,5 +483,6 @@ int main(void)
     RUN(test_kinematic_bounces);
     RUN(test_snapshot_keeps_the_container);
     RUN(test_inelastic_bowl_settles);
+    RUN(test_gliding_along_a_function_wall);
     return CHECK_SUMMARY();
 }

@@ -46,6 +46,7 @@ typedef struct fuzz_events {
     const carom_world *world;
     int dim;
     int periodic[3];
+    int container; /* the world's boundary is a container: its bounces are wall 6, and no rest events */
     carom_vec gravity;
     double start, last, t_end;
     int32_t bodies;
@@ -72,7 +73,11 @@ static inline int fuzz_on_event(void *user, const carom_event *e)
         PROMISE(e->impulse == 0.0, "a sensor event with impulse %g", e->impulse);
     } else {
         PROMISE(e->kind == CAROM_EVENT_WALL || e->kind == CAROM_EVENT_REST, "event kind %d", (int)e->kind);
-        PROMISE(e->j >= 0 && e->j < 2 * f->dim && !f->periodic[e->j / 2], "wall %d", (int)e->j);
+        if (f->container)
+            PROMISE(e->kind == CAROM_EVENT_WALL && e->j == CAROM_WALL_CONTAINER, "kind %d, wall %d in a container",
+                    (int)e->kind, (int)e->j);
+        else
+            PROMISE(e->j >= 0 && e->j < 2 * f->dim && !f->periodic[e->j / 2], "wall %d", (int)e->j);
         if (e->kind == CAROM_EVENT_REST) { /* on a floor: the wall gravity pushes the body against */
             double g = e->j / 2 == 0 ? f->gravity.x : e->j / 2 == 1 ? f->gravity.y : f->gravity.z;
             PROMISE(e->j % 2 ? g > 0.0 : g < 0.0, "body %d rests on wall %d, gravity %g along it", (int)e->i,
@@ -92,6 +97,7 @@ static inline void fuzz_events_start(fuzz_events *f, const carom_world *w, doubl
     f->dim = def.dim;
     for (int a = 0; a < 3; a++) f->periodic[a] = a < def.dim && def.boundary[a] == CAROM_PERIODIC;
     f->gravity = def.gravity;
+    f->container = def.container != NULL;
     f->start = f->last = carom_world_time(w);
     f->t_end = t_end;
     f->bodies = carom_world_body_count(w);
