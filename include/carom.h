@@ -536,10 +536,12 @@ carom_status carom_filter_apply(const carom_filter_def *def, double clearance, c
 /* Makes body id steered: from now on its own acceleration (set by
  * carom_world_set_body_acceleration, the player's input) is filtered
  * against the world's container (or box walls) and the other steered
- * bodies, at each window start of carom_world_advance and again, exactly,
- * inside a window when the body's v / v_max crosses sigma. def NULL (or
- * law CAROM_FILTER_OFF) makes it unsteered again. Refused for a kinematic
- * body. */
+ * bodies, at each window start of carom_world_advance, whenever an output
+ * has been held def->window (which must be > 0 here), and again, exactly,
+ * inside a window where the body's v / v_max reaches the level at which
+ * lambda has grown or fallen by 1/8 (steering.c). def NULL (or law
+ * CAROM_FILTER_OFF) makes it unsteered again, with its input as its own
+ * acceleration. Refused for a kinematic body. Guaranteed: see README. */
 carom_status carom_world_set_body_filter(carom_world *world, int32_t id, const carom_filter_def *def);
 /* The filter's last result for body id (CAROM_NOT_FOUND if it is not steered). */
 carom_status carom_world_get_body_filter(const carom_world *world, int32_t id, carom_filter_result *result);

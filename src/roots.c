@@ -127,6 +127,16 @@ static int quadratic_roots_in(const double *c, double lo, double hi, double *roo
     return count;
 }
 
+/* The roots of the derivative in [lo, hi] (none for a line): between them
+ * the polynomial is monotone. */
+static int turning_points(const double *c, int degree, double lo, double hi, double *turning)
+{
+    if (degree < 2) return 0;
+    double d[ROOTS_MAX_DEGREE];
+    derivative(c, degree, d);
+    return roots_in(d, degree - 1, lo, hi, turning);
+}
+
 int roots_in(const double *c, int degree, double lo, double hi, double *roots)
 {
     assert(degree <= ROOTS_MAX_DEGREE && lo < hi);
@@ -134,12 +144,7 @@ int roots_in(const double *c, int degree, double lo, double hi, double *roots)
     if (degree == 0) return 0;
     if (degree == 2) return quadratic_roots_in(c, lo, hi, roots);
     double turning[ROOTS_MAX_DEGREE];
-    int turning_count = 0;
-    if (degree >= 2) {
-        double d[ROOTS_MAX_DEGREE];
-        derivative(c, degree, d);
-        turning_count = roots_in(d, degree - 1, lo, hi, turning);
-    }
+    int turning_count = turning_points(c, degree, lo, hi, turning);
     int count = 0;
     double prev = lo, f_prev = roots_eval(c, degree, lo),
            width = ROOTS_TURNING_WIDTH * (fabs(lo) + fabs(hi));
@@ -196,12 +201,7 @@ double roots_first_nonnegative(const double *c, int degree, double lo, double hi
     if (degree == 0 || !(lo < hi)) return INFINITY;
     if (degree == 4) return quartic_first_nonnegative(c, lo, hi, touch);
     double turning[ROOTS_MAX_DEGREE];
-    int turning_count = 0;
-    if (degree >= 2) {
-        double d[ROOTS_MAX_DEGREE];
-        derivative(c, degree, d);
-        turning_count = roots_in(d, degree - 1, lo, hi, turning);
-    }
+    int turning_count = turning_points(c, degree, lo, hi, turning);
     double prev = lo;
     for (int k = 0; k <= turning_count; k++) {
         double b = k < turning_count ? turning[k] : hi, f_b = roots_eval(c, degree, b);

@@ -38,8 +38,10 @@
 #include <string.h>
 
 #include "motion.h"
+#include "filter.h"
 #include "schedule.h"
 #include "settle.h"
+#include "steering.h"
 #include "world.h"
 
 static const char snapshot_magic[8] = {'C', 'A', 'R', 'O', 'M', 'S', 'N', 'P'};
@@ -47,13 +49,14 @@ static const char snapshot_magic[8] = {'C', 'A', 'R', 'O', 'M', 'S', 'N', 'P'};
  * fields, total length, CRC-32C, collision counts, events since re-sorting,
  * the settling state (floors, Zeno series, TC model); 5: driven bodies (own
  * accelerations, kinematic masses), sensors, the work done from outside;
- * 6: the container (its tree of shapes, last before the checksum) */
+ * 6: the container (its tree of shapes, last before the checksum), steered
+ * bodies (their filters and decisions, after the sensors) */
 enum { SNAPSHOT_VERSION = 6 };
 static const uint32_t byte_order_tag = 0x01020304u;
 
 /* Bytes of the fixed parts (checked against what the writer writes). */
 enum {
-    HEADER_BYTES = 336,
+    HEADER_BYTES = 360,
     BODY_BYTES = 110,
     ANCHOR_BYTES = 12,
     FLOOR_BYTES = 49,    /* settle state, Zeno end and tolerance per axis */
@@ -63,6 +66,7 @@ enum {
     PLANE_BYTES = 60,    /* a sensor: axis, position, extents */
     NODE_BYTES = 113,    /* a container node: shape, children, centre, size, radius, capsule ends */
     VERTEX_BYTES = 16,   /* a polygon's vertex */
+    STEERED_BYTES = 124, /* a steered body: id, filter, input, last decision, its hold */
     MAX_CONTAINER_NODES = 1 << 16,
     CHECKSUM_BYTES = 4,
     LENGTH_AT = 16, /* where the total length is */
@@ -105,6 +109,7 @@ typedef struct layout {
     int anchors, floors, collapse, driven;
     int32_t planes; /* sensors: each body has its last crossing when there are any */
     int32_t nodes, vertices; /* the container's */
+    int32_t steered;
 } layout;
 
 static size_t body_bytes(layout l)
@@ -117,7 +122,8 @@ static size_t body_bytes(layout l)
 static size_t snapshot_bytes(int64_t count, layout l)
 {
     size_t size, planes = (size_t)(l.planes > 0 ? l.planes : 0) * PLANE_BYTES;
-    planes += (size_t)l.nodes * NODE_BYTES + (size_t)l.vertices * VERTEX_BYTES; /* both bounded when read */
+    planes += (size_t)l.nodes * NODE_BYTES + (size_t)l.vertices * VERTEX_BYTES; /* all three bounded when read */
+    planes += (size_t)l.steered * STEERED_BYTES;
     if (count < 0 || (uint64_t)count > SIZE_MAX ||
         size_mul_add((size_t)count, body_bytes(l), HEADER_BYTES + CHECKSUM_BYTES + planes, &size) != 0)
         return 0;
@@ -128,16 +134,18 @@ static size_t snapshot_bytes(int64_t count, layout l)
  * lists are rebuilt at the next run, so the anchors mean nothing. */
 static int saves_anchors(int lists_on, int needs_rebuild) { return lists_on && !needs_rebuild; }
 
-static layout layout_of(const carom_world_def *def, int lists_on, int needs_rebuild, int driven, int32_t planes)
+static layout layout_of(const carom_world_def *def, int lists_on, int needs_rebuild, int driven, int32_t planes,
+                        int32_t steered)
 {
     const carom_container *c = def->container;
     return (layout){saves_anchors(lists_on, needs_rebuild), settle_def_has_floors(def),
-                    settle_def_has_collapse(def), driven, planes, c ? c->node_count : 0, c ? c->edge_count : 0};
+                    settle_def_has_collapse(def), driven, planes, c ? c->node_count : 0, c ? c->edge_count : 0,
+                    steered};
 }
 
 static layout world_layout(const carom_world *w)
 {
-    return layout_of(&w->def, w->nb.on, w->needs_rebuild, w->drive.on, w->sense.count);
+    return layout_of(&w->def, w->nb.on, w->needs_rebuild, w->drive.on, w->sense.count, w->steering.count);
 }
 
 /* ---- little-endian fields ------------------------------------------------ */
@@ -277,6 +285,31 @@ static void write_header(stream *s, const carom_world *w, size_t total)
     put_i32(s, w->container ? w->container->dim : 0);
     put_i32(s, w->container ? w->container->node_count : 0);
     put_i32(s, w->container ? w->container->edge_count : 0);
+    put_i32(s, w->steering.count);
+    put_i64(s, w->steering.decisions);
+    put_i64(s, w->steering.crossing_decisions);
+    put_i32(s, w->steering.no_crossings);
+}
+
+static void write_steering(stream *s, const carom_world *w)
+{
+    for (int32_t k = 0; k < w->steering.count; k++) {
+        const steered_body *b = &w->steering.bodies[k];
+        put_i32(s, b->id);
+        put_i32(s, (int32_t)b->def.law);
+        put_f64(s, b->def.max_acceleration);
+        put_f64(s, b->def.safety);
+        put_f64(s, b->def.window);
+        for (int a = 0; a < 3; a++) put_f64(s, b->input[a]);
+        put_vec(s, b->last.acceleration);
+        put_f64(s, b->last.criticality);
+        put_f64(s, b->last.speed_ratio);
+        put_i32(s, b->last.acted);
+        put_f64(s, b->hold_end);
+        put_f64(s, b->crossing);
+        put_i32(s, b->braking);
+        put_i32(s, b->crossings_left);
+    }
 }
 
 /* The container's nodes as their defs (children by index), then the
@@ -371,6 +404,7 @@ carom_status carom_world_snapshot(const carom_world *w, void *buffer, size_t siz
     write_header(&s, w, needed);
     for (int32_t id = 0; id < w->count; id++) write_body(&s, w, w->slot_of[id]);
     write_planes(&s, w);
+    write_steering(&s, w);
     if (w->container) write_container(&s, w->container);
     put_u32(&s, carom_crc32c(0, buffer, s.at));
     assert(s.at == needed && "the layout sizes in the enum match what is written");
@@ -454,11 +488,12 @@ typedef struct header {
     carom_world_def def;
     double clock, max_radius, shell, time_scale;
     int32_t count, grid_bodies, needs_rebuild, lists_on, n[3], driven, planes;
-    int32_t container_dim, nodes, vertices;
+    int32_t container_dim, nodes, vertices, steered, no_crossings;
+    int64_t decisions, crossing_decisions;
     int64_t events_since_order;
     measure meas;
     size_t at_def, at_clock, at_count, at_max_radius, at_grid_bodies, at_rebuild, at_order, at_meas,
-        at_grid, at_lists, at_time_scale, at_driven, at_planes, at_driven_meas, at_container;
+        at_grid, at_lists, at_time_scale, at_driven, at_planes, at_driven_meas, at_container, at_steering;
 } header;
 
 static carom_vec get_vec(stream *s)
@@ -538,6 +573,11 @@ static void read_header(stream *s, header *h)
     h->container_dim = get_i32(s);
     h->nodes = get_i32(s);
     h->vertices = get_i32(s);
+    h->at_steering = s->at;
+    h->steered = get_i32(s);
+    h->decisions = get_i64(s);
+    h->crossing_decisions = get_i64(s);
+    h->no_crossings = get_i32(s);
 }
 
 static carom_status check_world_numbers(const header *h, const refusal *r)
@@ -603,6 +643,14 @@ static carom_status check_driven(const header *h, const refusal *r)
         return refuse(r, h->at_driven, "driven bodies", "%d: expected 0 or 1", (int)h->driven);
     if (h->planes < 0 || h->planes == INT32_MAX)
         return refuse(r, h->at_planes, "sensors", "%d: expected a count >= 0", (int)h->planes);
+    if (h->steered < 0 || h->steered > h->count || (h->steered > 0 && !h->driven))
+        return refuse(r, h->at_steering, "steered bodies", "%d: expected 0 to the body count (%d), and driven "
+                      "bodies on if any", (int)h->steered, (int)h->count);
+    if (h->decisions < 0 || h->crossing_decisions < 0 || h->crossing_decisions > h->decisions ||
+        (h->no_crossings != 0 && h->no_crossings != 1))
+        return refuse(r, h->at_steering + 4, "filter decisions", "%lld, %lld, %d: expected counts >= 0, the "
+                      "second at most the first, and a flag 0 or 1", (long long)h->decisions,
+                      (long long)h->crossing_decisions, (int)h->no_crossings);
     return CAROM_OK;
 }
 
@@ -675,7 +723,7 @@ static carom_status check_header(const header *h, size_t size, const refusal *r)
     if (st == CAROM_OK) st = check_lists(h, r);
     if (st == CAROM_OK) st = check_driven(h, r);
     if (st != CAROM_OK) return st;
-    layout l = layout_of(&h->def, h->lists_on, h->needs_rebuild, h->driven, h->planes);
+    layout l = layout_of(&h->def, h->lists_on, h->needs_rebuild, h->driven, h->planes, h->steered);
     size_t expected = snapshot_bytes(h->count, l);
     if (expected != size)
         return refuse(r, h->at_count, "body count",
@@ -822,6 +870,8 @@ static int valid_event(const carom_world *w, const body_event *e, int32_t self)
         return face_ok && w->rest.state && w->rest.floor_side[e->partner / 2] == (e->partner % 2 ? 1 : -1);
     case EVENT_SENSOR:
         return e->partner >= 0 && e->partner < w->sense.count && e->partner_counter <= 1;
+    case EVENT_FILTER:
+        return steering_find(w, w->id_of[self]) != NULL && e->partner == 0 && e->partner_counter == 0;
     case EVENT_RECHECK:
         return w->container && e->partner == CAROM_WALL_CONTAINER && e->partner_counter == 0;
     default:
@@ -1205,6 +1255,13 @@ static carom_status check_own_events(const carom_world *w, const refusal *r)
             if (st != CAROM_OK) return st;
             if (e->kind == EVENT_SENSOR) continue;
         }
+        if (e->kind == EVENT_FILTER) { /* a steered body's next decision, recomputed to the bit */
+            double decision = fmax(steering_event_time(w, i), w->clock);
+            if (scheduled == decision) continue;
+            return refuse(r, HEADER_BYTES + (size_t)i * size + AT_TIME, "event time",
+                          "body %d: a filter decision at %.17g, but its next one is at %.17g", (int)i, scheduled,
+                          decision);
+        }
         if (e->kind != EVENT_PAIR &&
             !(e->kind == mine.kind && e->partner == mine.partner && scheduled == fmax(own, w->clock)))
             return refuse(r, HEADER_BYTES + (size_t)i * size + AT_EVENT, "event",
@@ -1244,7 +1301,7 @@ static carom_status set_up(carom_world *w, const header *h, const refusal *r)
 static carom_status read_planes(stream *s, carom_world *w, const header *h, const refusal *r)
 {
     s->at = HEADER_BYTES + (size_t)h->count * body_bytes(layout_of(&h->def, h->lists_on, h->needs_rebuild,
-                                                                    h->driven, h->planes));
+                                                                    h->driven, h->planes, h->steered));
     for (int32_t k = 0; k < h->planes; k++) {
         size_t at = s->at;
         carom_sensor_def def;
@@ -1264,15 +1321,90 @@ static carom_status read_planes(stream *s, carom_world *w, const header *h, cons
     return CAROM_OK;
 }
 
+/* One steered body's record, checked as carom_world_set_body_filter checks
+ * its def, and its decision as the filter can make it. */
+static carom_status read_steered(stream *s, carom_world *w, steered_body *b, int32_t previous, const refusal *r)
+{
+    size_t at = s->at;
+    memset(b, 0, sizeof *b);
+    b->id = get_i32(s);
+    b->def.law = (carom_filter_law)get_i32(s);
+    b->def.max_acceleration = get_f64(s);
+    b->def.safety = get_f64(s);
+    b->def.window = get_f64(s);
+    for (int a = 0; a < 3; a++) b->input[a] = get_f64(s);
+    b->last.acceleration = get_vec(s);
+    b->last.criticality = get_f64(s);
+    b->last.speed_ratio = get_f64(s);
+    b->last.acted = get_i32(s);
+    b->hold_end = get_f64(s);
+    b->crossing = get_f64(s);
+    b->braking = get_i32(s);
+    b->crossings_left = get_i32(s);
+    if (s->failed) return refuse(r, at, "steered body", "the snapshot ends inside it");
+    if (!(b->id > previous && b->id < w->count))
+        return refuse(r, at, "steered body", "id %d: expected ids in increasing order below %d", (int)b->id,
+                      (int)w->count);
+    const char *problem = filter_def_problem(&b->def);
+    if (problem || b->def.law == CAROM_FILTER_OFF || !(b->def.window > 0.0))
+        return refuse(r, at + 4, "filter", "body %d: %s", (int)b->id,
+                      problem ? problem : "expected a law other than off and a window > 0");
+    const double *out = &b->last.acceleration.x;
+    int finite = isfinite(b->input[0]) && isfinite(b->input[1]) && isfinite(b->input[2]) && isfinite(out[0]) &&
+                 isfinite(out[1]) && isfinite(out[2]);
+    if (!finite || !(b->last.criticality >= 0.0 && b->last.criticality <= 1.0) || !(b->last.speed_ratio >= 0.0) ||
+        (b->last.acted != 0 && b->last.acted != 1))
+        return refuse(r, at + 32, "filter decision", "body %d: expected finite accelerations, a criticality in "
+                      "[0, 1], a speed ratio >= 0 and a flag 0 or 1", (int)b->id);
+    if (isnan(b->hold_end) || b->hold_end == INFINITY || isnan(b->crossing) || b->crossing == -INFINITY ||
+        (b->braking != 0 && b->braking != 1) || b->crossings_left < 0)
+        return refuse(r, at + 100, "filter hold", "body %d: expected a hold end below infinity, a crossing time "
+                      "above minus infinity, a flag 0 or 1 and a count >= 0", (int)b->id);
+    return CAROM_OK;
+}
+
+/* The steered bodies, after the sensors; before the bodies, whose events
+ * may be their decisions. */
+static carom_status read_steering(stream *s, carom_world *w, const header *h, const refusal *r)
+{
+    if (h->steered == 0) return CAROM_OK;
+    if (steering_reserve(w, h->steered) != 0)
+        return out_of_memory(r, h->at_steering, "steered bodies", "out of memory for %d steered bodies",
+                             (int)h->steered);
+    w->steering.decisions = h->decisions;
+    w->steering.crossing_decisions = h->crossing_decisions;
+    w->steering.no_crossings = h->no_crossings;
+    for (int32_t k = 0, previous = -1; k < h->steered; k++) {
+        carom_status st = read_steered(s, w, &w->steering.bodies[k], previous, r);
+        if (st != CAROM_OK) return st;
+        previous = w->steering.bodies[k].id;
+        w->steering.count++;
+    }
+    return CAROM_OK;
+}
+
+/* A steered body is never kinematic (carom_world_set_body_filter refuses it). */
+static carom_status check_steered_masses(const carom_world *w, const header *h, const refusal *r)
+{
+    for (int32_t k = 0; k < w->steering.count; k++) {
+        int32_t id = w->steering.bodies[k].id;
+        if (drive_is_kinematic(w->mass[w->slot_of[id]]))
+            return refuse(r, h->at_steering, "steered bodies", "body %d is kinematic: it cannot be steered", (int)id);
+    }
+    return CAROM_OK;
+}
+
 static carom_status restore_world(stream *s, const header *h, carom_world *w, const refusal *r)
 {
     carom_status st = check_grid(h, w->side, w->periodic, r);
     if (st == CAROM_OK) st = set_up(w, h, r);
     if (st == CAROM_OK) st = read_planes(s, w, h, r);
+    if (st == CAROM_OK) st = read_steering(s, w, h, r);
     if (st == CAROM_OK) {
         s->at = HEADER_BYTES;
         st = read_bodies(s, w, h, r);
     }
+    if (st == CAROM_OK) st = check_steered_masses(w, h, r);
     if (st == CAROM_OK && saves_anchors(w->nb.on, w->needs_rebuild) && neighbours_link_all(w) != 0)
         st = out_of_memory(r, HEADER_BYTES, "bodies", "out of memory for the neighbour lists of %d bodies",
                     (int)w->count);

@@ -97,11 +97,22 @@ carom_status carom_world_set_body_acceleration(carom_world *w, int32_t id, carom
     return CAROM_OK;
 }
 
-void steer_apply_acceleration(carom_world *w, int32_t s, const double a[3])
+/* Components of a magnitude below the engine's range (world_in_scale) made
+ * 0: predictions square products of two, and a decision that brakes a body
+ * to rest window after window leaves residues of 1e-86 and less. */
+static void flush_below_range(double v[3])
+{
+    for (int a = 0; a < 3; a++)
+        if (fabs(v[a]) < 1.0 && !world_in_scale(v[a])) v[a] = 0.0;
+}
+
+void steer_apply_acceleration(carom_world *w, int32_t s, const double given[3])
 {
     int32_t id = w->id_of[s];
     bring_to_clock(w, s);
-    double before[3], after[3];
+    flush_below_range(w->hot[s].v);
+    double before[3], after[3], a[3] = {given[0], given[1], given[2]};
+    flush_below_range(a);
     drive_potential_field(w, id, before);
     drive_set(w, s, a);
     drive_potential_field(w, id, after);

@@ -294,18 +294,25 @@ void steering_free(carom_world *w)
 
 /* ---- the API ----------------------------------------------------------------------- */
 
-/* Room for one more steered body. 0, or -1 if out of memory. */
-static int reserve_one(carom_world *w)
+int steering_reserve(carom_world *w, int32_t capacity)
 {
     steering *s = &w->steering;
-    if (s->count < s->capacity) return 0;
-    int32_t grown = s->capacity ? 2 * s->capacity : 4;
+    if (capacity <= s->capacity) return 0;
+    int32_t grown = capacity;
     size_t old_b = (size_t)s->capacity * sizeof *s->bodies, new_b = (size_t)grown * sizeof *s->bodies;
     size_t old_c = (size_t)s->capacity * sizeof(filter_constraint), new_c = (size_t)grown * sizeof(filter_constraint);
     memory_array arrays[2] = {{(void **)&s->bodies, old_b, new_b}, {&s->scratch, old_c, new_c}};
     if (memory_grow_together(&w->def.allocator, arrays, 2) != 0) return -1;
     s->capacity = grown;
     return 0;
+}
+
+/* Room for one more steered body. 0, or -1 if out of memory. */
+static int reserve_one(carom_world *w)
+{
+    steering *s = &w->steering;
+    if (s->count < s->capacity) return 0;
+    return steering_reserve(w, s->capacity ? 2 * s->capacity : 4);
 }
 
 static carom_status unsteer(carom_world *w, steered_body *b)

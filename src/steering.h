@@ -51,6 +51,8 @@ double steering_event_time(const carom_world *w, int32_t slot);
 /* Body (slot) is decided again at the clock (its EVENT_FILTER came due). */
 void steering_process(carom_world *w, int32_t slot);
 void steering_free(carom_world *w);
+/* Room for capacity steered bodies (a restore). 0, or -1 if out of memory. */
+int steering_reserve(carom_world *w, int32_t capacity);
 
 /* Sets body (slot, not kinematic)'s own acceleration a at the clock,
  * counting the work and predicting it again (steer.c): the path every
