@@ -528,8 +528,15 @@ typedef struct carom_filter_result {
 /* The filter as a pure function of one body's clearance (s(x) - r), the
  * gradient of s there (inward), its velocity and the player's input. Below
  * sigma v_max the input is returned bit for bit (clamped to a_max if
- * longer). CAROM_INVALID_ARGUMENT for a bad def or a NaN argument (result
- * untouched). */
+ * longer); a corrected acceleration has no component below 1e-75 in
+ * magnitude (0 instead: a world refuses such components). CAROM_INVALID_ARGUMENT
+ * for a bad def or a NaN argument (result untouched).
+ * Driving a world with it yourself (rather than carom_world_set_body_filter,
+ * which does all this): pass the clearance less a skin of a few ulps of the
+ * positions' scale (carom's own is 2^-36 of it), so that a body held against
+ * the wall rests just off it instead of touching it again and again (a
+ * contact at clearance 0 with no approach speed, which the jam guard
+ * eventually stops). */
 carom_status carom_filter_apply(const carom_filter_def *def, double clearance, carom_vec gradient,
                                 carom_vec velocity, carom_vec input, carom_filter_result *result);
 

@@ -374,5 +374,10 @@ carom_status carom_filter_apply(const carom_filter_def *def, double clearance, c
     filter_constraint c = {clearance, {gradient.x, gradient.y, gradient.z}};
     const double v[3] = {velocity.x, velocity.y, velocity.z}, p[3] = {input.x, input.y, input.z};
     filter_apply_constraints(def, &c, 1, v, p, result);
+    if (result->acted) { /* no component a world would refuse (below 1e-75, as when braking a body nearly at rest) */
+        double *out = &result->acceleration.x;
+        for (int k = 0; k < 3; k++)
+            if (fabs(out[k]) < 1e-75) out[k] = 0.0;
+    }
     return CAROM_OK;
 }
