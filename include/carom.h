@@ -552,6 +552,14 @@ carom_status carom_filter_apply(const carom_filter_def *def, double clearance, c
 carom_status carom_world_set_body_filter(carom_world *world, int32_t id, const carom_filter_def *def);
 /* The filter's last result for body id (CAROM_NOT_FOUND if it is not steered). */
 carom_status carom_world_get_body_filter(const carom_world *world, int32_t id, carom_filter_result *result);
+/* The least clearance steered body id had on its whole path since the start
+ * of the last carom_world_advance (or since it was steered, if later), up to
+ * now: not at sampled instants but the minimum of s(x(t)) - r over every
+ * flight, each an exact parabola, found by branch and bound on the
+ * Lipschitz bound in time: at most 2^-40 of the positions' scale below the
+ * true minimum, never above it (a caller's function: its s - r as given;
+ * the box walls: the nearest wall's distance less the radius). */
+carom_status carom_world_get_least_clearance(const carom_world *world, int32_t id, double *least);
 
 carom_stats carom_world_stats(const carom_world *world);
 

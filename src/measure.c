@@ -141,7 +141,9 @@ carom_stats carom_world_stats(const carom_world *w)
     s.dim = w->dim;
     s.bodies = w->count;
     s.time = w->clock;
-    s.volume = w->container ? w->container_volume : w->side[0] * w->side[1] * (w->dim == 3 ? w->side[2] : 1.0);
+    s.volume = w->side[0] * w->side[1] * (w->dim == 3 ? w->side[2] : 1.0);
+    if (w->container) /* found at the first run, or now if there was none */
+        s.volume = w->container_volume >= 0.0 ? w->container_volume : carom_container_volume(w->container);
     add_instant_sums(w, &s, &open_integral, &total_mass);
     double drift = drift_energy(w, &s, total_mass);
     s.temperature = freedom > 0 ? 2.0 * (s.kinetic_energy - drift) / freedom : 0.0;

@@ -29,6 +29,7 @@
 /* Brings body i to time t, closing its flight in the kinetic-energy integral. */
 static void advance(carom_world *w, int32_t i, double t)
 {
+    if (w->steering.count) steering_note_flight(w, i, t);
     const double *g = motion_gravity(w, i);
     measure_flight(&w->meas, &w->hot[i], w->mass[i], g, w->has_gravity, t);
     motion_advance(&w->hot[i], g, w->has_gravity, t);
@@ -435,6 +436,7 @@ carom_status carom_world_run(carom_world *w, double t_end, int64_t max_events)
     if (st != CAROM_OK) return st;
     if (w->needs_rebuild && (st = schedule_rebuild(w)) != CAROM_OK) return st;
     if (w->container_broken) return container_broken(w);
+    if (w->container && w->container_volume < 0.0) w->container_volume = carom_container_volume(w->container);
     if (!(w->rest.time_scale > 0.0)) settle_resolve_scales(w); /* bodies set moving since */
     int64_t processed = 0;
     while (max_events < 0 || processed < max_events) {

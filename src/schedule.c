@@ -313,6 +313,7 @@ carom_status schedule_rebuild(carom_world *w)
 {
     for (int32_t id = 0; id < w->count; id++) { /* in id order: the same sums whatever the layout */
         int32_t i = w->slot_of[id];
+        if (w->steering.count) steering_note_flight(w, i, w->clock);
         measure_flight(&w->meas, &w->hot[i], w->mass[i], motion_gravity(w, i), w->has_gravity, w->clock);
         motion_advance(&w->hot[i], motion_gravity(w, i), w->has_gravity, w->clock);
     }

@@ -56,7 +56,7 @@ static const uint32_t byte_order_tag = 0x01020304u;
 
 /* Bytes of the fixed parts (checked against what the writer writes). */
 enum {
-    HEADER_BYTES = 360,
+    HEADER_BYTES = 368,
     BODY_BYTES = 110,
     ANCHOR_BYTES = 12,
     FLOOR_BYTES = 49,    /* settle state, Zeno end and tolerance per axis */
@@ -66,7 +66,7 @@ enum {
     PLANE_BYTES = 60,    /* a sensor: axis, position, extents */
     NODE_BYTES = 113,    /* a container node: shape, children, centre, size, radius, capsule ends */
     VERTEX_BYTES = 16,   /* a polygon's vertex */
-    STEERED_BYTES = 124, /* a steered body: id, filter, input, last decision, its hold */
+    STEERED_BYTES = 140, /* a steered body: id, filter, input, last decision, its hold, least clearance */
     MAX_CONTAINER_NODES = 1 << 16,
     CHECKSUM_BYTES = 4,
     LENGTH_AT = 16, /* where the total length is */
@@ -285,6 +285,7 @@ static void write_header(stream *s, const carom_world *w, size_t total)
     put_i32(s, w->container ? w->container->dim : 0);
     put_i32(s, w->container ? w->container->node_count : 0);
     put_i32(s, w->container ? w->container->edge_count : 0);
+    put_f64(s, w->container ? w->container_volume : 0.0);
     put_i32(s, w->steering.count);
     put_i64(s, w->steering.decisions);
     put_i64(s, w->steering.crossing_decisions);
@@ -309,6 +310,8 @@ static void write_steering(stream *s, const carom_world *w)
         put_f64(s, b->crossing);
         put_i32(s, b->braking);
         put_i32(s, b->crossings_left);
+        put_f64(s, b->least);
+        put_f64(s, b->least_from);
     }
 }
 
@@ -489,6 +492,7 @@ typedef struct header {
     double clock, max_radius, shell, time_scale;
     int32_t count, grid_bodies, needs_rebuild, lists_on, n[3], driven, planes;
     int32_t container_dim, nodes, vertices, steered, no_crossings;
+    double container_volume;
     int64_t decisions, crossing_decisions;
     int64_t events_since_order;
     measure meas;
@@ -573,6 +577,7 @@ static void read_header(stream *s, header *h)
     h->container_dim = get_i32(s);
     h->nodes = get_i32(s);
     h->vertices = get_i32(s);
+    h->container_volume = get_f64(s);
     h->at_steering = s->at;
     h->steered = get_i32(s);
     h->decisions = get_i64(s);
@@ -773,8 +778,8 @@ static carom_status build_node(const header *h, const saved_node *n, int32_t k, 
                       (int)n->first, (int)n->second);
     if (n->shape == CAROM_SHAPE_POLYGON &&
         !(n->first >= 0 && n->second >= 3 && n->first <= h->vertices - n->second))
-        return refuse(r, at, "container node", "node %d: vertices %d to %d of %d saved", (int)k, (int)n->first,
-                      (int)n->first + (int)n->second, (int)h->vertices);
+        return refuse(r, at, "container node", "node %d: %d vertices from vertex %d, of %d saved", (int)k,
+                      (int)n->second, (int)n->first, (int)h->vertices);
     if (composite) def.first = built[n->first], def.second = built[n->second];
     if (n->shape == CAROM_SHAPE_POLYGON) def.vertices = vertices + n->first, def.vertex_count = n->second;
     char why[200] = "";
@@ -1341,6 +1346,8 @@ static carom_status read_steered(stream *s, carom_world *w, steered_body *b, int
     b->crossing = get_f64(s);
     b->braking = get_i32(s);
     b->crossings_left = get_i32(s);
+    b->least = get_f64(s);
+    b->least_from = get_f64(s);
     if (s->failed) return refuse(r, at, "steered body", "the snapshot ends inside it");
     if (!(b->id > previous && b->id < w->count))
         return refuse(r, at, "steered body", "id %d: expected ids in increasing order below %d", (int)b->id,
@@ -1360,6 +1367,25 @@ static carom_status read_steered(stream *s, carom_world *w, steered_body *b, int
         (b->braking != 0 && b->braking != 1) || b->crossings_left < 0)
         return refuse(r, at + 100, "filter hold", "body %d: expected a hold end below infinity, a crossing time "
                       "above minus infinity, a flag 0 or 1 and a count >= 0", (int)b->id);
+    if (isnan(b->least) || b->least == -INFINITY || !(isfinite(b->least_from) && b->least_from <= w->clock))
+        return refuse(r, at + 124, "least clearance", "body %d: %g since %g: expected a number (or infinity) since "
+                      "a time not after the clock %.17g", (int)b->id, b->least, b->least_from, w->clock);
+    return CAROM_OK;
+}
+
+/* The container's volume as found when the world first ran (-1: not yet),
+ * so that a restore does not integrate it again; at most the box's. */
+static carom_status read_container_volume(carom_world *w, const header *h, const refusal *r)
+{
+    double v = h->container_volume, box = w->side[0] * w->side[1] * (w->dim == 3 ? w->side[2] : 1.0);
+    if (!w->container) {
+        if (v != 0.0) return refuse(r, h->at_container + 12, "container volume", "%g without a container", v);
+        return CAROM_OK;
+    }
+    if (!(v == -1.0 || (v > 0.0 && v <= box)))
+        return refuse(r, h->at_container + 12, "container volume", "%g: expected -1 (not found yet) or a volume "
+                      "above 0 and at most the box's, %g", v, box);
+    w->container_volume = v;
     return CAROM_OK;
 }
 
@@ -1399,6 +1425,7 @@ static carom_status restore_world(stream *s, const header *h, carom_world *w, co
     carom_status st = check_grid(h, w->side, w->periodic, r);
     if (st == CAROM_OK) st = set_up(w, h, r);
     if (st == CAROM_OK) st = read_planes(s, w, h, r);
+    if (st == CAROM_OK) st = read_container_volume(w, h, r);
     if (st == CAROM_OK) st = read_steering(s, w, h, r);
     if (st == CAROM_OK) {
         s->at = HEADER_BYTES;

@@ -43,6 +43,7 @@ static carom_status check_vector(carom_world *w, int32_t id, const char *what, c
 /* Brings body (slot s) to the clock, closing its flight in the energy integral. */
 static void bring_to_clock(carom_world *w, int32_t s)
 {
+    if (w->steering.count) steering_note_flight(w, s, w->clock);
     const double *g = motion_gravity(w, s);
     measure_flight(&w->meas, &w->hot[s], w->mass[s], g, w->has_gravity, w->clock);
     motion_advance(&w->hot[s], g, w->has_gravity, w->clock);

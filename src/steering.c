@@ -44,6 +44,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "boundary.h"
 #include "container.h"
 #include "filter.h"
 #include "memory.h"
@@ -66,6 +67,17 @@ steered_body *steering_find(const carom_world *w, int32_t id)
         else hi = mid;
     }
     return lo < s->count && s->bodies[lo].id == id ? &s->bodies[lo] : NULL;
+}
+
+/* Body slot's position and velocity at time t (from its time stamp on). */
+static void state_of_at(const carom_world *w, int32_t slot, double t, double x[3], double v[3])
+{
+    motion_state_at(&w->hot[slot], w->has_gravity ? motion_gravity(w, slot) : no_field, w->has_gravity, t, x, v);
+}
+
+static void state_of(const carom_world *w, int32_t slot, double x[3], double v[3])
+{
+    state_of_at(w, slot, w->clock, x, v);
 }
 
 /* ---- the boundary as the filter sees it ------------------------------------ */
@@ -116,13 +128,92 @@ static double boundary_clearance(const carom_world *w, const double x[3], double
     return least < 1e300 ? least - skin : least;
 }
 
+/* ---- the least clearance on a flight ------------------------------------------ */
+
+/* The box walls: on each axis the farthest the parabola goes from the
+ * centre over [t0, t1] is at an end or at its turning point. */
+static double least_in_box(const carom_world *w, int32_t slot, double t0, double t1)
+{
+    double x0[3], v0[3], x1[3], v1[3];
+    state_of_at(w, slot, t0, x0, v0);
+    state_of_at(w, slot, t1, x1, v1);
+    const double *g = w->has_gravity ? motion_gravity(w, slot) : no_field;
+    double least = INFINITY, r = w->hot[slot].radius;
+    for (int a = 0; a < w->dim; a++) {
+        if (w->periodic[a]) continue;
+        double farthest = fmax(fabs(x0[a]), fabs(x1[a]));
+        if (g[a] != 0.0) {
+            double turn = -v0[a] / g[a]; /* after t0 */
+            if (turn > 0.0 && turn < t1 - t0) farthest = fmax(farthest, fabs(x0[a] + 0.5 * v0[a] * turn));
+        }
+        least = fmin(least, w->half[a] - r - farthest);
+    }
+    return least;
+}
+
+/* Does a body of radius radius + delta on body slot's path from t0 touch
+ * the container before t1? (Exact for carom's shapes, boundary.c; a search
+ * that ran out of budget counts as a touch.) */
+static int touches_within(const carom_world *w, int32_t slot, double t0, double t1, double delta)
+{
+    double x[3], v[3], s;
+    state_of_at(w, slot, t0, x, v);
+    const double *g = w->has_gravity ? motion_gravity(w, slot) : no_field;
+    int found = boundary_contact_time(w->container, x, v, g, w->hot[slot].radius + delta, t1 - t0, &s);
+    return found != BOUNDARY_FOUND || s < t1 - t0;
+}
+
+/* The least clearance of body slot on [t0, t1]: in a container, the largest
+ * delta such that a body grown by delta does not touch the boundary on the
+ * way, by bisection between the least at the ends (an upper bound) and what
+ * the Lipschitz bound allows (a lower one); the lower end of the bracket is
+ * returned, so it is never above the true least and at most tol below it. */
+static double least_on_flight(const carom_world *w, int32_t slot, double t0, double t1, double tol)
+{
+    if (!w->container) return least_in_box(w, slot, t0, t1);
+    double x0[3], v0[3], x1[3], v1[3], r = w->hot[slot].radius;
+    state_of_at(w, slot, t0, x0, v0);
+    state_of_at(w, slot, t1, x1, v1);
+    double hi = fmin(container_distance(w->container, x0, NULL), container_distance(w->container, x1, NULL)) - r;
+    double speed = fmax(sqrt(v0[0] * v0[0] + v0[1] * v0[1] + v0[2] * v0[2]),
+                        sqrt(v1[0] * v1[0] + v1[1] * v1[1] + v1[2] * v1[2]));
+    double lo = fmax(hi - w->container->lipschitz * speed * (t1 - t0), -0.5 * r);
+    if (!(t1 > t0) || !(lo < hi)) return hi;
+    for (int step = 0; step < 80 && hi - lo > tol; step++) {
+        double mid = 0.5 * (lo + hi);
+        if (!(mid > lo && mid < hi)) break;
+        if (touches_within(w, slot, t0, t1, mid)) hi = mid;
+        else lo = mid;
+    }
+    return lo;
+}
+
+/* The least clearance of body slot from max(its time stamp, from) to t. */
+static double least_since(const carom_world *w, int32_t slot, double from, double t)
+{
+    double t0 = fmax(w->hot[slot].t, from);
+    if (!(t >= t0)) return INFINITY;
+    return least_on_flight(w, slot, t0, t, 0x1p-40 * position_scale(w));
+}
+
+void steering_note_flight(carom_world *w, int32_t slot, double t)
+{
+    steered_body *b = steering_find(w, w->id_of[slot]);
+    if (b) b->least = fmin(b->least, least_since(w, slot, b->least_from, t));
+}
+
+carom_status carom_world_get_least_clearance(const carom_world *w, int32_t id, double *least)
+{
+    if (!w || !least) return CAROM_INVALID_ARGUMENT;
+    if (id < 0 || id >= w->count) return CAROM_NOT_FOUND;
+    const steered_body *b = steering_find(w, id);
+    if (!b) return CAROM_NOT_FOUND;
+    *least = fmin(b->least, least_since(w, w->slot_of[id], b->least_from, w->clock));
+    return CAROM_OK;
+}
+
 /* ---- decisions ----------------------------------------------------------------- */
 
-static void state_of(const carom_world *w, int32_t slot, double x[3], double v[3])
-{
-    motion_state_at(&w->hot[slot], w->has_gravity ? motion_gravity(w, slot) : no_field, w->has_gravity, w->clock,
-                    x, v);
-}
 
 /* The constraints of steered body k now: the boundary, then each other steered body. */
 static int gather_constraints(const carom_world *w, int32_t k, const double x[3], filter_constraint *out)
@@ -252,6 +343,10 @@ static void decide(carom_world *w, int32_t k, int at_crossing)
 void steering_window_start(carom_world *w)
 {
     steering *s = &w->steering;
+    for (int32_t k = 0; k < s->count; k++) { /* a new window: its least clearance from now */
+        s->bodies[k].least = INFINITY;
+        s->bodies[k].least_from = w->clock;
+    }
     for (int32_t k = 0; k < s->count; k++) {
         steered_body *b = &s->bodies[k];
         if (b->braking && w->clock < b->hold_end) continue; /* a braking hold runs to its end */
@@ -360,6 +455,8 @@ carom_status carom_world_set_body_filter(carom_world *w, int32_t id, const carom
         for (int a = 0; a < 3; a++) b->input[a] = w->drive.own[3 * id + a]; /* its acceleration so far */
         b->hold_end = -INFINITY;
         b->crossing = INFINITY;
+        b->least = INFINITY;
+        b->least_from = w->clock;
     }
     b->def = *def; /* from its next decision on (a braking hold still runs to its end) */
     return CAROM_OK;

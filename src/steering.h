@@ -22,6 +22,9 @@ typedef struct steered_body {
     double crossing;            /* absolute time of the threshold crossing in this hold, or INFINITY */
     int braking;                /* the hold is full braking */
     int crossings_left;         /* crossing searches this hold may still make */
+    /* The least clearance on the body's flights since least_from (the start
+     * of the last carom_world_advance), up to its time stamp. */
+    double least, least_from;
 } steered_body;
 
 typedef struct steering {
@@ -51,6 +54,9 @@ double steering_event_time(const carom_world *w, int32_t slot);
 /* Body (slot) is decided again at the clock (its EVENT_FILTER came due). */
 void steering_process(carom_world *w, int32_t slot);
 void steering_free(carom_world *w);
+/* Body (slot) is about to be brought from its time stamp to t (an event, a
+ * decision): its flight in between counts toward its least clearance. */
+void steering_note_flight(carom_world *w, int32_t slot, double t);
 /* Room for capacity steered bodies (a restore). 0, or -1 if out of memory. */
 int steering_reserve(carom_world *w, int32_t capacity);
 

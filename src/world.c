@@ -254,7 +254,7 @@ carom_status carom_world_create(const carom_world_def *def, carom_world **world,
         if (w->container) {
             memcpy(w->container, def->container, def->container->bytes);
             container_relink(w->container);
-            w->container_volume = carom_container_volume(w->container);
+            w->container_volume = -1.0; /* found when first needed: a composite's quadrature takes 50-100 ms */
         }
         w->def.container = w->container;
     }

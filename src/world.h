@@ -78,7 +78,7 @@ struct carom_world {
     sensors sense;    /* sensor planes (sensor.c) */
     steering steering; /* steered bodies: the safety filter (steering.c) */
     carom_container *container; /* the boundary instead of the box walls (the world's own copy), or NULL */
-    double container_volume;    /* its volume (area in 2D), found once at creation */
+    double container_volume;    /* its volume (area in 2D), found at the first run; -1 until then */
     /* Set when a caller's container function was seen to break its stated
      * Lipschitz bound while predicting: the run stops with a message. */
     int container_broken;

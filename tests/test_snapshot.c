@@ -168,7 +168,7 @@ enum {
     AT_WALL_EVENTS = 180,
     AT_WINDOW_START = 204,
     AT_GRID = 252,
-    HEADER = 360,
+    HEADER = 368,
     BODY = 110,
     BODY_V = 24,
     BODY_T = 48,
