@@ -22,8 +22,10 @@
  * against (it takes the clearance less the world's skin, below). Then the
  * window is run (carom_world_advance).
  *
- * Figures: the minimum clearance of the steered bodies, read at every
- * window end and at every event of theirs; their wall contacts and the
+ * Figures: the minimum clearance of the steered bodies: where the world
+ * filters, the least on each window's whole path
+ * (carom_world_get_least_clearance), else read at every window end and at
+ * every event of theirs; their wall contacts and the
  * hardest of them, as the normal speed impulse / ((1 + e) m) (a filtered
  * body may creep up to the wall but, with the skin, never touches it; an
  * unfiltered one hits it at full speed); the fraction of body-windows in
@@ -103,7 +105,8 @@ static const char *help_text =
     "  --quiet                no list of the files written\n"
     "  --help                 this text\n"
     "\n"
-    "Prints the minimum clearance reached (s(x) - r, at window ends and events),\n"
+    "Prints the minimum clearance reached (s(x) - r, the least on every window's\n"
+    "path where the world filters; at window ends and events with --at-window-starts),\n"
     "the wall contacts and the hardest (its normal speed), the windows run, the\n"
     "fraction of windows in which the filter acted, the mean |a - a_p| / a_max,\n"
     "and the time to cross (the first\n"
@@ -705,8 +708,10 @@ static void steer_figures_after(steer_run *r, carom_filter_result *results)
         r->f.body_windows++;
         carom_body_state state;
         carom_world_get_body(r->world, b->id, &state);
-        double c = clearance_at(r, state.position, state.radius, NULL);
-        r->f.min_clearance = fmin(r->f.min_clearance, c);
+        double c = clearance_at(r, state.position, state.radius, NULL), least = c;
+        /* the world knows the least on the whole window's path, not only at its end and events */
+        if (world_filters(r, b) && carom_world_get_least_clearance(r->world, b->id, &least) != CAROM_OK) least = c;
+        r->f.min_clearance = fmin(r->f.min_clearance, fmin(c, least));
         if (isnan(b->cross_time) && c <= CROSS_FRACTION * b->start_clearance)
             b->cross_time = carom_world_time(r->world);
         lambda_row(r, b, res, c);
