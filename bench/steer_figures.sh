@@ -25,8 +25,9 @@
 # Columns: acted = fraction of windows in which the filter changed the
 # input; intrusion = mean |a - a_p| / a_max; cross = time until the
 # clearance first falls to a tenth of its start (crossing 90% of the way to
-# the wall; "never" if not); clearance = the least s(x) - r at window ends
-# and events; contacts = wall contacts; hardest = the fastest of them (its
+# the wall; "never" if not); clearance = the least s(x) - r on each
+# window's whole path where the world filters (exact), at window ends and
+# events in the "starts" rows; contacts = wall contacts; hardest = the fastest of them (its
 # normal speed): a filtered body may touch the wall, creeping, within the
 # boundary's tolerance; an unprotected one hits it.
 #
