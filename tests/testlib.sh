@@ -24,3 +24,20 @@ json_number() { awk -v key="\"$2\":" '$1 == key { v = $2; sub(/,$/, "", v); prin
 json_event() { sed -n "s/.*\"$2\": \([0-9]*\).*/\1/p" "$1" | head -1; }
 # json_text FILE KEY: a string value.
 json_text() { sed -n "s/^ *\"$2\": \"\(.*\)\",\{0,1\}$/\1/p" "$1" | head -1; }
+
+# refused_option SUBCOMMAND OUTPUT_OPTION NAME EXPECTED ARGS...: `$carom
+# SUBCOMMAND OUTPUT_OPTION $work/bad.out ARGS...` must exit 2 with one line
+# containing EXPECTED, and leave nothing behind at $work/bad.* (options are
+# checked before anything is written).
+refused_option() {
+  local command=$1 output=$2 name=$3 expected=$4 out status
+  shift 4
+  rm -f "$work"/bad.*
+  out=$("$carom" "$command" "$output" "$work/bad.out" "$@" 2>&1); status=$?
+  if [ $status -ne 2 ] || [[ $out != *"$expected"* ]] || [ "$(printf '%s\n' "$out" | wc -l)" -ne 1 ] ||
+     compgen -G "$work/bad.*" >/dev/null; then
+    fail "bad $name" "status $status: $out"
+    return
+  fi
+  pass "bad $name"
+}
