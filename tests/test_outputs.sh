@@ -344,13 +344,14 @@ check_restart_appends() {
 # kill -9 while checkpoints are being written, many times: each time the
 # checkpoint on disk is whole and restores, and the run continued from it ends
 # where one uninterrupted run ends. At least one kill must land inside a write
-# (a temporary checkpoint left behind proves it).
+# (a temporary checkpoint left behind proves it; up to 40 tries, since where
+# a kill lands is up to the scheduler: 12 once missed on a loaded machine).
 check_kill_during_checkpoint() {
   case_dir kill9
   "$carom" run ../big.yaml --until 3 --trajectory one.xyz --every 0.5 --events-log one.csv --quiet ||
     { fail kill9 "reference run"; return; }
   local landed=0 k pid
-  for k in $(seq 12); do
+  for k in $(seq 40); do
     rm -f c.ckpt c.ckpt.* t.xyz e.csv
     "$carom" run ../big.yaml --until 3 --trajectory t.xyz --every 0.5 --events-log e.csv --checkpoint c.ckpt \
       --checkpoint-every 0.002 --quiet &
@@ -364,7 +365,7 @@ check_kill_during_checkpoint() {
     cmp -s one.xyz t.xyz && cmp -s one.csv e.csv || { fail kill9 "attempt $k: the continued run differs"; return; }
     [ $landed -ge 1 ] && [ "$k" -ge 3 ] && break
   done
-  [ $landed -ge 1 ] || { fail kill9 "no kill landed inside a checkpoint write in 12 attempts"; return; }
+  [ $landed -ge 1 ] || { fail kill9 "no kill landed inside a checkpoint write in 40 attempts"; return; }
   pass "kill -9 during checkpoint writes ($landed of $k inside a write)"
 }
 
