@@ -256,10 +256,14 @@ static void consider_cell_exit(const carom_world *w, int32_t i, candidate *best)
 double schedule_own_time(const carom_world *w, int32_t i, int which, body_event *event)
 {
     candidate best = {INFINITY, INFINITY, 0.0, {-1, 0, EVENT_NONE}, -1};
-    if (which & OWN_CELL) consider_cell_exit(w, i, &best);
-    int broken = 0;
-    if (w->container) consider_container(w, i, &best, &broken);
-    else consider_walls(w, i, &best, which & OWN_REST);
+    int broken = 0; /* in the order schedule_body takes them, so that ties go the same way */
+    if (w->container) {
+        if (which & OWN_CELL) consider_cell_exit(w, i, &best);
+        consider_container(w, i, &best, &broken);
+    } else {
+        consider_walls(w, i, &best, which & OWN_REST);
+        if (which & OWN_CELL) consider_cell_exit(w, i, &best);
+    }
     if (event) *event = best.event;
     return best.time;
 }
