@@ -37,8 +37,15 @@
  * jt (u_t1 + K_tt jt/2), u_t1 = u_t + K_nt j, which is -u_t1^2/(2 K_tt) when
  * sticking and negative when sliding (jt opposes u_t1 and |K_tt jt| < |u_t1|).
  * The price: where K_nt jt != 0 the normal velocity after is -e u_n + K_nt jt,
- * not exactly -e u_n (the result reports it). For disks (lever arms along n)
- * K_nt = 0 and the law is exact, and sticking is the rough law at beta = 0.
+ * not exactly -e u_n. Where that is < 0 (friction's torque drives the contact
+ * point in; about one collision in six at random), the contact would still
+ * approach, which an event-driven engine cannot take: a second normal
+ * impulse dj = (u_n'' - u_n')/K_nn > 0 then brings the normal velocity to
+ * u_n'' = min(-e u_n, -u_n') >= 0 (pushed_out), which again removes energy
+ * (dj (u_n' + u_n'')/2 <= 0) and keeps |jt| <= mu j (j only grows); such a
+ * contact may then slip a little where it stuck, and slides inside the cone.
+ * For disks (lever arms along n) K_nt = 0 and the law is exact, and sticking
+ * is the rough law at beta = 0.
  *
  * Face-face contact: one impulse at the middle of the overlapping segment. A
  * box landing flat with the segment centred under it and no spin gets none;
@@ -206,6 +213,11 @@ int impulse_shape_2d(impulse_body2 *b1, impulse_body2 *b2, const impulse_contact
     assert(f.knn > 0.0);         /* two infinite masses never collide */
     double j = -(1.0 + e) * f.un / f.knn;
     double jt = friction_impulse(&f, j, mu, out);
+    double un_after = f.un + f.knn * j + f.knt * jt;
+    if (un_after < 0.0) { /* friction's torque drove the contact in: push it out again */
+        j += (fmin(-e * f.un, -un_after) - un_after) / f.knn;
+        out->pushed_out = 1;
+    }
     double p[2] = {j * n[0] + jt * f.t[0], j * n[1] + jt * f.t[1]};
     apply_impulse(b1, b2, contact, p);
     out->normal = j;

@@ -76,7 +76,8 @@ typedef struct impulse_contact2 {
 typedef struct impulse_result2 {
     double normal;       /* j >= 0: the impulse along n on body 1 */
     double tangential;   /* jt: the impulse along t = (-n_y, n_x) on body 1 */
-    int sliding;         /* 1 when |jt| was clamped to mu j */
+    int sliding;         /* 1 when |jt| was clamped to mu j (of the first normal impulse) */
+    int pushed_out;      /* 1 when friction left the contact approaching and j was raised */
     double normal_speed_before, normal_speed_after;         /* u . n of the contact points */
     double tangential_speed_before, tangential_speed_after; /* u . t */
     double energy_lost;  /* -(j (u_n + u_n') + jt (u_t + u_t')) / 2, >= 0 */
@@ -87,9 +88,12 @@ typedef struct impulse_result2 {
  * Friction (mu > 0; mu = INFINITY always sticks): one pass of the sequential
  * impulse method — with j fixed, the tangential impulse that stops sliding,
  * jt = -(u_t + K_nt j) / K_tt, clamped to |jt| <= mu j (sliding); applied
- * together with j as one impulse P = j n + jt t. See impulse.c for the
- * choice and its consequences (energy never increases; u_n' = -e u_n only
- * when K_nt jt = 0). */
+ * together with j as one impulse P = j n + jt t. If friction's coupling
+ * K_nt jt leaves the contact approaching, j is raised so that it separates
+ * (pushed_out). See impulse.c for the choice and its consequences: energy
+ * never increases, |jt| <= mu j, and the contact separates: with
+ * u1 = -e u_n + K_nt jt, u_n' = u1 if u1 >= 0 (exactly -e u_n for disks,
+ * where K_nt = 0), else min(-e u_n, -u1). */
 int impulse_shape_2d(impulse_body2 *b1, impulse_body2 *b2, const impulse_contact2 *contact,
                      const double n[2], double e, double mu, impulse_result2 *out);
 

@@ -356,13 +356,16 @@ static void test_box_lands_flat(void)
  * reported loss is the kinetic energies' difference; momentum (pairs) and
  * angular momentum about the contact point (body i at c - r_i; pairs and
  * walls at rest) are conserved;
- * sticking (|jt| < mu j) leaves no tangential slip; sliding takes exactly
- * mu j and leaves the slip's sign as it was after the normal impulse. */
+ * the contact separates after, at the normal speed impulse.h states (from
+ * K_nt computed here; -e u_n without friction); where friction did not need a raised j
+ * (pushed_out), sticking (|jt| < mu j) leaves no tangential slip, and
+ * sliding takes exactly mu j and leaves the slip's sign as it was. */
 static void test_friction_random(void)
 {
     carom_rng rng = carom_rng_seed(2026);
-    double worst_gain = 0.0, worst_report = 0.0, worst_p = 0.0, worst_l = 0.0, worst_slip = 0.0;
-    long sticking = 0, sliding = 0;
+    double worst_gain = -INFINITY, worst_report = 0.0, worst_p = 0.0, worst_l = 0.0, worst_slip = 0.0;
+    double worst_approach = -INFINITY, worst_rebound = -INFINITY;
+    long sticking = 0, sliding = 0, pushed = 0;
     for (int i = 0; i < 4 * RANDOM_CASES; i++) {
         impulse_body2 b[2];
         impulse_contact2 c;
@@ -410,8 +413,25 @@ static void test_friction_random(void)
         double u1[2] = {b[0].v[0] - b[0].omega * c.r1[1], b[0].v[1] + b[0].omega * c.r1[0]};
         double u2[2] = {b[1].v[0] - b[1].omega * c.r2[1], b[1].v[1] + b[1].omega * c.r2[0]};
         double slip = -(u1[0] - u2[0]) * n[1] + (u1[1] - u2[1]) * n[0];
+        double normal = (u1[0] - u2[0]) * n[0] + (u1[1] - u2[1]) * n[1];
         double speed = fabs(r.tangential_speed_before) + fabs(r.normal_speed_before) + 1.0;
         CHECK_NEAR(slip, r.tangential_speed_after, 1e-12 * speed);
+        CHECK_NEAR(normal, r.normal_speed_after, 1e-12 * speed);
+        /* It separates, at the speed the header states: with u1 = -e u_n +
+         * K_nt jt (K_nt from the lever arms, here), u1 if >= 0, else
+         * min(-e u_n, -u1). */
+        worst_approach = fmax(worst_approach, -normal / speed);
+        double t[2] = {-n[1], n[0]}, inv_i1 = 1.0 / b[0].inertia, inv_i2 = 1.0 / b[1].inertia;
+        double knt = (c.r1[0] * n[1] - c.r1[1] * n[0]) * (c.r1[0] * t[1] - c.r1[1] * t[0]) * inv_i1 +
+                     (c.r2[0] * n[1] - c.r2[1] * n[0]) * (c.r2[0] * t[1] - c.r2[1] * t[0]) * inv_i2;
+        double u1n = -e * r.normal_speed_before + knt * r.tangential;
+        double expected = u1n >= 0.0 ? u1n : fmin(-e * r.normal_speed_before, -u1n);
+        CHECK_EQ_INT(r.pushed_out, u1n < 0.0);
+        worst_rebound = fmax(worst_rebound, fabs(normal - expected) / speed);
+        if (mu == 0.0 || r.tangential == 0.0) /* no friction: exactly Newton's law along n */
+            CHECK_NEAR(normal, -e * r.normal_speed_before, 1e-14 * speed);
+        pushed += r.pushed_out;
+        if (r.pushed_out) continue; /* j was raised: |jt| <= mu j still, checked above */
         if (mu > 0.0 && !r.sliding) {
             sticking++;
             worst_slip = fmax(worst_slip, fabs(slip) / speed);
@@ -421,9 +441,13 @@ static void test_friction_random(void)
             CHECK(r.tangential * slip <= 0.0); /* friction opposed the slip and did not reverse it */
         }
     }
-    printf("  friction: %ld sticking, %ld sliding; energy gain %.2e, report %.2e, |dp| %.2e, |dL_c| %.2e, slip %.2e\n",
-           sticking, sliding, worst_gain, worst_report, worst_p, worst_l, worst_slip);
-    CHECK(sticking > 1000 && sliding > 1000);
+    printf("  friction: %ld sticking, %ld sliding, %ld pushed out; energy gain %.2e, report %.2e, |dp| %.2e, "
+           "|dL_c| %.2e, slip %.2e, approach after %.2e, |u_n' - stated| %.2e\n",
+           sticking, sliding, pushed, worst_gain, worst_report, worst_p, worst_l, worst_slip, worst_approach,
+           worst_rebound);
+    CHECK(sticking > 1000 && sliding > 1000 && pushed > 1000);
+    CHECK(worst_approach <= 1e-15);
+    CHECK(worst_rebound <= 1e-14);
     CHECK(worst_gain <= 1e-14);
     CHECK(worst_report <= 1e-13);
     CHECK(worst_p <= 1e-15);
