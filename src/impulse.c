@@ -152,9 +152,9 @@ static void point_velocity(const impulse_body2 *b, const double r[2], double out
 }
 
 typedef struct contact_frame {
-    double t[2];            /* tangent (-n_y, n_x) */
-    double un, ut;          /* contact velocity u = u1 - u2 along n and t */
-    double knn, knt, ktt;   /* the contact's inverse-mass matrix */
+    double t[2];          /* tangent (-n_y, n_x) */
+    double un, ut;        /* contact velocity u = u1 - u2 along n and t */
+    double knn, knt, ktt; /* the contact's inverse-mass matrix */
 } contact_frame;
 
 static contact_frame frame_of(const impulse_body2 *b1, const impulse_body2 *b2,
@@ -207,8 +207,10 @@ int impulse_shape_2d(impulse_body2 *b1, impulse_body2 *b2, const impulse_contact
     assert(b1->mass > 0.0 && b1->inertia > 0.0 && b2->mass > 0.0 && b2->inertia > 0.0);
     assert(e >= 0.0 && e <= 1.0 && mu >= 0.0);
     contact_frame f = frame_of(b1, b2, contact, n);
-    *out = (impulse_result2){.normal_speed_before = f.un, .normal_speed_after = f.un,
-                             .tangential_speed_before = f.ut, .tangential_speed_after = f.ut};
+    *out = (impulse_result2){.normal_speed_before = f.un,
+                             .normal_speed_after = f.un,
+                             .tangential_speed_before = f.ut,
+                             .tangential_speed_after = f.ut};
     if (!(f.un < 0.0)) return 0; /* grazing or receding: no impulse */
     assert(f.knn > 0.0);         /* two infinite masses never collide */
     double j = -(1.0 + e) * f.un / f.knn;
@@ -224,8 +226,8 @@ int impulse_shape_2d(impulse_body2 *b1, impulse_body2 *b2, const impulse_contact
     out->tangential = jt;
     out->normal_speed_after = f.un + f.knn * j + f.knt * jt;
     out->tangential_speed_after = f.ut + f.knt * j + f.ktt * jt;
-    out->energy_lost = -0.5 * (j * (f.un + out->normal_speed_after) +
-                               jt * (f.ut + out->tangential_speed_after));
+    out->energy_lost =
+        -0.5 * (j * (f.un + out->normal_speed_after) + jt * (f.ut + out->tangential_speed_after));
     return 1;
 }
 

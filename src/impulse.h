@@ -74,13 +74,13 @@ typedef struct impulse_contact2 {
 } impulse_contact2;
 
 typedef struct impulse_result2 {
-    double normal;       /* j >= 0: the impulse along n on body 1 */
-    double tangential;   /* jt: the impulse along t = (-n_y, n_x) on body 1 */
-    int sliding;         /* 1 when |jt| was clamped to mu j (of the first normal impulse) */
-    int pushed_out;      /* 1 when friction left the contact approaching and j was raised */
+    double normal;     /* j >= 0: the impulse along n on body 1 */
+    double tangential; /* jt: the impulse along t = (-n_y, n_x) on body 1 */
+    int sliding;       /* 1 when |jt| was clamped to mu j (of the first normal impulse) */
+    int pushed_out;    /* 1 when friction left the contact approaching and j was raised */
     double normal_speed_before, normal_speed_after;         /* u . n of the contact points */
     double tangential_speed_before, tangential_speed_after; /* u . t */
-    double energy_lost;  /* -(j (u_n + u_n') + jt (u_t + u_t')) / 2, >= 0 */
+    double energy_lost; /* -(j (u_n + u_n') + jt (u_t + u_t')) / 2, >= 0 */
 } impulse_result2;
 
 /* The impulse at one contact point. Normal part (seed 004):

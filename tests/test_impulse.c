@@ -26,9 +26,15 @@
 
 enum { RANDOM_CASES = 20000 };
 
-static double uniform(carom_rng *rng, double lo, double hi) { return lo + (hi - lo) * carom_rng_uniform(rng); }
+static double uniform(carom_rng *rng, double lo, double hi)
+{
+    return lo + (hi - lo) * carom_rng_uniform(rng);
+}
 
-static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static double dot3(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
 
 static void cross3(const double a[3], const double b[3], double out[3])
 {
@@ -157,10 +163,12 @@ static void rough_case(carom_rng *rng, int dim, int wall, double e, double beta,
     cross3(arm1, s1.v, m1);
     cross3(arm2, s2.v, m2);
     for (int a = 0; a < 3; a++)
-        l_before[a] = s1.mass * m1[a] + s1.inertia * s1.w[a] + (wall ? 0 : s2.mass * m2[a] + s2.inertia * s2.w[a]);
+        l_before[a] = s1.mass * m1[a] + s1.inertia * s1.w[a] +
+                      (wall ? 0 : s2.mass * m2[a] + s2.inertia * s2.w[a]);
 
     impulse_rough_result r;
-    int applied = wall ? impulse_rough_wall(&s1, n, e, beta, &r) : impulse_rough_pair(&s1, &s2, n, e, beta, &r);
+    int applied = wall ? impulse_rough_wall(&s1, n, e, beta, &r)
+                       : impulse_rough_pair(&s1, &s2, n, e, beta, &r);
     CHECK_EQ_INT(applied, 1);
     double g_after[3];
     relative_contact_velocity(&s1, &s2, n, g_after);
@@ -171,7 +179,8 @@ static void rough_case(carom_rng *rng, int dim, int wall, double e, double beta,
     double m_red = wall ? s1.mass : s1.mass * s2.mass / (s1.mass + s2.mass);
     double k = s1.radius * s1.radius / s1.inertia + (wall ? 0 : s2.radius * s2.radius / s2.inertia);
     double m_t = m_red / (1.0 + m_red * k);
-    double closed = 0.5 * m_red * (1 - e * e) * gn * gn + 0.5 * m_t * (1 - beta * beta) * dot3(gt, gt);
+    double closed =
+        0.5 * m_red * (1 - e * e) * gn * gn + 0.5 * m_t * (1 - beta * beta) * dot3(gt, gt);
     double lost = energy - sphere_energy(&s1) - (wall ? 0.0 : sphere_energy(&s2));
     worst[1] = fmax(worst[1], fabs(lost - closed) / energy);
     worst[1] = fmax(worst[1], fabs(r.energy_lost - closed) / energy);
@@ -181,9 +190,12 @@ static void rough_case(carom_rng *rng, int dim, int wall, double e, double beta,
     cross3(arm2, s2.v, m2);
     double p_scale = s1.mass * sqrt(dot3(s1.v, s1.v)) + s2.mass * sqrt(dot3(s2.v, s2.v)) + 1.0;
     for (int a = 0; a < 3; a++) {
-        l_after[a] = s1.mass * m1[a] + s1.inertia * s1.w[a] + s2.mass * m2[a] + s2.inertia * s2.w[a];
-        worst[2] = fmax(worst[2], fabs(s1.mass * s1.v[a] + s2.mass * s2.v[a] - p_before[a]) / p_scale);
-        worst[3] = fmax(worst[3], fabs(l_after[a] - l_before[a]) / (p_scale * (s1.radius + s2.radius) + 1.0));
+        l_after[a] =
+            s1.mass * m1[a] + s1.inertia * s1.w[a] + s2.mass * m2[a] + s2.inertia * s2.w[a];
+        worst[2] =
+            fmax(worst[2], fabs(s1.mass * s1.v[a] + s2.mass * s2.v[a] - p_before[a]) / p_scale);
+        worst[3] = fmax(worst[3],
+                        fabs(l_after[a] - l_before[a]) / (p_scale * (s1.radius + s2.radius) + 1.0));
     }
 }
 
@@ -200,8 +212,10 @@ static void test_rough_random_laws(void)
                 rough_case(&rng, dim, wall, e, beta, worst);
                 rough_case(&rng, dim, wall, 1.0, betas[i % 2], worst_elastic);
             }
-            printf("  %dD %s: |g' - law| %.2e, |dE - closed| / E %.2e (elastic %.2e), |dp| %.2e, |dL_c| %.2e\n",
-                   dim, wall ? "wall" : "pair", worst[0], worst[1], worst_elastic[1], worst[2], worst[3]);
+            printf("  %dD %s: |g' - law| %.2e, |dE - closed| / E %.2e (elastic %.2e), |dp| %.2e, "
+                   "|dL_c| %.2e\n",
+                   dim, wall ? "wall" : "pair", worst[0], worst[1], worst_elastic[1], worst[2],
+                   worst[3]);
             CHECK(worst[0] <= 1e-14);
             CHECK(worst[1] <= 1e-14);
             CHECK(worst_elastic[1] <= 1e-14); /* closed = 0 there: energy conserved to round-off */
@@ -259,7 +273,8 @@ static void test_rough_smooth_limit(void)
 static double body_energy(const impulse_body2 *b)
 {
     if (isinf(b->mass)) return 0.0;
-    return 0.5 * b->mass * (b->v[0] * b->v[0] + b->v[1] * b->v[1]) + 0.5 * b->inertia * b->omega * b->omega;
+    return 0.5 * b->mass * (b->v[0] * b->v[0] + b->v[1] * b->v[1]) +
+           0.5 * b->inertia * b->omega * b->omega;
 }
 
 /* Lever arms along n: a disk pair. Frictionless is the smooth rough-law
@@ -276,13 +291,15 @@ static void test_shape_reduces_to_disk(void)
         int rough = i % 2;
         impulse_body2 b1 = {{s1.v[0], s1.v[1]}, s1.w[2], s1.mass, s1.inertia};
         impulse_body2 b2 = {{s2.v[0], s2.v[1]}, s2.w[2], s2.mass, s2.inertia};
-        impulse_contact2 c = {{-s1.radius * n[0], -s1.radius * n[1]}, {s2.radius * n[0], s2.radius * n[1]}};
+        impulse_contact2 c = {{-s1.radius * n[0], -s1.radius * n[1]},
+                              {s2.radius * n[0], s2.radius * n[1]}};
         impulse_rough_result r;
         impulse_result2 r2;
         int a1 = impulse_rough_pair(&s1, &s2, n, e, rough ? 0.0 : -1.0, &r);
         int a2 = impulse_shape_2d(&b1, &b2, &c, n, e, rough ? INFINITY : 0.0, &r2);
         CHECK_EQ_INT(a1, a2);
-        double scale = fabs(s1.v[0]) + fabs(s1.v[1]) + fabs(s2.v[0]) + fabs(s2.v[1]) + fabs(s1.w[2]) + fabs(s2.w[2]) + 1;
+        double scale = fabs(s1.v[0]) + fabs(s1.v[1]) + fabs(s2.v[0]) + fabs(s2.v[1]) +
+                       fabs(s1.w[2]) + fabs(s2.w[2]) + 1;
         double d = fabs(b1.v[0] - s1.v[0]) + fabs(b1.v[1] - s1.v[1]) + fabs(b2.v[0] - s2.v[0]) +
                    fabs(b2.v[1] - s2.v[1]) + fabs(b1.omega - s1.w[2]) + fabs(b2.omega - s2.w[2]);
         worst = fmax(worst, d / scale);
@@ -363,7 +380,8 @@ static void test_box_lands_flat(void)
 static void test_friction_random(void)
 {
     carom_rng rng = carom_rng_seed(2026);
-    double worst_gain = -INFINITY, worst_report = 0.0, worst_p = 0.0, worst_l = 0.0, worst_slip = 0.0;
+    double worst_gain = -INFINITY, worst_report = 0.0, worst_p = 0.0, worst_l = 0.0,
+           worst_slip = 0.0;
     double worst_approach = -INFINITY, worst_rebound = -INFINITY;
     long sticking = 0, sliding = 0, pushed = 0;
     for (int i = 0; i < 4 * RANDOM_CASES; i++) {
@@ -371,25 +389,32 @@ static void test_friction_random(void)
         impulse_contact2 c;
         for (int k = 0; k < 2; k++) {
             double size = exp(uniform(&rng, -1, 1));
-            b[k] = (impulse_body2){{uniform(&rng, -3, 3), uniform(&rng, -3, 3)}, uniform(&rng, -3, 3),
-                                   exp(uniform(&rng, -2, 2)), 0};
+            b[k] = (impulse_body2){{uniform(&rng, -3, 3), uniform(&rng, -3, 3)},
+                                   uniform(&rng, -3, 3),
+                                   exp(uniform(&rng, -2, 2)),
+                                   0};
             b[k].inertia = uniform(&rng, 0.05, 0.5) * b[k].mass * size * size;
             double *r = k == 0 ? c.r1 : c.r2;
             r[0] = uniform(&rng, -size, size);
             r[1] = uniform(&rng, -size, size);
         }
         int wall = i % 4 == 3;
-        if (wall) b[1] = (impulse_body2){{0, 0}, 0, INFINITY, INFINITY}; /* at rest: a moving one does work */
+        if (wall)
+            b[1] = (impulse_body2){
+                {0, 0}, 0, INFINITY, INFINITY}; /* at rest: a moving one does work */
         double n3[3];
         random_unit(&rng, 2, n3);
         const double n[2] = {n3[0], n3[1]};
         double e = uniform(&rng, 0, 1), mu = i % 8 == 0 ? 0.0 : uniform(&rng, 0, 2);
         double energy = body_energy(&b[0]) + body_energy(&b[1]);
         double p[2], l = 0.0;
-        for (int a = 0; a < 2; a++) p[a] = b[0].mass * b[0].v[a] + (wall ? 0 : b[1].mass * b[1].v[a]);
+        for (int a = 0; a < 2; a++)
+            p[a] = b[0].mass * b[0].v[a] + (wall ? 0 : b[1].mass * b[1].v[a]);
         /* L about c: m (x - c) x v + I omega, x - c = -r. */
         l = b[0].mass * -(c.r1[0] * b[0].v[1] - c.r1[1] * b[0].v[0]) + b[0].inertia * b[0].omega;
-        if (!wall) l += b[1].mass * -(c.r2[0] * b[1].v[1] - c.r2[1] * b[1].v[0]) + b[1].inertia * b[1].omega;
+        if (!wall)
+            l += b[1].mass * -(c.r2[0] * b[1].v[1] - c.r2[1] * b[1].v[0]) +
+                 b[1].inertia * b[1].omega;
         double omega2 = b[1].omega;
         impulse_result2 r;
         if (!impulse_shape_2d(&b[0], &b[1], &c, n, e, mu, &r)) {
@@ -399,11 +424,17 @@ static void test_friction_random(void)
         double after = body_energy(&b[0]) + body_energy(&b[1]);
         worst_gain = fmax(worst_gain, (after - energy) / energy);
         worst_report = fmax(worst_report, fabs(energy - after - r.energy_lost) / energy);
-        double l_after = b[0].mass * -(c.r1[0] * b[0].v[1] - c.r1[1] * b[0].v[0]) + b[0].inertia * b[0].omega;
-        if (!wall) l_after += b[1].mass * -(c.r2[0] * b[1].v[1] - c.r2[1] * b[1].v[0]) + b[1].inertia * b[1].omega;
+        double l_after =
+            b[0].mass * -(c.r1[0] * b[0].v[1] - c.r1[1] * b[0].v[0]) + b[0].inertia * b[0].omega;
+        if (!wall)
+            l_after += b[1].mass * -(c.r2[0] * b[1].v[1] - c.r2[1] * b[1].v[0]) +
+                       b[1].inertia * b[1].omega;
         double scale = fabs(p[0]) + fabs(p[1]) + r.normal + fabs(r.tangential) + 1.0;
-        for (int a = 0; a < 2 && !wall; a++) /* a wall takes momentum, but no angular momentum about c */
-            worst_p = fmax(worst_p, fabs(b[0].mass * b[0].v[a] + (wall ? 0 : b[1].mass * b[1].v[a]) - p[a]) / scale);
+        for (int a = 0; a < 2 && !wall;
+             a++) /* a wall takes momentum, but no angular momentum about c */
+            worst_p = fmax(worst_p,
+                           fabs(b[0].mass * b[0].v[a] + (wall ? 0 : b[1].mass * b[1].v[a]) - p[a]) /
+                               scale);
         worst_l = fmax(worst_l, fabs(l_after - l) / (fabs(l) + scale * 10));
         if (wall) CHECK(b[1].omega == omega2 && isinf(b[1].mass));
         CHECK(r.normal > 0.0);
@@ -422,8 +453,9 @@ static void test_friction_random(void)
          * min(-e u_n, -u1). */
         worst_approach = fmax(worst_approach, -normal / speed);
         double t[2] = {-n[1], n[0]}, inv_i1 = 1.0 / b[0].inertia, inv_i2 = 1.0 / b[1].inertia;
-        double knt = (c.r1[0] * n[1] - c.r1[1] * n[0]) * (c.r1[0] * t[1] - c.r1[1] * t[0]) * inv_i1 +
-                     (c.r2[0] * n[1] - c.r2[1] * n[0]) * (c.r2[0] * t[1] - c.r2[1] * t[0]) * inv_i2;
+        double knt =
+            (c.r1[0] * n[1] - c.r1[1] * n[0]) * (c.r1[0] * t[1] - c.r1[1] * t[0]) * inv_i1 +
+            (c.r2[0] * n[1] - c.r2[1] * n[0]) * (c.r2[0] * t[1] - c.r2[1] * t[0]) * inv_i2;
         double u1n = -e * r.normal_speed_before + knt * r.tangential;
         double expected = u1n >= 0.0 ? u1n : fmin(-e * r.normal_speed_before, -u1n);
         CHECK_EQ_INT(r.pushed_out, u1n < 0.0);
@@ -438,13 +470,15 @@ static void test_friction_random(void)
         } else if (r.sliding) {
             sliding++;
             CHECK(fabs(r.tangential) == mu * r.normal);
-            CHECK(r.tangential * slip <= 0.0); /* friction opposed the slip and did not reverse it */
+            CHECK(r.tangential * slip <=
+                  0.0); /* friction opposed the slip and did not reverse it */
         }
     }
-    printf("  friction: %ld sticking, %ld sliding, %ld pushed out; energy gain %.2e, report %.2e, |dp| %.2e, "
+    printf("  friction: %ld sticking, %ld sliding, %ld pushed out; energy gain %.2e, report %.2e, "
+           "|dp| %.2e, "
            "|dL_c| %.2e, slip %.2e, approach after %.2e, |u_n' - stated| %.2e\n",
-           sticking, sliding, pushed, worst_gain, worst_report, worst_p, worst_l, worst_slip, worst_approach,
-           worst_rebound);
+           sticking, sliding, pushed, worst_gain, worst_report, worst_p, worst_l, worst_slip,
+           worst_approach, worst_rebound);
     CHECK(sticking > 1000 && sliding > 1000 && pushed > 1000);
     CHECK(worst_approach <= 1e-15);
     CHECK(worst_rebound <= 1e-14);
