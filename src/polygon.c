@@ -255,26 +255,30 @@ typedef struct placed {
     double n[POLYGON_MAX_VERTICES][2];
 } placed;
 
+/* out[k] = offset + rotation(cosine, sine) in[k] */
+static void rotate_all(const double (*in)[2], int count, double cosine, double sine, const double offset[2],
+                       double out[][2])
+{
+    for (int k = 0; k < count; k++) {
+        const double *v = in[k];
+        out[k][0] = offset[0] + (cosine * v[0] - sine * v[1]);
+        out[k][1] = offset[1] + (sine * v[0] + cosine * v[1]);
+    }
+}
+
 void polygon_place(const polygon_shape *shape, const polygon_pose *pose, double world[][2])
 {
-    double c = cos(pose->angle), s = sin(pose->angle);
-    for (int k = 0; k < shape->count; k++) {
-        const double *v = shape->vertex[k];
-        world[k][0] = pose->x + (c * v[0] - s * v[1]);
-        world[k][1] = pose->y + (s * v[0] + c * v[1]);
-    }
+    const double offset[2] = {pose->x, pose->y};
+    rotate_all(shape->vertex, shape->count, cos(pose->angle), sin(pose->angle), offset, world);
 }
 
 static void place_with_normals(const polygon_shape *shape, const polygon_pose *pose, placed *p)
 {
-    p->count = shape->count;
-    polygon_place(shape, pose, p->v);
+    const double offset[2] = {pose->x, pose->y}, none[2] = {0, 0};
     double c = cos(pose->angle), s = sin(pose->angle);
-    for (int k = 0; k < shape->count; k++) {
-        const double *n = shape->normal[k];
-        p->n[k][0] = c * n[0] - s * n[1];
-        p->n[k][1] = s * n[0] + c * n[1];
-    }
+    p->count = shape->count;
+    rotate_all(shape->vertex, shape->count, c, s, offset, p->v);
+    rotate_all(shape->normal, shape->count, c, s, none, p->n);
 }
 
 /* ---------------------------------------------------------------- distance kernels */
@@ -335,12 +339,20 @@ typedef struct closest_pair {
     double t;                          /* where on the edge, in [0, 1] */
 } closest_pair;
 
-/* The closest pair with a vertex of q and a point on an edge of p. */
-static void vertices_to_edges(const placed *p, const placed *q, closest_pair *best)
+/* The closest pair with a vertex of q and a point on an edge of p. With
+ * facing_only, an edge is skipped when the vertex lies inside its line: the
+ * closest pair of disjoint shapes never needs it (a vertex nearest to an
+ * edge's inside lies outside the line; one nearest to an end lies outside
+ * the line of at least one of the two edges meeting there, since the end's
+ * normal cone spans less than half a turn). */
+static void vertices_to_edges(const placed *p, const placed *q, int facing_only, closest_pair *best)
 {
     for (int j = 0; j < q->count; j++)
         for (int i = 0; i < p->count; i++) {
             double on[2], d[2];
+            difference(q->v[j], p->v[i], d);
+            if (facing_only && dot(p->n[i], d) < 0)
+                continue;
             double t = closest_on_segment(p->v[i], p->v[(i + 1) % p->count], q->v[j], on);
             difference(q->v[j], on, d);
             double squared = dot(d, d);
@@ -367,8 +379,12 @@ static void separated_contact(const placed *a, const placed *b, polygon_contact 
 {
     closest_pair ab = {INFINITY, {0, 0}, {0, 0}, 0, 0, 0}; /* vertex of b, edge of a */
     closest_pair ba = ab;                                  /* vertex of a, edge of b */
-    vertices_to_edges(a, b, &ab);
-    vertices_to_edges(b, a, &ba);
+    vertices_to_edges(a, b, 1, &ab);
+    vertices_to_edges(b, a, 1, &ba);
+    if (ab.squared == INFINITY && ba.squared == INFINITY) { /* only if rounding hid every facing pair */
+        vertices_to_edges(a, b, 0, &ab);
+        vertices_to_edges(b, a, 0, &ba);
+    }
     int edge_a = 0, edge_b = 0;
     if (ab.squared <= ba.squared) {
         int on_edge = edge_side_feature(&ab, a->count, &c->feature_a);
@@ -501,7 +517,7 @@ void polygon_disk_distance(const polygon_shape *a, const polygon_pose *pose_a, c
     double gap;
     if (separation > 0) { /* outside: the nearest edge point */
         closest_pair near = {INFINITY, {0, 0}, {0, 0}, 0, 0, 0};
-        vertices_to_edges(&pa, &point, &near);
+        vertices_to_edges(&pa, &point, 0, &near);
         int on_edge = edge_side_feature(&near, pa.count, &c->feature_a);
         c->feature = on_edge ? POLYGON_EDGE_VERTEX : POLYGON_VERTEX_VERTEX;
         memcpy(c->point_a, near.on_edge_side, sizeof c->point_a);
