@@ -211,9 +211,9 @@ carom_status polygon_from_vertices(const double (*xy)[2], int count, polygon_sha
     }
     double where[2];
     centre_and_measure(&s, where);
-    if (!(s.area > 0) || !isfinite(s.second_moment))
+    if (!(s.area > 0) || !(s.second_moment > 0) || !isfinite(s.second_moment))
         return refuse(why, why_size, "the polygon's area or second moment is not a finite positive number "
-                                     "(coordinates too large or too small)");
+                                     "(the polygon is too large or too small)");
     set_normals(&s);
     *shape = s;
     if (centroid) {
@@ -375,7 +375,10 @@ static int edge_side_feature(const closest_pair *c, int count, int *index)
     return 1;
 }
 
-static void separated_contact(const placed *a, const placed *b, polygon_contact *c)
+/* Disjoint shapes: the closest vertex–edge pair. axis (the best separating
+ * edge normal) is the normal only if the gap underflows to 0 (a guard
+ * against a NaN normal: the builders refuse shapes small enough for that). */
+static void separated_contact(const placed *a, const placed *b, const double axis[2], polygon_contact *c)
 {
     closest_pair ab = {INFINITY, {0, 0}, {0, 0}, 0, 0, 0}; /* vertex of b, edge of a */
     closest_pair ba = ab;                                  /* vertex of a, edge of b */
@@ -408,8 +411,10 @@ static void separated_contact(const placed *a, const placed *b, polygon_contact 
         c->normal[0] = a->n[c->feature_a][0], c->normal[1] = a->n[c->feature_a][1];
     } else if (edge_b) {
         c->normal[0] = -b->n[c->feature_b][0], c->normal[1] = -b->n[c->feature_b][1];
-    } else {
+    } else if (c->distance > 0) {
         c->normal[0] = d[0] / c->distance, c->normal[1] = d[1] / c->distance;
+    } else {
+        c->normal[0] = axis[0], c->normal[1] = axis[1];
     }
 }
 
@@ -495,12 +500,35 @@ void polygon_distance(const polygon_shape *a, const polygon_pose *pose_a, const 
     int edge_a = 0, deep_b = 0, edge_b = 0, deep_a = 0;
     double separation_a = largest_separation(&pa, &pb, &edge_a, &deep_b);
     double separation_b = largest_separation(&pb, &pa, &edge_b, &deep_a);
-    if (separation_a > 0 || separation_b > 0)
-        separated_contact(&pa, &pb, contact);
+    if (separation_a > 0 || separation_b > 0) {
+        const double axis[2] = {separation_a >= separation_b ? pa.n[edge_a][0] : -pb.n[edge_b][0],
+                                separation_a >= separation_b ? pa.n[edge_a][1] : -pb.n[edge_b][1]};
+        separated_contact(&pa, &pb, axis, contact);
+    }
     else
         overlapping_contact(&pa, &pb, separation_a, edge_a, deep_b, separation_b, edge_b, deep_a, contact);
     set_point_halfway(contact);
     face_to_face(&pa, &pb, contact);
+}
+
+/* The centre outside the polygon: the nearest point of its boundary, and
+ * the distance to it; the separating edge's normal if that underflows. */
+static double centre_outside(const placed *pa, const placed *point, int separating_edge, polygon_contact *c)
+{
+    closest_pair near = {INFINITY, {0, 0}, {0, 0}, 0, 0, 0};
+    vertices_to_edges(pa, point, 0, &near);
+    int on_edge = edge_side_feature(&near, pa->count, &c->feature_a);
+    c->feature = on_edge ? POLYGON_EDGE_VERTEX : POLYGON_VERTEX_VERTEX;
+    memcpy(c->point_a, near.on_edge_side, sizeof c->point_a);
+    double gap = sqrt(near.squared);
+    int normal_edge = on_edge ? near.edge : separating_edge;
+    if (on_edge || !(gap > 0)) {
+        c->normal[0] = pa->n[normal_edge][0], c->normal[1] = pa->n[normal_edge][1];
+    } else {
+        c->normal[0] = (point->v[0][0] - c->point_a[0]) / gap;
+        c->normal[1] = (point->v[0][1] - c->point_a[1]) / gap;
+    }
+    return gap;
 }
 
 void polygon_disk_distance(const polygon_shape *a, const polygon_pose *pose_a, const double centre[2], double radius,
@@ -515,17 +543,8 @@ void polygon_disk_distance(const polygon_shape *a, const polygon_pose *pose_a, c
     polygon_contact *c = contact;
     c->feature_b = 0;
     double gap;
-    if (separation > 0) { /* outside: the nearest edge point */
-        closest_pair near = {INFINITY, {0, 0}, {0, 0}, 0, 0, 0};
-        vertices_to_edges(&pa, &point, 0, &near);
-        int on_edge = edge_side_feature(&near, pa.count, &c->feature_a);
-        c->feature = on_edge ? POLYGON_EDGE_VERTEX : POLYGON_VERTEX_VERTEX;
-        memcpy(c->point_a, near.on_edge_side, sizeof c->point_a);
-        gap = sqrt(near.squared);
-        if (on_edge)
-            c->normal[0] = pa.n[near.edge][0], c->normal[1] = pa.n[near.edge][1];
-        else
-            c->normal[0] = (centre[0] - c->point_a[0]) / gap, c->normal[1] = (centre[1] - c->point_a[1]) / gap;
+    if (separation > 0) {
+        gap = centre_outside(&pa, &point, edge, c);
     } else { /* inside: out through the nearest edge line */
         gap = separation;
         c->feature = POLYGON_EDGE_VERTEX, c->feature_a = edge;

@@ -52,7 +52,8 @@ typedef struct polygon_pose {
  * one beyond POLYGON_COORDINATE_LIMIT, a
  * vertex equal to the next, three consecutive vertices on a line, a turn
  * against the winding (non-convex), a boundary that winds around more than
- * once (a star: self-intersecting), zero area. The vertices are moved so that
+ * once (a star: self-intersecting), zero area, a second moment that
+ * underflows to 0 (a polygon smaller than about 1e-77). The vertices are moved so that
  * the centroid is the origin; centroid (if not NULL) gets where it was in the
  * caller's frame. A clockwise list is stored reversed, vertex 0 kept first
  * (shape vertex j is the caller's vertex (count - j) mod count). */

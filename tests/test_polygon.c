@@ -297,6 +297,9 @@ static void test_validation(void)
     const double huge[3][2] = {{0, 0}, {1e300, 0}, {0, 1e300}};
     CHECK(polygon_from_vertices(huge, 3, &s, NULL, why, sizeof why) == CAROM_INVALID_ARGUMENT);
     CHECK_MSG(strstr(why, "vertex 1") && strstr(why, "too far"), "%s", why);
+    CHECK(polygon_from_box(1e-100, 1e-100, &s, why, sizeof why) == CAROM_INVALID_ARGUMENT); /* J underflows */
+    CHECK_MSG(strstr(why, "second moment"), "%s", why);
+    CHECK(polygon_from_box(1e-70, 1e-70, &s, why, sizeof why) == CAROM_OK);
     const double ok[3][2] = {{0, 0}, {1, 0}, {0, 1}};
     CHECK(polygon_from_vertices(ok, 3, &s, NULL, NULL, 0) == CAROM_OK);
 }
