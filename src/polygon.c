@@ -53,23 +53,27 @@ static void difference(const double a[2], const double b[2], double out[2])
 
 /* ---------------------------------------------------------------- validation */
 
-static carom_status check_vertices_finite_and_distinct(const double (*xy)[2], int count, char *why, size_t why_size)
+static carom_status check_vertices_finite_and_distinct(const double (*xy)[2], int count, char *why,
+                                                       size_t why_size)
 {
     for (int k = 0; k < count; k++)
         if (!isfinite(xy[k][0]) || !isfinite(xy[k][1]))
-            return refuse(why, why_size, "vertex %d: the coordinates must be finite numbers, got (%g, %g)", k,
+            return refuse(why, why_size,
+                          "vertex %d: the coordinates must be finite numbers, got (%g, %g)", k,
                           xy[k][0], xy[k][1]);
     for (int k = 0; k < count; k++)
         if (fabs(xy[k][0]) > POLYGON_COORDINATE_LIMIT || fabs(xy[k][1]) > POLYGON_COORDINATE_LIMIT)
-            return refuse(why, why_size,
-                          "vertex %d: (%g, %g) is too far out: coordinates within +-%g keep the area finite", k,
-                          xy[k][0], xy[k][1], POLYGON_COORDINATE_LIMIT);
+            return refuse(
+                why, why_size,
+                "vertex %d: (%g, %g) is too far out: coordinates within +-%g keep the area finite",
+                k, xy[k][0], xy[k][1], POLYGON_COORDINATE_LIMIT);
     for (int k = 0; k < count; k++) {
         int next = (k + 1) % count;
         if (xy[k][0] == xy[next][0] && xy[k][1] == xy[next][1])
-            return refuse(why, why_size,
-                          "vertex %d repeats vertex %d at (%g, %g): consecutive vertices must differ", next, k,
-                          xy[k][0], xy[k][1]);
+            return refuse(
+                why, why_size,
+                "vertex %d repeats vertex %d at (%g, %g): consecutive vertices must differ", next,
+                k, xy[k][0], xy[k][1]);
     }
     return CAROM_OK;
 }
@@ -83,8 +87,7 @@ static double turn_at(const double (*xy)[2], int count, int k, double *angle)
     difference(xy[(k + 1) % count], xy[k], out);
     double c = cross(in, out);
     *angle = atan2(c, dot(in, out));
-    if (fabs(c) <= POLYGON_COLLINEAR_SINE * sqrt(dot(in, in)) * sqrt(dot(out, out)))
-        return 0;
+    if (fabs(c) <= POLYGON_COLLINEAR_SINE * sqrt(dot(in, in)) * sqrt(dot(out, out))) return 0;
     return c;
 }
 
@@ -102,7 +105,8 @@ static double shoelace_twice_area(const double (*xy)[2], int count)
 
 /* Every turn non-zero and of the winding's sign, and the turns adding up to
  * one full circle; *winding gets +1 (counter-clockwise) or -1. */
-static carom_status check_convex(const double (*xy)[2], int count, int *winding, char *why, size_t why_size)
+static carom_status check_convex(const double (*xy)[2], int count, int *winding, char *why,
+                                 size_t why_size)
 {
     double twice_area = shoelace_twice_area(xy, count);
     double first_angle;
@@ -114,19 +118,21 @@ static carom_status check_convex(const double (*xy)[2], int count, int *winding,
         double turn = turn_at(xy, count, k, &angle);
         if (turn == 0)
             return refuse(why, why_size,
-                          "vertex %d lies on the line through vertices %d and %d: consecutive vertices must not "
-                          "be collinear (drop it)",
+                          "vertex %d lies on the line through vertices %d and %d: "
+                          "consecutive vertices must not be collinear (drop it)",
                           k, (k + count - 1) % count, (k + 1) % count);
         if ((turn > 0 ? 1 : -1) != *winding)
-            return refuse(why, why_size,
-                          "vertex %d turns %s where the polygon winds %s: the polygon must be convex", k,
-                          turn > 0 ? "counter-clockwise" : "clockwise",
-                          *winding > 0 ? "counter-clockwise" : "clockwise");
+            return refuse(
+                why, why_size,
+                "vertex %d turns %s where the polygon winds %s: the polygon must be convex", k,
+                turn > 0 ? "counter-clockwise" : "clockwise",
+                *winding > 0 ? "counter-clockwise" : "clockwise");
         turned += fabs(angle);
         if (turned > 2 * PI + 1e-6)
             return refuse(why, why_size,
-                          "the boundary turns past a full circle at vertex %d: it winds around more than once "
-                          "(self-intersecting); a convex polygon's vertices go once around it",
+                          "the boundary turns past a full circle at vertex %d: it winds "
+                          "around more than once (self-intersecting); a convex polygon's "
+                          "vertices go once around it",
                           k);
     }
     if (!(fabs(twice_area) > 0) || !isfinite(twice_area))
@@ -186,21 +192,20 @@ static void set_normals(polygon_shape *s)
     }
 }
 
-carom_status polygon_from_vertices(const double (*xy)[2], int count, polygon_shape *shape, double centroid[2],
-                                   char *why, size_t why_size)
+carom_status polygon_from_vertices(const double (*xy)[2], int count, polygon_shape *shape,
+                                   double centroid[2], char *why, size_t why_size)
 {
     if (!xy || !shape)
         return refuse(why, why_size, "no %s given", xy ? "shape to fill" : "vertices");
     if (count < 3)
         return refuse(why, why_size, "a polygon needs at least 3 vertices, got %d", count);
     if (count > POLYGON_MAX_VERTICES)
-        return refuse(why, why_size, "a polygon has at most %d vertices, got %d", POLYGON_MAX_VERTICES, count);
+        return refuse(why, why_size, "a polygon has at most %d vertices, got %d",
+                      POLYGON_MAX_VERTICES, count);
     carom_status status = check_vertices_finite_and_distinct(xy, count, why, why_size);
     int winding = 1;
-    if (status == CAROM_OK)
-        status = check_convex(xy, count, &winding, why, why_size);
-    if (status != CAROM_OK)
-        return status;
+    if (status == CAROM_OK) status = check_convex(xy, count, &winding, why, why_size);
+    if (status != CAROM_OK) return status;
     polygon_shape s;
     memset(&s, 0, sizeof s);
     s.count = count;
@@ -212,8 +217,9 @@ carom_status polygon_from_vertices(const double (*xy)[2], int count, polygon_sha
     double where[2];
     centre_and_measure(&s, where);
     if (!(s.area > 0) || !(s.second_moment > 0) || !isfinite(s.second_moment))
-        return refuse(why, why_size, "the polygon's area or second moment is not a finite positive number "
-                                     "(the polygon is too large or too small)");
+        return refuse(why, why_size,
+                      "the polygon's area or second moment is not a finite positive number "
+                      "(the polygon is too large or too small)");
     set_normals(&s);
     *shape = s;
     if (centroid) {
@@ -223,28 +229,33 @@ carom_status polygon_from_vertices(const double (*xy)[2], int count, polygon_sha
     return CAROM_OK;
 }
 
-carom_status polygon_from_box(double width, double height, polygon_shape *shape, char *why, size_t why_size)
+carom_status polygon_from_box(double width, double height, polygon_shape *shape, char *why,
+                              size_t why_size)
 {
     if (!(width > 0) || !(height > 0) || !isfinite(width) || !isfinite(height))
-        return refuse(why, why_size, "a box needs a finite positive width and height, got [%g, %g]", width, height);
+        return refuse(why, why_size, "a box needs a finite positive width and height, got [%g, %g]",
+                      width, height);
     double w = width / 2, h = height / 2;
     const double xy[4][2] = {{-w, -h}, {w, -h}, {w, h}, {-w, h}};
     return polygon_from_vertices(xy, 4, shape, NULL, why, why_size);
 }
 
-carom_status polygon_regular(int sides, double radius, polygon_shape *shape, char *why, size_t why_size)
+carom_status polygon_regular(int sides, double radius, polygon_shape *shape, char *why,
+                             size_t why_size)
 {
     if (sides < 3 || sides > POLYGON_MAX_VERTICES)
-        return refuse(why, why_size, "a regular polygon needs 3 to %d sides, got %d", POLYGON_MAX_VERTICES, sides);
+        return refuse(why, why_size, "a regular polygon needs 3 to %d sides, got %d",
+                      POLYGON_MAX_VERTICES, sides);
     if (!(radius > 0) || !isfinite(radius))
-        return refuse(why, why_size, "a regular polygon needs a finite positive radius, got %g", radius);
+        return refuse(why, why_size, "a regular polygon needs a finite positive radius, got %g",
+                      radius);
     double xy[POLYGON_MAX_VERTICES][2];
     for (int k = 0; k < sides; k++) {
         double angle = -PI / 2 - PI / sides + 2 * PI * k / sides;
         xy[k][0] = radius * cos(angle);
         xy[k][1] = radius * sin(angle);
     }
-    return polygon_from_vertices((const double (*)[2])xy, sides, shape, NULL, why, why_size);
+    return polygon_from_vertices((const double(*)[2])xy, sides, shape, NULL, why, why_size);
 }
 
 /* ---------------------------------------------------------------- placement */
@@ -256,8 +267,8 @@ typedef struct placed {
 } placed;
 
 /* out[k] = offset + rotation(cosine, sine) in[k] */
-static void rotate_all(const double (*in)[2], int count, double cosine, double sine, const double offset[2],
-                       double out[][2])
+static void rotate_all(const double (*in)[2], int count, double cosine, double sine,
+                       const double offset[2], double out[][2])
 {
     for (int k = 0; k < count; k++) {
         const double *v = in[k];
@@ -285,7 +296,8 @@ static void place_with_normals(const polygon_shape *shape, const polygon_pose *p
 
 /* The point of segment [a, b] closest to p, and its parameter clamped to
  * [0, 1] (0 and 1 give the ends exactly). */
-static double closest_on_segment(const double a[2], const double b[2], const double p[2], double out[2])
+static double closest_on_segment(const double a[2], const double b[2], const double p[2],
+                                 double out[2])
 {
     double e[2], d[2];
     difference(b, a, e);
@@ -313,8 +325,7 @@ static double edge_separation(const placed *p, int edge, const placed *q, int *d
         double d[2];
         difference(q->v[k], p->v[edge], d);
         double s = dot(p->n[edge], d);
-        if (s < best)
-            best = s, *deepest = k;
+        if (s < best) best = s, *deepest = k;
     }
     return best;
 }
@@ -326,8 +337,7 @@ static double largest_separation(const placed *p, const placed *q, int *edge, in
     for (int i = 0; i < p->count; i++) {
         int k = 0;
         double s = edge_separation(p, i, q, &k);
-        if (s > best)
-            best = s, *edge = i, *deepest = k;
+        if (s > best) best = s, *edge = i, *deepest = k;
     }
     return best;
 }
@@ -336,7 +346,7 @@ typedef struct closest_pair {
     double squared;
     double on_edge_side[2], vertex[2]; /* the point on the edge, the vertex */
     int edge, vertex_index;
-    double t;                          /* where on the edge, in [0, 1] */
+    double t; /* where on the edge, in [0, 1] */
 } closest_pair;
 
 /* The closest pair with a vertex of q and a point on an edge of p. With
@@ -351,8 +361,7 @@ static void vertices_to_edges(const placed *p, const placed *q, int facing_only,
         for (int i = 0; i < p->count; i++) {
             double on[2], d[2];
             difference(q->v[j], p->v[i], d);
-            if (facing_only && dot(p->n[i], d) < 0)
-                continue;
+            if (facing_only && dot(p->n[i], d) < 0) continue;
             double t = closest_on_segment(p->v[i], p->v[(i + 1) % p->count], q->v[j], on);
             difference(q->v[j], on, d);
             double squared = dot(d, d);
@@ -378,13 +387,15 @@ static int edge_side_feature(const closest_pair *c, int count, int *index)
 /* Disjoint shapes: the closest vertex–edge pair. axis (the best separating
  * edge normal) is the normal only if the gap underflows to 0 (a guard
  * against a NaN normal: the builders refuse shapes small enough for that). */
-static void separated_contact(const placed *a, const placed *b, const double axis[2], polygon_contact *c)
+static void separated_contact(const placed *a, const placed *b, const double axis[2],
+                              polygon_contact *c)
 {
     closest_pair ab = {INFINITY, {0, 0}, {0, 0}, 0, 0, 0}; /* vertex of b, edge of a */
     closest_pair ba = ab;                                  /* vertex of a, edge of b */
     vertices_to_edges(a, b, 1, &ab);
     vertices_to_edges(b, a, 1, &ba);
-    if (ab.squared == INFINITY && ba.squared == INFINITY) { /* only if rounding hid every facing pair */
+    /* only if rounding hid every facing pair */
+    if (ab.squared == INFINITY && ba.squared == INFINITY) {
         vertices_to_edges(a, b, 0, &ab);
         vertices_to_edges(b, a, 0, &ba);
     }
@@ -418,8 +429,9 @@ static void separated_contact(const placed *a, const placed *b, const double axi
     }
 }
 
-static void overlapping_contact(const placed *a, const placed *b, double separation_a, int edge_a, int deep_b,
-                                double separation_b, int edge_b, int deep_a, polygon_contact *c)
+static void overlapping_contact(const placed *a, const placed *b, double separation_a, int edge_a,
+                                int deep_b, double separation_b, int edge_b, int deep_a,
+                                polygon_contact *c)
 {
     if (separation_a >= separation_b) { /* a's face, b's deepest vertex */
         c->distance = separation_a;
@@ -452,7 +464,8 @@ static int aligned_edge(const placed *p, const double u[2], double sign)
     return best;
 }
 
-static void interval_along(const double from[2], const double to[2], const double t[2], double out[2])
+static void interval_along(const double from[2], const double to[2], const double t[2],
+                           double out[2])
 {
     double p = dot(from, t), q = dot(to, t);
     out[0] = fmin(p, q), out[1] = fmax(p, q);
@@ -463,17 +476,16 @@ static void interval_along(const double from[2], const double to[2], const doubl
 static void face_to_face(const placed *a, const placed *b, polygon_contact *c)
 {
     int fa = aligned_edge(a, c->normal, 1), fb = aligned_edge(b, c->normal, -1);
-    if (fa < 0 || fb < 0)
-        return;
+    if (fa < 0 || fb < 0) return;
     const double *a0 = a->v[fa], *a1 = a->v[(fa + 1) % a->count];
     const double *b0 = b->v[fb], *b1 = b->v[(fb + 1) % b->count];
     double t[2] = {-c->normal[1], c->normal[0]}, ia[2], ib[2];
     interval_along(a0, a1, t, ia);
     interval_along(b0, b1, t, ib);
     double lo = fmax(ia[0], ib[0]), hi = fmin(ia[1], ib[1]);
-    if (!(hi - lo > POLYGON_PARALLEL_SINE * fmax(ia[1] - ia[0], ib[1] - ib[0])))
-        return;
-    double height = (dot(a0, c->normal) + dot(a1, c->normal) + dot(b0, c->normal) + dot(b1, c->normal)) / 4;
+    if (!(hi - lo > POLYGON_PARALLEL_SINE * fmax(ia[1] - ia[0], ib[1] - ib[0]))) return;
+    double height =
+        (dot(a0, c->normal) + dot(a1, c->normal) + dot(b0, c->normal) + dot(b1, c->normal)) / 4;
     for (int k = 0; k < 2; k++) {
         c->face_from[k] = lo * t[k] + height * c->normal[k];
         c->face_to[k] = hi * t[k] + height * c->normal[k];
@@ -504,16 +516,17 @@ void polygon_distance(const polygon_shape *a, const polygon_pose *pose_a, const 
         const double axis[2] = {separation_a >= separation_b ? pa.n[edge_a][0] : -pb.n[edge_b][0],
                                 separation_a >= separation_b ? pa.n[edge_a][1] : -pb.n[edge_b][1]};
         separated_contact(&pa, &pb, axis, contact);
-    }
-    else
-        overlapping_contact(&pa, &pb, separation_a, edge_a, deep_b, separation_b, edge_b, deep_a, contact);
+    } else
+        overlapping_contact(&pa, &pb, separation_a, edge_a, deep_b, separation_b, edge_b, deep_a,
+                            contact);
     set_point_halfway(contact);
     face_to_face(&pa, &pb, contact);
 }
 
 /* The centre outside the polygon: the nearest point of its boundary, and
  * the distance to it; the separating edge's normal if that underflows. */
-static double centre_outside(const placed *pa, const placed *point, int separating_edge, polygon_contact *c)
+static double centre_outside(const placed *pa, const placed *point, int separating_edge,
+                             polygon_contact *c)
 {
     closest_pair near = {INFINITY, {0, 0}, {0, 0}, 0, 0, 0};
     vertices_to_edges(pa, point, 0, &near);
@@ -531,8 +544,8 @@ static double centre_outside(const placed *pa, const placed *point, int separati
     return gap;
 }
 
-void polygon_disk_distance(const polygon_shape *a, const polygon_pose *pose_a, const double centre[2], double radius,
-                           polygon_contact *contact)
+void polygon_disk_distance(const polygon_shape *a, const polygon_pose *pose_a,
+                           const double centre[2], double radius, polygon_contact *contact)
 {
     assert(a && pose_a && centre && contact && radius >= 0);
     placed pa;
@@ -558,8 +571,8 @@ void polygon_disk_distance(const polygon_shape *a, const polygon_pose *pose_a, c
     set_point_halfway(c);
 }
 
-double polygon_approach_rate_bound(const double v1[2], double w1, double r1, const double v2[2], double w2,
-                                   double r2)
+double polygon_approach_rate_bound(const double v1[2], double w1, double r1, const double v2[2],
+                                   double w2, double r2)
 {
     return hypot(v1[0] - v2[0], v1[1] - v2[1]) + fabs(w1) * r1 + fabs(w2) * r2;
 }

@@ -32,8 +32,9 @@ typedef struct polygon_shape {
     double vertex[POLYGON_MAX_VERTICES][2];
     double normal[POLYGON_MAX_VERTICES][2];
     double area;
-    double second_moment; /* polar: the integral of |r|^2 dA about the centroid; I = mass * second_moment / area */
-    double radius;        /* bounding radius: the largest |vertex| */
+    /* polar: the integral of |r|^2 dA about the centroid; I = mass * second_moment / area */
+    double second_moment;
+    double radius; /* bounding radius: the largest |vertex| */
 } polygon_shape;
 
 /* Where a body is: its centroid (x, y) and the angle (radians, counter-
@@ -57,14 +58,16 @@ typedef struct polygon_pose {
  * the centroid is the origin; centroid (if not NULL) gets where it was in the
  * caller's frame. A clockwise list is stored reversed, vertex 0 kept first
  * (shape vertex j is the caller's vertex (count - j) mod count). */
-carom_status polygon_from_vertices(const double (*xy)[2], int count, polygon_shape *shape, double centroid[2],
-                                   char *why, size_t why_size);
+carom_status polygon_from_vertices(const double (*xy)[2], int count, polygon_shape *shape,
+                                   double centroid[2], char *why, size_t why_size);
 /* A width x height box, sides along the body axes. */
-carom_status polygon_from_box(double width, double height, polygon_shape *shape, char *why, size_t why_size);
+carom_status polygon_from_box(double width, double height, polygon_shape *shape, char *why,
+                              size_t why_size);
 /* A regular polygon of sides sides (3 .. POLYGON_MAX_VERTICES) whose vertices
  * lie on a circle of circumradius radius; one edge at the bottom, parallel to
  * the body x axis (so a square is axis-aligned, a hexagon lies flat). */
-carom_status polygon_regular(int sides, double radius, polygon_shape *shape, char *why, size_t why_size);
+carom_status polygon_regular(int sides, double radius, polygon_shape *shape, char *why,
+                             size_t why_size);
 
 /* The world-frame vertices: world[k] = pose centre + rotation(angle) vertex[k]. */
 void polygon_place(const polygon_shape *shape, const polygon_pose *pose, double world[][2]);
@@ -80,13 +83,17 @@ typedef enum polygon_feature {
 
 /* The answer of a distance query between placed shapes a (first) and b. */
 typedef struct polygon_contact {
-    double distance;      /* > 0: the gap; <= 0: minus the penetration depth */
-    double normal[2];     /* unit, from a towards b: moving b along it separates them fastest */
-    double point_a[2];    /* on a's boundary (world frame) */
-    double point_b[2];    /* on b's boundary; point_b - point_a = distance * normal */
-    double point[2];      /* where the impulse acts: halfway between point_a and point_b, or for
-                           * EDGE_EDGE the middle of the faces' overlap (on the faces' midline) */
-    double face_from[2], face_to[2]; /* EDGE_EDGE: the ends of that overlap; otherwise both = point */
+    double distance;  /* > 0: the gap; <= 0: minus the penetration depth */
+    double normal[2]; /* unit, from a towards b: moving b along it separates them fastest */
+    /* Closest points (world frame), point_b - point_a = distance * normal: on
+     * the boundaries when separated; when overlapping, point_b or point_a is
+     * the deepest vertex and the other its projection on the face's line. */
+    double point_a[2], point_b[2];
+    /* Where the impulse acts: halfway between point_a and point_b, or for
+     * EDGE_EDGE the middle of the faces' overlap, on the faces' midline. */
+    double point[2];
+    /* EDGE_EDGE: the ends of that overlap; otherwise both equal point. */
+    double face_from[2], face_to[2];
     polygon_feature feature;
     int feature_a, feature_b; /* vertex or edge indices (edge i: vertex i to i + 1); a disk: 0 */
 } polygon_contact;
@@ -111,8 +118,8 @@ void polygon_distance(const polygon_shape *a, const polygon_pose *pose_a, const 
  * given centre and radius (>= 0; 0 is a point): exact, since the distance from
  * the centre to a convex polygon is the least distance to its edges outside
  * and the least distance to its edge lines inside. */
-void polygon_disk_distance(const polygon_shape *a, const polygon_pose *pose_a, const double centre[2], double radius,
-                           polygon_contact *contact);
+void polygon_disk_distance(const polygon_shape *a, const polygon_pose *pose_a,
+                           const double centre[2], double radius, polygon_contact *contact);
 
 /* The fastest rate at which the distance between two bodies can fall while
  * they move with constant linear velocities v1, v2 and angular velocities w1,
@@ -124,7 +131,7 @@ void polygon_disk_distance(const polygon_shape *a, const polygon_pose *pose_a, c
  * the least distance (and the penetration depth, a support-function
  * difference). Over a time t the distance falls by at most rate * t: a
  * conservative-advancement step of distance / rate never passes a contact. */
-double polygon_approach_rate_bound(const double v1[2], double w1, double r1, const double v2[2], double w2,
-                                   double r2);
+double polygon_approach_rate_bound(const double v1[2], double w1, double r1, const double v2[2],
+                                   double w2, double r2);
 
 #endif

@@ -37,7 +37,9 @@ static int random_convex(double xy[][2], int max_count)
         for (int k = 0; k < n; k++) angle[k] = uniform(0, 2 * PI);
         for (int i = 1; i < n; i++) /* insertion sort */
             for (int j = i; j > 0 && angle[j] < angle[j - 1]; j--) {
-                double t = angle[j]; angle[j] = angle[j - 1]; angle[j - 1] = t;
+                double t = angle[j];
+                angle[j] = angle[j - 1];
+                angle[j - 1] = t;
             }
         int ok = 1;
         for (int k = 0; k < n; k++) {
@@ -99,7 +101,8 @@ static int sample_boundary(double v[][2], int n, double spacing, double out[][2]
 
 /* The signed distance by duality: max over sampled unit u of
  * min_b u.b - max_a u.a (for a disk b: its centre and radius). */
-static double direction_scan(double va[][2], int na, double vb[][2], int nb, double disk_radius, int directions)
+static double direction_scan(double va[][2], int na, double vb[][2], int nb, double disk_radius,
+                             int directions)
 {
     double best = -INFINITY;
     for (int k = 0; k < directions; k++) {
@@ -170,7 +173,8 @@ static void test_triangle_closed_forms(void)
     for (int trial = 0; trial < 200; trial++) {
         double xy[3][2], cx = 0, cy = 0;
         for (int k = 0; k < 3; k++) xy[k][0] = uniform(-5, 5), xy[k][1] = uniform(-5, 5);
-        double twice = (xy[1][0] - xy[0][0]) * (xy[2][1] - xy[0][1]) - (xy[1][1] - xy[0][1]) * (xy[2][0] - xy[0][0]);
+        double twice = (xy[1][0] - xy[0][0]) * (xy[2][1] - xy[0][1]) -
+                       (xy[1][1] - xy[0][1]) * (xy[2][0] - xy[0][0]);
         if (fabs(twice) < 0.5) continue;
         for (int k = 0; k < 3; k++) cx += xy[k][0] / 3, cy += xy[k][1] / 3;
         double sides2 = 0;
@@ -179,7 +183,9 @@ static void test_triangle_closed_forms(void)
         polygon_shape s;
         double centroid[2];
         char why[256];
-        CHECK_MSG(polygon_from_vertices((const double(*)[2])xy, 3, &s, centroid, why, sizeof why) == CAROM_OK, "%s", why);
+        CHECK_MSG(polygon_from_vertices((const double(*)[2])xy, 3, &s, centroid, why, sizeof why) ==
+                      CAROM_OK,
+                  "%s", why);
         CHECK_NEAR(s.area, fabs(twice) / 2, 1e-12);
         CHECK_NEAR(centroid[0], cx, 1e-12);
         CHECK_NEAR(centroid[1], cy, 1e-12);
@@ -205,10 +211,12 @@ static void test_grid_quadrature(void)
                 xy[i][0] = xy[j][0], xy[i][1] = xy[j][1], xy[j][0] = t0, xy[j][1] = t1;
             }
         double orient = 0;
-        for (int k = 0; k < n; k++) orient += xy[k][0] * xy[(k + 1) % n][1] - xy[k][1] * xy[(k + 1) % n][0];
+        for (int k = 0; k < n; k++)
+            orient += xy[k][0] * xy[(k + 1) % n][1] - xy[k][1] * xy[(k + 1) % n][0];
         double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
         for (int k = 0; k < n; k++)
-            for (int c = 0; c < 2; c++) lo[c] = fmin(lo[c], xy[k][c]), hi[c] = fmax(hi[c], xy[k][c]);
+            for (int c = 0; c < 2; c++)
+                lo[c] = fmin(lo[c], xy[k][c]), hi[c] = fmax(hi[c], xy[k][c]);
         const int g = 1200;
         double hx = (hi[0] - lo[0]) / g, hy = (hi[1] - lo[1]) / g;
         double area = 0, mx = 0, my = 0, mxx = 0;
@@ -229,7 +237,9 @@ static void test_grid_quadrature(void)
         polygon_shape s;
         double centroid[2];
         char why[256];
-        CHECK_MSG(polygon_from_vertices((const double(*)[2])xy, n, &s, centroid, why, sizeof why) == CAROM_OK, "%s", why);
+        CHECK_MSG(polygon_from_vertices((const double(*)[2])xy, n, &s, centroid, why, sizeof why) ==
+                      CAROM_OK,
+                  "%s", why);
         CHECK_NEAR(s.area, area, 2e-3 * area);
         CHECK_NEAR(centroid[0], cx, 2e-3);
         CHECK_NEAR(centroid[1], cy, 2e-3);
@@ -258,7 +268,8 @@ static void test_validation(void)
     expect_refusal(two, 2, "at least 3 vertices", "got 2");
     static double many[POLYGON_MAX_VERTICES + 1][2];
     for (int k = 0; k <= POLYGON_MAX_VERTICES; k++)
-        many[k][0] = cos(2 * PI * k / (POLYGON_MAX_VERTICES + 1)), many[k][1] = sin(2 * PI * k / (POLYGON_MAX_VERTICES + 1));
+        many[k][0] = cos(2 * PI * k / (POLYGON_MAX_VERTICES + 1)),
+        many[k][1] = sin(2 * PI * k / (POLYGON_MAX_VERTICES + 1));
     expect_refusal((const double(*)[2])many, POLYGON_MAX_VERTICES + 1, "at most 64", "got 65");
     const double nan_vertex[3][2] = {{0, 0}, {1, 0}, {NAN, 1}};
     expect_refusal(nan_vertex, 3, "vertex 2", "finite");
@@ -285,19 +296,26 @@ static void test_validation(void)
     expect_refusal(spike, 3, "vertex", "collinear");
     polygon_shape s;
     char why[256] = "";
-    CHECK(polygon_from_box(0, 1, &s, why, sizeof why) == CAROM_INVALID_ARGUMENT && strstr(why, "width"));
-    CHECK(polygon_from_box(1, NAN, &s, why, sizeof why) == CAROM_INVALID_ARGUMENT && strstr(why, "height"));
-    CHECK(polygon_regular(2, 1, &s, why, sizeof why) == CAROM_INVALID_ARGUMENT && strstr(why, "got 2"));
-    CHECK(polygon_regular(65, 1, &s, why, sizeof why) == CAROM_INVALID_ARGUMENT && strstr(why, "got 65"));
-    CHECK(polygon_regular(6, -1, &s, why, sizeof why) == CAROM_INVALID_ARGUMENT && strstr(why, "radius"));
+    CHECK(polygon_from_box(0, 1, &s, why, sizeof why) == CAROM_INVALID_ARGUMENT &&
+          strstr(why, "width"));
+    CHECK(polygon_from_box(1, NAN, &s, why, sizeof why) == CAROM_INVALID_ARGUMENT &&
+          strstr(why, "height"));
+    CHECK(polygon_regular(2, 1, &s, why, sizeof why) == CAROM_INVALID_ARGUMENT &&
+          strstr(why, "got 2"));
+    CHECK(polygon_regular(65, 1, &s, why, sizeof why) == CAROM_INVALID_ARGUMENT &&
+          strstr(why, "got 65"));
+    CHECK(polygon_regular(6, -1, &s, why, sizeof why) == CAROM_INVALID_ARGUMENT &&
+          strstr(why, "radius"));
     CHECK(polygon_from_vertices(NULL, 3, &s, NULL, why, sizeof why) == CAROM_INVALID_ARGUMENT);
     const double tiny[3][2] = {{0, 0}, {1e-200, 0}, {0, 1e-200}};
     CHECK(polygon_from_vertices(tiny, 3, &s, NULL, why, sizeof why) == CAROM_INVALID_ARGUMENT);
-    CHECK_MSG(strstr(why, "area") || strstr(why, "collinear"), "%s", why); /* the turn underflows to zero */
+    CHECK_MSG(strstr(why, "area") || strstr(why, "collinear"), "%s",
+              why); /* the turn underflows to zero */
     const double huge[3][2] = {{0, 0}, {1e300, 0}, {0, 1e300}};
     CHECK(polygon_from_vertices(huge, 3, &s, NULL, why, sizeof why) == CAROM_INVALID_ARGUMENT);
     CHECK_MSG(strstr(why, "vertex 1") && strstr(why, "too far"), "%s", why);
-    CHECK(polygon_from_box(1e-100, 1e-100, &s, why, sizeof why) == CAROM_INVALID_ARGUMENT); /* J underflows */
+    CHECK(polygon_from_box(1e-100, 1e-100, &s, why, sizeof why) ==
+          CAROM_INVALID_ARGUMENT); /* J underflows */
     CHECK_MSG(strstr(why, "second moment"), "%s", why);
     CHECK(polygon_from_box(1e-70, 1e-70, &s, why, sizeof why) == CAROM_OK);
     const double ok[3][2] = {{0, 0}, {1, 0}, {0, 1}};
@@ -328,8 +346,8 @@ static polygon_pose random_pose(double spread)
     return p;
 }
 
-static double pair_distance(const polygon_shape *a, const polygon_pose *pa, const polygon_shape *b, polygon_pose pb,
-                            double dx, double dy)
+static double pair_distance(const polygon_shape *a, const polygon_pose *pa, const polygon_shape *b,
+                            polygon_pose pb, double dx, double dy)
 {
     polygon_contact c;
     pb.x += dx, pb.y += dy;
@@ -358,31 +376,45 @@ static void test_polygon_distance_brute_force(void)
         const int directions = 4000;
         double scan = direction_scan(wa, a.count, wb, b.count, 0, directions);
         double reach = hypot(pa.x - pb.x, pa.y - pb.y) + a.radius + b.radius;
-        CHECK_MSG(c.distance >= scan - 1e-12, "trial %d: %.17g below the scan's %.17g", trial, c.distance, scan);
-        CHECK_MSG(c.distance <= scan + reach * PI / directions + 1e-12, "trial %d: %.17g, scan %.17g", trial,
+        CHECK_MSG(c.distance >= scan - 1e-12, "trial %d: %.17g below the scan's %.17g", trial,
                   c.distance, scan);
+        CHECK_MSG(c.distance <= scan + reach * PI / directions + 1e-12,
+                  "trial %d: %.17g, scan %.17g", trial, c.distance, scan);
         worst_scan_gap = fmax(worst_scan_gap, c.distance - scan);
         CHECK_NEAR(hypot(c.normal[0], c.normal[1]), 1, 1e-14);
         CHECK_NEAR(c.point_b[0] - c.point_a[0], c.distance * c.normal[0], 1e-12);
         CHECK_NEAR(c.point_b[1] - c.point_a[1], c.distance * c.normal[1], 1e-12);
+        /* the same pair the other way round: the same distance, the opposite normal */
+        polygon_contact r;
+        polygon_distance(&b, &pb, &a, &pa, &r);
+        CHECK_NEAR(r.distance, c.distance, 1e-14);
+        if (fabs(c.distance) > 1e-9) {
+            CHECK_NEAR(r.normal[0], -c.normal[0], 1e-9);
+            CHECK_NEAR(r.normal[1], -c.normal[1], 1e-9);
+        }
         /* the normal from a to b: moving b along it opens the gap at rate 1 */
         const double step = 1e-6;
         double opened = pair_distance(&a, &pa, &b, pb, step * c.normal[0], step * c.normal[1]);
         double closed = pair_distance(&a, &pa, &b, pb, -step * c.normal[0], -step * c.normal[1]);
-        CHECK_MSG(fabs(opened - c.distance - step) < 1e-10, "trial %d: moved out by %g, distance %.17g -> %.17g",
-                  trial, step, c.distance, opened);
-        CHECK_MSG(fabs(c.distance - closed - step) < 1e-10, "trial %d: moved in by %g, distance %.17g -> %.17g",
-                  trial, step, c.distance, closed);
+        CHECK_MSG(fabs(opened - c.distance - step) < 1e-10,
+                  "trial %d: moved out by %g, distance %.17g -> %.17g", trial, step, c.distance,
+                  opened);
+        CHECK_MSG(fabs(c.distance - closed - step) < 1e-10,
+                  "trial %d: moved in by %g, distance %.17g -> %.17g", trial, step, c.distance,
+                  closed);
         if (c.distance > 0) {
             separated++;
-            CHECK_MSG(point_boundary(c.point_a, wa, a.count) < 1e-12, "trial %d: point_a off a", trial);
-            CHECK_MSG(point_boundary(c.point_b, wb, b.count) < 1e-12, "trial %d: point_b off b", trial);
-            CHECK_NEAR(hypot(c.point_b[0] - c.point_a[0], c.point_b[1] - c.point_a[1]), c.distance, 1e-13);
+            CHECK_MSG(point_boundary(c.point_a, wa, a.count) < 1e-12, "trial %d: point_a off a",
+                      trial);
+            CHECK_MSG(point_boundary(c.point_b, wb, b.count) < 1e-12, "trial %d: point_b off b",
+                      trial);
+            CHECK_NEAR(hypot(c.point_b[0] - c.point_a[0], c.point_b[1] - c.point_a[1]), c.distance,
+                       1e-13);
             int ma = sample_boundary(wa, a.count, spacing, sa, SAMPLES);
             int mb = sample_boundary(wb, b.count, spacing, sb, SAMPLES);
             double pair = pair_scan(sa, ma, sb, mb);
-            CHECK_MSG(c.distance <= pair + 1e-12 && pair - c.distance <= spacing, "trial %d: %.17g, pairs %.17g",
-                      trial, c.distance, pair);
+            CHECK_MSG(c.distance <= pair + 1e-12 && pair - c.distance <= spacing,
+                      "trial %d: %.17g, pairs %.17g", trial, c.distance, pair);
             worst_pair_gap = fmax(worst_pair_gap, pair - c.distance);
             worst_pair = trial;
         } else {
@@ -391,12 +423,13 @@ static void test_polygon_distance_brute_force(void)
     }
     (void)worst_pair;
     CHECK(separated > 300 && overlapping > 300);
-    printf("  polygon pairs: %d separated, %d overlapping; sampled pairs exceed by <= %.2e, direction scan by <= %.2e\n",
+    printf("  polygon pairs: %d separated, %d overlapping; sampled pairs exceed by <= %.2e, "
+           "direction scan by <= %.2e\n",
            separated, overlapping, worst_pair_gap, worst_scan_gap);
 }
 
-static double disk_distance(const polygon_shape *a, const polygon_pose *pa, const double centre[2], double radius,
-                            double dx, double dy)
+static double disk_distance(const polygon_shape *a, const polygon_pose *pa, const double centre[2],
+                            double radius, double dx, double dy)
 {
     polygon_contact c;
     double moved[2] = {centre[0] + dx, centre[1] + dy};
@@ -413,7 +446,8 @@ static void test_disk_distance_brute_force(void)
         polygon_shape a;
         random_shape(&a);
         polygon_pose pa = random_pose(1.5);
-        double centre[2] = {uniform(-2.5, 2.5), uniform(-2.5, 2.5)}, radius = trial % 7 ? uniform(0, 0.8) : 0;
+        double centre[2] = {uniform(-2.5, 2.5), uniform(-2.5, 2.5)},
+               radius = trial % 7 ? uniform(0, 0.8) : 0;
         polygon_contact c;
         polygon_disk_distance(&a, &pa, centre, radius, &c);
         double wa[POLYGON_MAX_VERTICES][2];
@@ -422,18 +456,22 @@ static void test_disk_distance_brute_force(void)
         const int directions = 4000;
         double scan = direction_scan(wa, a.count, centre_as_vertex, 1, radius, directions);
         double reach = hypot(pa.x - centre[0], pa.y - centre[1]) + a.radius + radius;
-        CHECK_MSG(c.distance >= scan - 1e-12 && c.distance <= scan + reach * PI / directions + 1e-12,
+        CHECK_MSG(c.distance >= scan - 1e-12 &&
+                      c.distance <= scan + reach * PI / directions + 1e-12,
                   "trial %d: %.17g, scan %.17g", trial, c.distance, scan);
         CHECK_NEAR(hypot(c.normal[0], c.normal[1]), 1, 1e-14);
         CHECK_NEAR(c.point_b[0] - c.point_a[0], c.distance * c.normal[0], 1e-12);
         CHECK_NEAR(c.point_b[1] - c.point_a[1], c.distance * c.normal[1], 1e-12);
         CHECK_NEAR(hypot(c.point_b[0] - centre[0], c.point_b[1] - centre[1]), radius, 1e-12);
         const double step = 1e-6;
-        CHECK_MSG(fabs(disk_distance(&a, &pa, centre, radius, step * c.normal[0], step * c.normal[1]) - c.distance - step) < 1e-10,
-                  "trial %d: the normal does not point from the polygon to the disk", trial);
+        CHECK_MSG(
+            fabs(disk_distance(&a, &pa, centre, radius, step * c.normal[0], step * c.normal[1]) -
+                 c.distance - step) < 1e-10,
+            "trial %d: the normal does not point from the polygon to the disk", trial);
         double d_centre = point_boundary(centre, wa, a.count);
         if (c.distance > -radius) { /* the centre outside: the point on a is on its boundary */
-            CHECK_MSG(point_boundary(c.point_a, wa, a.count) < 1e-12, "trial %d: point_a off a", trial);
+            CHECK_MSG(point_boundary(c.point_a, wa, a.count) < 1e-12, "trial %d: point_a off a",
+                      trial);
         } else {
             inside++;
         }
@@ -441,16 +479,20 @@ static void test_disk_distance_brute_force(void)
          * or minus that plus the radius (inside) */
         int ma = sample_boundary(wa, a.count, spacing, sa, SAMPLES);
         double least = INFINITY;
-        for (int i = 0; i < ma; i++) least = fmin(least, hypot(sa[i][0] - centre[0], sa[i][1] - centre[1]));
+        for (int i = 0; i < ma; i++)
+            least = fmin(least, hypot(sa[i][0] - centre[0], sa[i][1] - centre[1]));
         CHECK_MSG(fabs(least - d_centre) <= spacing, "trial %d: sampling", trial);
         double expected = c.distance > -radius ? least - radius : -least - radius;
-        CHECK_MSG(fabs(c.distance - expected) <= spacing, "trial %d: %.17g, samples %.17g", trial, c.distance,
-                  expected);
-        if (c.distance > 0) separated++;
-        else overlapping++;
+        CHECK_MSG(fabs(c.distance - expected) <= spacing, "trial %d: %.17g, samples %.17g", trial,
+                  c.distance, expected);
+        if (c.distance > 0)
+            separated++;
+        else
+            overlapping++;
     }
     CHECK(separated > 500 && overlapping > 500 && inside > 100);
-    printf("  disks: %d separated, %d overlapping (%d centres inside)\n", separated, overlapping, inside);
+    printf("  disks: %d separated, %d overlapping (%d centres inside)\n", separated, overlapping,
+           inside);
 }
 
 /* ---------------------------------------------------------------- features */
@@ -506,7 +548,8 @@ static void test_face_to_face(void)
     CHECK(polygon_regular(6, 1, &hex, NULL, 0) == CAROM_OK);
     for (int trial = 0; trial < 100; trial++) {
         double theta = uniform(-PI, PI), gap = uniform(-0.1, 0.3), slide = uniform(-0.4, 0.4);
-        double apothem = cos(PI / 6), u[2] = {-sin(theta), cos(theta)}, t[2] = {cos(theta), sin(theta)};
+        double apothem = cos(PI / 6), u[2] = {-sin(theta), cos(theta)},
+               t[2] = {cos(theta), sin(theta)};
         polygon_pose p1 = {uniform(-2, 2), uniform(-2, 2), theta};
         polygon_pose p2 = {p1.x + (2 * apothem + gap) * u[0] + slide * t[0],
                            p1.y + (2 * apothem + gap) * u[1] + slide * t[1], theta};
@@ -517,7 +560,8 @@ static void test_face_to_face(void)
                          p1.y + (apothem + gap / 2) * u[1] + slide / 2 * t[1]};
         CHECK_NEAR(c.point[0], mid[0], 1e-12);
         CHECK_NEAR(c.point[1], mid[1], 1e-12);
-        CHECK_NEAR(hypot(c.face_to[0] - c.face_from[0], c.face_to[1] - c.face_from[1]), 1 - fabs(slide), 1e-12);
+        CHECK_NEAR(hypot(c.face_to[0] - c.face_from[0], c.face_to[1] - c.face_from[1]),
+                   1 - fabs(slide), 1e-12);
     }
     /* a disk against a face: edge–vertex with the edge's normal; against a corner: vertex–vertex */
     double centre[2] = {0.2, 0.5 + 0.3 + 0.1};
@@ -554,7 +598,9 @@ static void test_rate_bound(void)
         double scale = trial % 3 == 0 ? 0 : trial % 3 == 1 ? 1 : 20; /* none, some, mostly spin */
         double w1 = scale * uniform(-1, 1), w2 = scale * uniform(-1, 1);
         double bound = polygon_approach_rate_bound(v1, w1, a.radius, v2, w2, b.radius);
-        CHECK_NEAR(bound, hypot(v1[0] - v2[0], v1[1] - v2[1]) + fabs(w1) * a.radius + fabs(w2) * b.radius, 1e-14);
+        CHECK_NEAR(bound,
+                   hypot(v1[0] - v2[0], v1[1] - v2[1]) + fabs(w1) * a.radius + fabs(w2) * b.radius,
+                   1e-14);
         polygon_contact c0, c1;
         polygon_distance(&a, &pa, &b, &pb, &c0);
         for (int k = 1; k <= 3; k++) {
@@ -562,7 +608,8 @@ static void test_rate_bound(void)
             polygon_pose qa = moved(pa, v1, w1, h), qb = moved(pb, v2, w2, h);
             polygon_distance(&a, &qa, &b, &qb, &c1);
             double fall = (c0.distance - c1.distance) / h;
-            CHECK_MSG(fall <= bound * (1 + 1e-9) + 1e-9, "trial %d: falls at %g, bound %g", trial, fall, bound);
+            CHECK_MSG(fall <= bound * (1 + 1e-9) + 1e-9, "trial %d: falls at %g, bound %g", trial,
+                      fall, bound);
             if (bound > 0) tightest = fmax(tightest, fall / bound);
         }
         /* a disk: the polygon's spin counts, the disk's does not */
@@ -582,13 +629,13 @@ static void test_rate_bound(void)
 
 /* The least vertex–edge distance of placed shapes in long double (64-bit
  * mantissa on x86-64): a reference for the rounding of the double code. */
-static long double precise_distance(const polygon_shape *a, const polygon_pose *pa, const polygon_shape *b,
-                                    const polygon_pose *pb)
+static long double precise_distance(const polygon_shape *a, const polygon_pose *pa,
+                                    const polygon_shape *b, const polygon_pose *pb)
 {
     long double wa[POLYGON_MAX_VERTICES][2], wb[POLYGON_MAX_VERTICES][2];
     const polygon_shape *shapes[2] = {a, b};
     const polygon_pose *poses[2] = {pa, pb};
-    long double (*worlds[2])[2] = {wa, wb};
+    long double(*worlds[2])[2] = {wa, wb};
     for (int s = 0; s < 2; s++) {
         long double c = cosl(poses[s]->angle), sn = sinl(poses[s]->angle);
         for (int k = 0; k < shapes[s]->count; k++) {
@@ -600,7 +647,7 @@ static long double precise_distance(const polygon_shape *a, const polygon_pose *
     long double best = INFINITY;
     for (int s = 0; s < 2; s++) {
         const polygon_shape *p = shapes[s], *q = shapes[1 - s];
-        long double (*vp)[2] = worlds[s], (*vq)[2] = worlds[1 - s];
+        long double(*vp)[2] = worlds[s], (*vq)[2] = worlds[1 - s];
         for (int i = 0; i < p->count; i++)
             for (int j = 0; j < q->count; j++) {
                 long double *e0 = vp[i], *e1 = vp[(i + 1) % p->count], *v = vq[j];
@@ -634,14 +681,17 @@ static void test_rounding(void)
     CHECK(separated > 1000);
     /* coordinates up to about 5: a few ulps of 5 (8.9e-16 each) */
     CHECK_MSG(worst < 5e-15, "largest rounding error %.3g", worst);
-    printf("  rounding: largest error %.2e against long double over %d separated pairs (coordinates <= ~5)\n", worst,
-           separated);
+    printf("  rounding: largest error %.2e against long double over %d separated pairs "
+           "(coordinates <= ~5)\n",
+           worst, separated);
 }
 
-/* ---------------------------------------------------------------- timing (figures, never a test) */
+/* ---------------------------------------------------------------- timing (figures, never a test)
+ */
 
 /* ns per query over 100000 queries, the least of 5 repeats (the machine is shared) */
-static double time_queries(const polygon_shape *a, const polygon_shape *b, int disk, double *checksum)
+static double time_queries(const polygon_shape *a, const polygon_shape *b, int disk,
+                           double *checksum)
 {
     enum { QUERIES = 100000 };
     double best = INFINITY;
@@ -665,12 +715,15 @@ static double time_queries(const polygon_shape *a, const polygon_shape *b, int d
 static void print_timings(void)
 {
     polygon_shape hex, box;
-    if (polygon_regular(6, 1, &hex, NULL, 0) != CAROM_OK || polygon_from_box(1, 2, &box, NULL, 0) != CAROM_OK) return;
+    if (polygon_regular(6, 1, &hex, NULL, 0) != CAROM_OK ||
+        polygon_from_box(1, 2, &box, NULL, 0) != CAROM_OK)
+        return;
     double sum = 0;
     double hex_ns = time_queries(&hex, &hex, 0, &sum), box_ns = time_queries(&box, &box, 0, &sum);
     double disk_ns = time_queries(&box, NULL, 1, &sum);
-    printf("  timing (separated, turning): hexagon-hexagon %.0f ns, box-box %.0f ns, box-disk %.0f ns per distance "
-           "query (checksum %.3f)\n", hex_ns, box_ns, disk_ns, sum);
+    printf("  timing (separated, turning): hexagon-hexagon %.0f ns, box-box %.0f ns, "
+           "box-disk %.0f ns per distance query (checksum %.3f)\n",
+           hex_ns, box_ns, disk_ns, sum);
 }
 
 int main(void)
