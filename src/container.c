@@ -27,18 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---------------------------------------------------------------- messages */
-
-static carom_status refuse(char *why, size_t why_size, const char *format, ...)
-{
-    if (why && why_size > 0) {
-        va_list args;
-        va_start(args, format);
-        vsnprintf(why, why_size, format, args);
-        va_end(args);
-    }
-    return CAROM_INVALID_ARGUMENT;
-}
+#include "message.h"
 
 static const double PI = 3.14159265358979323846;
 
@@ -373,7 +362,7 @@ static double component(carom_vec v, int k) { return k == 0 ? v.x : (k == 1 ? v.
 static carom_status check_finite_vector(carom_vec v, int dim, const char *field, char *why, size_t why_size)
 {
     if (finite_components(v, dim)) return CAROM_OK;
-    return refuse(why, why_size, "container_def.%s = (%g, %g, %g): expected finite numbers", field, v.x, v.y, v.z);
+    return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "container_def.%s = (%g, %g, %g): expected finite numbers", field, v.x, v.y, v.z);
 }
 
 static carom_status check_box(const carom_container_def *def, char *why, size_t why_size)
@@ -384,14 +373,14 @@ static carom_status check_box(const carom_container_def *def, char *why, size_t 
     for (int k = 0; k < def->dim; k++) {
         double side = component(def->size, k);
         if (!(isfinite(side) && side > 0.0))
-            return refuse(why, why_size, "container_def.size.%s = %g: expected a finite side length > 0",
+            return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "container_def.size.%s = %g: expected a finite side length > 0",
                           axis_name[k], side);
         smallest = fmin(smallest, side);
     }
     if (def->shape != CAROM_SHAPE_ROUNDED_BOX) return CAROM_OK;
     if (!(isfinite(def->radius) && def->radius >= 0.0 && def->radius <= 0.5 * smallest))
-        return refuse(why, why_size,
-                      "container_def.radius = %g: a rounded box's radius must be >= 0 and at most half its "
+        return message_refuse(why, why_size,
+                      CAROM_INVALID_ARGUMENT, "container_def.radius = %g: a rounded box's radius must be >= 0 and at most half its "
                       "smallest side (%g)",
                       def->radius, 0.5 * smallest);
     return CAROM_OK;
@@ -400,7 +389,7 @@ static carom_status check_box(const carom_container_def *def, char *why, size_t 
 static carom_status check_radius(const carom_container_def *def, char *why, size_t why_size)
 {
     if (isfinite(def->radius) && def->radius > 0.0) return CAROM_OK;
-    return refuse(why, why_size, "container_def.radius = %g: a %s's radius must be finite and > 0", def->radius,
+    return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "container_def.radius = %g: a %s's radius must be finite and > 0", def->radius,
                   shape_name(def->shape));
 }
 
@@ -439,16 +428,16 @@ static carom_status check_polygon_vertices(const carom_container_def *def, char 
     int32_t count = def->vertex_count;
     for (int32_t i = 0; i < count; i++)
         if (!finite_components(v[i], 2))
-            return refuse(why, why_size, "container_def.vertices[%d] = (%g, %g): expected finite numbers", (int)i,
+            return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "container_def.vertices[%d] = (%g, %g): expected finite numbers", (int)i,
                           v[i].x, v[i].y);
     if (v[count - 1].x == v[0].x && v[count - 1].y == v[0].y)
-        return refuse(why, why_size,
-                      "container_def.vertices[%d] = (%g, %g) repeats vertices[0]: do not close the polygon by "
+        return message_refuse(why, why_size,
+                      CAROM_INVALID_ARGUMENT, "container_def.vertices[%d] = (%g, %g) repeats vertices[0]: do not close the polygon by "
                       "repeating its first vertex (its last edge is implied)",
                       (int)(count - 1), v[count - 1].x, v[count - 1].y);
     for (int32_t i = 1; i < count; i++)
         if (v[i].x == v[i - 1].x && v[i].y == v[i - 1].y)
-            return refuse(why, why_size, "container_def.vertices[%d] = (%g, %g) repeats vertices[%d]", (int)i,
+            return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "container_def.vertices[%d] = (%g, %g) repeats vertices[%d]", (int)i,
                           v[i].x, v[i].y, (int)(i - 1));
     return CAROM_OK;
 }
@@ -466,20 +455,20 @@ static carom_status check_polygon_convex(const carom_container_def *def, char *w
         double in[2] = {b.x - a.x, b.y - a.y}, out[2] = {c.x - b.x, c.y - b.y};
         double cross = turn(a, b, c), scale = norm(in, 2) * norm(out, 2);
         if (fabs(cross) <= 1e-12 * scale)
-            return refuse(why, why_size,
-                          "container_def.vertices[%d] = (%g, %g) is collinear with its neighbours (or the "
+            return message_refuse(why, why_size,
+                          CAROM_INVALID_ARGUMENT, "container_def.vertices[%d] = (%g, %g) is collinear with its neighbours (or the "
                           "polygon doubles back there): leave it out",
                           (int)i, b.x, b.y);
         if (cross * winding < 0.0)
-            return refuse(why, why_size,
-                          "container_def.vertices[%d] = (%g, %g): the polygon is not convex at this vertex (it "
+            return message_refuse(why, why_size,
+                          CAROM_INVALID_ARGUMENT, "container_def.vertices[%d] = (%g, %g): the polygon is not convex at this vertex (it "
                           "turns the other way)",
                           (int)i, b.x, b.y);
         total_turn += atan2(fabs(cross), dot(in, out, 2));
     }
     if (total_turn > 3.0 * PI)
-        return refuse(why, why_size,
-                      "container_def.vertices: the polygon winds around %.0f times (its edges cross): expected a "
+        return message_refuse(why, why_size,
+                      CAROM_INVALID_ARGUMENT, "container_def.vertices: the polygon winds around %.0f times (its edges cross): expected a "
                       "convex polygon, each vertex once in order",
                       total_turn / (2.0 * PI));
     return CAROM_OK;
@@ -488,10 +477,10 @@ static carom_status check_polygon_convex(const carom_container_def *def, char *w
 static carom_status check_polygon(const carom_container_def *def, char *why, size_t why_size)
 {
     if (def->dim != 2)
-        return refuse(why, why_size, "container_def.dim = %d: a polygon is 2D only (expected dim 2)", def->dim);
-    if (!def->vertices) return refuse(why, why_size, "container_def.vertices is NULL: a polygon needs its vertices");
+        return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "container_def.dim = %d: a polygon is 2D only (expected dim 2)", def->dim);
+    if (!def->vertices) return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "container_def.vertices is NULL: a polygon needs its vertices");
     if (def->vertex_count < 3)
-        return refuse(why, why_size, "container_def.vertex_count = %d: a polygon needs at least 3 vertices",
+        return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "container_def.vertex_count = %d: a polygon needs at least 3 vertices",
                       (int)def->vertex_count);
     carom_status status = check_polygon_vertices(def, why, why_size);
     return status != CAROM_OK ? status : check_polygon_convex(def, why, why_size);
@@ -500,10 +489,10 @@ static carom_status check_polygon(const carom_container_def *def, char *why, siz
 static carom_status check_function(const carom_container_def *def, char *why, size_t why_size)
 {
     if (!def->distance)
-        return refuse(why, why_size, "container_def.distance is NULL: a function container needs its distance");
+        return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "container_def.distance is NULL: a function container needs its distance");
     if (!(isfinite(def->lipschitz) && def->lipschitz >= 1.0))
-        return refuse(why, why_size,
-                      "container_def.lipschitz = %g: expected a finite bound >= 1 (a signed distance changes at "
+        return message_refuse(why, why_size,
+                      CAROM_INVALID_ARGUMENT, "container_def.lipschitz = %g: expected a finite bound >= 1 (a signed distance changes at "
                       "least as fast as distance)",
                       def->lipschitz);
     carom_status status = check_finite_vector(def->lower, def->dim, "lower", why, why_size);
@@ -511,7 +500,7 @@ static carom_status check_function(const carom_container_def *def, char *why, si
     if (status != CAROM_OK) return status;
     for (int k = 0; k < def->dim; k++)
         if (!(component(def->lower, k) < component(def->upper, k)))
-            return refuse(why, why_size, "container_def.lower.%s = %g, upper.%s = %g: expected lower < upper",
+            return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "container_def.lower.%s = %g, upper.%s = %g: expected lower < upper",
                           axis_name[k], component(def->lower, k), axis_name[k], component(def->upper, k));
     return CAROM_OK;
 }
@@ -519,10 +508,10 @@ static carom_status check_function(const carom_container_def *def, char *why, si
 static carom_status check_composite(const carom_container_def *def, char *why, size_t why_size)
 {
     if (!def->first || !def->second)
-        return refuse(why, why_size, "container_def.%s is NULL: a %s needs two parts, first and second",
+        return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "container_def.%s is NULL: a %s needs two parts, first and second",
                       def->first ? "second" : "first", shape_name(def->shape));
     if (def->first->dim != def->second->dim)
-        return refuse(why, why_size, "container_def.first is %dD but container_def.second is %dD: a %s's parts "
+        return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "container_def.first is %dD but container_def.second is %dD: a %s's parts "
                       "must have the same dim",
                       def->first->dim, def->second->dim, shape_name(def->shape));
     return CAROM_OK;
@@ -532,7 +521,7 @@ static carom_status check_def(const carom_container_def *def, char *why, size_t 
 {
     if (is_composite(def->shape)) return check_composite(def, why, why_size);
     if (def->dim != 2 && def->dim != 3)
-        return refuse(why, why_size, "container_def.dim = %d: expected 2 or 3", def->dim);
+        return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "container_def.dim = %d: expected 2 or 3", def->dim);
     switch (def->shape) {
     case CAROM_SHAPE_BOX:
     case CAROM_SHAPE_ROUNDED_BOX: return check_box(def, why, why_size);
@@ -542,7 +531,7 @@ static carom_status check_def(const carom_container_def *def, char *why, size_t 
     case CAROM_SHAPE_FUNCTION: return check_function(def, why, why_size);
     default: break;
     }
-    return refuse(why, why_size, "container_def.shape = %d: expected one of the carom_shape values",
+    return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "container_def.shape = %d: expected one of the carom_shape values",
                   (int)def->shape);
 }
 
@@ -708,14 +697,14 @@ carom_status carom_container_create(const carom_container_def *def, carom_contai
                                     size_t why_size)
 {
     if (why && why_size > 0) why[0] = '\0';
-    if (!container) return refuse(why, why_size, "container (the result pointer) is NULL");
+    if (!container) return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "container (the result pointer) is NULL");
     *container = NULL;
-    if (!def) return refuse(why, why_size, "container_def is NULL");
+    if (!def) return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "container_def is NULL");
     carom_status status = check_def(def, why, why_size);
     if (status != CAROM_OK) return status;
     carom_container *c = is_composite(def->shape) ? build_composite(def) : build_leaf(def);
     if (!c) {
-        refuse(why, why_size, "out of memory for the container");
+        message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "out of memory for the container");
         return CAROM_OUT_OF_MEMORY;
     }
     if (def->shape == CAROM_SHAPE_INTERSECTION || def->shape == CAROM_SHAPE_DIFFERENCE) {
@@ -1002,7 +991,7 @@ carom_status container_check_not_empty(const carom_container *c, char *why, size
     for (int k = 0; k < c->dim; k++) {
         side[k] = n->upper[k] - n->lower[k];
         if (!(side[k] > 0.0))
-            return refuse(why, why_size, "container_def: the %s is empty: its parts' bounds do not overlap along %s",
+            return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "container_def: the %s is empty: its parts' bounds do not overlap along %s",
                           name, axis_name[k]);
     }
     search state = {c, {NULL, 0, 0}, 1e-9 * norm(side, c->dim), -INFINITY, 0};
@@ -1013,17 +1002,17 @@ carom_status container_check_not_empty(const carom_container *c, char *why, size
     format_bounds(bounds, sizeof bounds, n, c->dim);
     switch (outcome) {
     case SEARCH_FOUND: return CAROM_OK;
-    case SEARCH_NO_MEMORY: refuse(why, why_size, "out of memory searching the %s for a point inside", name);
+    case SEARCH_NO_MEMORY: message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "out of memory searching the %s for a point inside", name);
         return CAROM_OUT_OF_MEMORY;
     case SEARCH_EMPTY:
-        return refuse(why, why_size,
-                      "container_def: the %s is empty: no point of its bounds %s has s > 0 (shown by a cell search "
+        return message_refuse(why, why_size,
+                      CAROM_INVALID_ARGUMENT, "container_def: the %s is empty: no point of its bounds %s has s > 0 (shown by a cell search "
                       "with the Lipschitz bound)",
                       name, bounds);
     case SEARCH_GAVE_UP: break;
     }
-    return refuse(why, why_size,
-                  "container_def: the %s is empty: a cell search of its bounds %s found no point with s > 0, and s "
+    return message_refuse(why, why_size,
+                  CAROM_INVALID_ARGUMENT, "container_def: the %s is empty: a cell search of its bounds %s found no point with s > 0, and s "
                   "is at most %.3g anywhere in it (no body of a larger radius could fit)",
                   name, bounds, most);
 }
@@ -1141,8 +1130,8 @@ static carom_status check_pair(checker *ch, const double p[3], double sp, const 
     char a[96], b[96];
     format_point(a, p, dim);
     format_point(b, q, dim);
-    return refuse(ch->why, ch->why_size,
-                  "the container's distance changes by %.17g between %s and %s, %.17g apart: more than its "
+    return message_refuse(ch->why, ch->why_size,
+                  CAROM_INVALID_ARGUMENT, "the container's distance changes by %.17g between %s and %s, %.17g apart: more than its "
                   "Lipschitz bound %g allows (s = %.17g and %.17g)",
                   change, a, b, distance, ch->c->lipschitz, sp, sq);
 }
@@ -1160,8 +1149,8 @@ static carom_status check_slope(checker *ch, const double p[3], double sp, const
     char a[96], b[96];
     format_point(a, p, dim);
     format_point(b, u, dim);
-    return refuse(ch->why, ch->why_size,
-                  "the container's gradient at %s gives the slope %.17g along %s, but a central difference "
+    return message_refuse(ch->why, ch->why_size,
+                  CAROM_INVALID_ARGUMENT, "the container's gradient at %s gives the slope %.17g along %s, but a central difference "
                   "gives %.17g",
                   a, slope, b, difference);
 }
@@ -1186,7 +1175,7 @@ static carom_status check_sample(checker *ch, const double p[3], const double pr
     if (!isfinite(sp) || !finite_vector(g, dim)) {
         char a[96];
         format_point(a, p, dim);
-        return refuse(ch->why, ch->why_size, "the container's distance at %s is %g, gradient (%g, %g, %g): "
+        return message_refuse(ch->why, ch->why_size, CAROM_INVALID_ARGUMENT, "the container's distance at %s is %g, gradient (%g, %g, %g): "
                       "expected finite numbers", a, sp, g[0], g[1], g[2]);
     }
     random_direction(ch, u);
@@ -1217,8 +1206,8 @@ carom_status carom_container_check(const carom_container *container, int64_t sam
                                    size_t why_size)
 {
     if (why && why_size > 0) why[0] = '\0';
-    if (!container) return refuse(why, why_size, "container is NULL");
-    if (samples < 1) return refuse(why, why_size, "samples = %lld: expected at least 1", (long long)samples);
+    if (!container) return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "container is NULL");
+    if (samples < 1) return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "samples = %lld: expected at least 1", (long long)samples);
     checker ch;
     start_checker(&ch, container, seed, why, why_size);
     double p[3] = {0.0, 0.0, 0.0}, previous[3] = {0.0, 0.0, 0.0};

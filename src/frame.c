@@ -26,6 +26,7 @@
 #include "contact.h"
 #include "impact.h"
 #include "memory.h"
+#include "message.h"
 
 static const char axis_name[3] = {'x', 'y', 'z'};
 
@@ -316,32 +317,17 @@ carom_frame_stats carom_frame_get_stats(const carom_frame *f)
 
 /* ---- creating ------------------------------------------------------------ */
 
-static carom_status fail(char *why, size_t size, carom_status st, const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-static carom_status fail(char *why, size_t size, carom_status st, const char *format, ...)
-{
-    if (why && size > 0) {
-        va_list args;
-        va_start(args, format);
-        vsnprintf(why, size, format, args);
-        va_end(args);
-    }
-    return st;
-}
 
 static carom_status check_frame_def(const carom_frame_def *d, char *why, size_t size)
 {
     if (d->method != CAROM_FRAME_PLAIN && d->method != CAROM_FRAME_BISECTION)
-        return fail(why, size, CAROM_INVALID_ARGUMENT, "frame_def.method = %d: expected CAROM_FRAME_PLAIN or CAROM_FRAME_BISECTION", (int)d->method);
+        return message_refuse(why, size, CAROM_INVALID_ARGUMENT, "frame_def.method = %d: expected CAROM_FRAME_PLAIN or CAROM_FRAME_BISECTION", (int)d->method);
     if (!(isfinite(d->dt) && d->dt > 0.0))
-        return fail(why, size, CAROM_INVALID_ARGUMENT, "frame_def.dt = %g: expected a finite number > 0", d->dt);
+        return message_refuse(why, size, CAROM_INVALID_ARGUMENT, "frame_def.dt = %g: expected a finite number > 0", d->dt);
     if (!(isfinite(d->eps) && d->eps >= 0.0))
-        return fail(why, size, CAROM_INVALID_ARGUMENT, "frame_def.eps = %g: expected a finite number >= 0 (0: dt / 2^20)", d->eps);
+        return message_refuse(why, size, CAROM_INVALID_ARGUMENT, "frame_def.eps = %g: expected a finite number >= 0 (0: dt / 2^20)", d->eps);
     if (d->max_passes < 1)
-        return fail(why, size, CAROM_INVALID_ARGUMENT, "frame_def.max_passes = %d: expected at least 1", (int)d->max_passes);
+        return message_refuse(why, size, CAROM_INVALID_ARGUMENT, "frame_def.max_passes = %d: expected at least 1", (int)d->max_passes);
     return CAROM_OK;
 }
 
@@ -350,23 +336,23 @@ static carom_status check_body(const carom_frame *f, int32_t id, const carom_bod
     const double x[3] = {b->position.x, b->position.y, b->position.z};
     const double v[3] = {b->velocity.x, b->velocity.y, b->velocity.z};
     if (!(isfinite(b->radius) && b->radius > 0.0))
-        return fail(why, size, CAROM_INVALID_ARGUMENT, "body %d: radius = %g: expected a finite number > 0", (int)id, b->radius);
+        return message_refuse(why, size, CAROM_INVALID_ARGUMENT, "body %d: radius = %g: expected a finite number > 0", (int)id, b->radius);
     if (!(isfinite(b->mass) && b->mass > 0.0))
-        return fail(why, size, CAROM_INVALID_ARGUMENT,
+        return message_refuse(why, size, CAROM_INVALID_ARGUMENT,
                     "body %d: mass = %g: expected a finite number > 0 (the frame steppers have no kinematic bodies)",
                     (int)id, b->mass);
     const double acc[3] = {b->acceleration.x, b->acceleration.y, b->acceleration.z};
     for (int a = 0; a < f->dim; a++)
         if (acc[a] != 0.0)
-            return fail(why, size, CAROM_INVALID_ARGUMENT,
+            return message_refuse(why, size, CAROM_INVALID_ARGUMENT,
                         "body %d: acceleration.%c = %g: the frame steppers fly bodies under world gravity only", (int)id,
                         axis_name[a], acc[a]);
     for (int a = 0; a < f->dim; a++) {
         if (!isfinite(x[a]) || !isfinite(v[a]))
-            return fail(why, size, CAROM_INVALID_ARGUMENT, "body %d: position.%c = %g, velocity.%c = %g: expected finite numbers",
+            return message_refuse(why, size, CAROM_INVALID_ARGUMENT, "body %d: position.%c = %g, velocity.%c = %g: expected finite numbers",
                         (int)id, axis_name[a], x[a], axis_name[a], v[a]);
         if (!f->periodic[a] && !(x[a] >= -f->half[a] && x[a] <= f->half[a]))
-            return fail(why, size, CAROM_OUTSIDE_BOX, "body %d: position.%c = %g: outside the walls at +-%g", (int)id,
+            return message_refuse(why, size, CAROM_OUTSIDE_BOX, "body %d: position.%c = %g: outside the walls at +-%g", (int)id,
                         axis_name[a], x[a], f->half[a]);
     }
     return CAROM_OK;
@@ -447,7 +433,7 @@ static carom_status add_bodies(carom_frame *f, const carom_body_def *bodies, int
     f->count = count;
     for (int a = 0; a < f->dim; a++)
         if (f->periodic[a] && f->side[a] < 6.0 * f->max_radius)
-            return fail(why, size, CAROM_BOX_TOO_SMALL, "box.%c = %g: a periodic side must be at least three largest diameters (%g)",
+            return message_refuse(why, size, CAROM_BOX_TOO_SMALL, "box.%c = %g: a periodic side must be at least three largest diameters (%g)",
                         axis_name[a], f->side[a], 6.0 * f->max_radius);
     return CAROM_OK;
 }
@@ -457,9 +443,9 @@ static carom_status create_at(const carom_world_def *world, const carom_body_def
 {
     if (out) *out = NULL;
     if (!world || !def || !out || count < 0 || (count > 0 && !bodies))
-        return fail(why, size, CAROM_INVALID_ARGUMENT, "carom_frame_create: world, def, frame and bodies must be given");
+        return message_refuse(why, size, CAROM_INVALID_ARGUMENT, "carom_frame_create: world, def, frame and bodies must be given");
     if (world->container)
-        return fail(why, size, CAROM_INVALID_ARGUMENT,
+        return message_refuse(why, size, CAROM_INVALID_ARGUMENT,
                     "world_def.container: the frame steppers have box walls only (run a container with the "
                     "exact engine)");
     carom_world_def checked = *world;
@@ -470,16 +456,16 @@ static carom_status create_at(const carom_world_def *world, const carom_body_def
     if (st != CAROM_OK) return st;
     if ((st = check_frame_def(def, why, size)) != CAROM_OK) return st;
     carom_frame *f = memory_alloc_zeroed(&world->allocator, 1, sizeof *f);
-    if (!f) return fail(why, size, CAROM_OUT_OF_MEMORY, "out of memory");
+    if (!f) return message_refuse(why, size, CAROM_OUT_OF_MEMORY, "out of memory");
     f->def = *def;
     f->base_time = start;
     set_geometry(f, world);
     f->grid.mem = &f->world.allocator;
     st = allocate(f, count);
-    if (st != CAROM_OK) fail(why, size, st, "out of memory for %d bodies", (int)count);
+    if (st != CAROM_OK) message_refuse(why, size, st, "out of memory for %d bodies", (int)count);
     if (st == CAROM_OK) st = add_bodies(f, bodies, count, why, size);
     if (st == CAROM_OK && contact_configure(f) != 0)
-        st = fail(why, size, CAROM_OUT_OF_MEMORY, "out of memory for the cell grid");
+        st = message_refuse(why, size, CAROM_OUT_OF_MEMORY, "out of memory for the cell grid");
     if (st != CAROM_OK) {
         carom_frame_destroy(f);
         return st;
@@ -499,12 +485,12 @@ carom_status carom_frame_create_from_world(const carom_world *world, const carom
                                            carom_frame **frame, char *why, size_t why_size)
 {
     if (frame) *frame = NULL;
-    if (!world) return fail(why, why_size, CAROM_INVALID_ARGUMENT, "carom_frame_create_from_world: no world");
+    if (!world) return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "carom_frame_create_from_world: no world");
     int32_t n = carom_world_body_count(world);
     carom_world_def def_w = carom_world_definition(world);
     size_t bytes = (size_t)(n > 0 ? n : 1) * sizeof(carom_body_def);
     carom_body_def *bodies = memory_alloc(&def_w.allocator, bytes);
-    if (!bodies) return fail(why, why_size, CAROM_OUT_OF_MEMORY, "out of memory for %d bodies", (int)n);
+    if (!bodies) return message_refuse(why, why_size, CAROM_OUT_OF_MEMORY, "out of memory for %d bodies", (int)n);
     for (int32_t i = 0; i < n; i++) {
         carom_body_state s;
         carom_world_get_body(world, i, &s);

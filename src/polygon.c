@@ -25,20 +25,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "message.h"
+
 static const double PI = 3.14159265358979323846;
-
-/* ---------------------------------------------------------------- messages */
-
-static carom_status refuse(char *why, size_t why_size, const char *format, ...)
-{
-    if (why && why_size > 0) {
-        va_list args;
-        va_start(args, format);
-        vsnprintf(why, why_size, format, args);
-        va_end(args);
-    }
-    return CAROM_INVALID_ARGUMENT;
-}
 
 /* ---------------------------------------------------------------- vectors */
 
@@ -58,21 +47,21 @@ static carom_status check_vertices_finite_and_distinct(const double (*xy)[2], in
 {
     for (int k = 0; k < count; k++)
         if (!isfinite(xy[k][0]) || !isfinite(xy[k][1]))
-            return refuse(why, why_size,
-                          "vertex %d: the coordinates must be finite numbers, got (%g, %g)", k,
+            return message_refuse(why, why_size,
+                          CAROM_INVALID_ARGUMENT, "vertex %d: the coordinates must be finite numbers, got (%g, %g)", k,
                           xy[k][0], xy[k][1]);
     for (int k = 0; k < count; k++)
         if (fabs(xy[k][0]) > POLYGON_COORDINATE_LIMIT || fabs(xy[k][1]) > POLYGON_COORDINATE_LIMIT)
-            return refuse(
+            return message_refuse(
                 why, why_size,
-                "vertex %d: (%g, %g) is too far out: coordinates within +-%g keep the area finite",
+                CAROM_INVALID_ARGUMENT, "vertex %d: (%g, %g) is too far out: coordinates within +-%g keep the area finite",
                 k, xy[k][0], xy[k][1], POLYGON_COORDINATE_LIMIT);
     for (int k = 0; k < count; k++) {
         int next = (k + 1) % count;
         if (xy[k][0] == xy[next][0] && xy[k][1] == xy[next][1])
-            return refuse(
+            return message_refuse(
                 why, why_size,
-                "vertex %d repeats vertex %d at (%g, %g): consecutive vertices must differ", next,
+                CAROM_INVALID_ARGUMENT, "vertex %d repeats vertex %d at (%g, %g): consecutive vertices must differ", next,
                 k, xy[k][0], xy[k][1]);
     }
     return CAROM_OK;
@@ -117,26 +106,26 @@ static carom_status check_convex(const double (*xy)[2], int count, int *winding,
         double angle;
         double turn = turn_at(xy, count, k, &angle);
         if (turn == 0)
-            return refuse(why, why_size,
-                          "vertex %d lies on the line through vertices %d and %d: "
+            return message_refuse(why, why_size,
+                          CAROM_INVALID_ARGUMENT, "vertex %d lies on the line through vertices %d and %d: "
                           "consecutive vertices must not be collinear (drop it)",
                           k, (k + count - 1) % count, (k + 1) % count);
         if ((turn > 0 ? 1 : -1) != *winding)
-            return refuse(
+            return message_refuse(
                 why, why_size,
-                "vertex %d turns %s where the polygon winds %s: the polygon must be convex", k,
+                CAROM_INVALID_ARGUMENT, "vertex %d turns %s where the polygon winds %s: the polygon must be convex", k,
                 turn > 0 ? "counter-clockwise" : "clockwise",
                 *winding > 0 ? "counter-clockwise" : "clockwise");
         turned += fabs(angle);
         if (turned > 2 * PI + 1e-6)
-            return refuse(why, why_size,
-                          "the boundary turns past a full circle at vertex %d: it winds "
+            return message_refuse(why, why_size,
+                          CAROM_INVALID_ARGUMENT, "the boundary turns past a full circle at vertex %d: it winds "
                           "around more than once (self-intersecting); a convex polygon's "
                           "vertices go once around it",
                           k);
     }
     if (!(fabs(twice_area) > 0) || !isfinite(twice_area))
-        return refuse(why, why_size, "the polygon's area is %s: expected a finite positive area",
+        return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "the polygon's area is %s: expected a finite positive area",
                       isfinite(twice_area) ? "zero" : "not finite");
     return CAROM_OK;
 }
@@ -196,11 +185,11 @@ carom_status polygon_from_vertices(const double (*xy)[2], int count, polygon_sha
                                    double centroid[2], char *why, size_t why_size)
 {
     if (!xy || !shape)
-        return refuse(why, why_size, "no %s given", xy ? "shape to fill" : "vertices");
+        return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "no %s given", xy ? "shape to fill" : "vertices");
     if (count < 3)
-        return refuse(why, why_size, "a polygon needs at least 3 vertices, got %d", count);
+        return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "a polygon needs at least 3 vertices, got %d", count);
     if (count > POLYGON_MAX_VERTICES)
-        return refuse(why, why_size, "a polygon has at most %d vertices, got %d",
+        return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "a polygon has at most %d vertices, got %d",
                       POLYGON_MAX_VERTICES, count);
     carom_status status = check_vertices_finite_and_distinct(xy, count, why, why_size);
     int winding = 1;
@@ -217,8 +206,8 @@ carom_status polygon_from_vertices(const double (*xy)[2], int count, polygon_sha
     double where[2];
     centre_and_measure(&s, where);
     if (!(s.area > 0) || !(s.second_moment > 0) || !isfinite(s.second_moment))
-        return refuse(why, why_size,
-                      "the polygon's area or second moment is not a finite positive number "
+        return message_refuse(why, why_size,
+                      CAROM_INVALID_ARGUMENT, "the polygon's area or second moment is not a finite positive number "
                       "(the polygon is too large or too small)");
     set_normals(&s);
     *shape = s;
@@ -233,7 +222,7 @@ carom_status polygon_from_box(double width, double height, polygon_shape *shape,
                               size_t why_size)
 {
     if (!(width > 0) || !(height > 0) || !isfinite(width) || !isfinite(height))
-        return refuse(why, why_size, "a box needs a finite positive width and height, got [%g, %g]",
+        return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "a box needs a finite positive width and height, got [%g, %g]",
                       width, height);
     double w = width / 2, h = height / 2;
     const double xy[4][2] = {{-w, -h}, {w, -h}, {w, h}, {-w, h}};
@@ -244,10 +233,10 @@ carom_status polygon_regular(int sides, double radius, polygon_shape *shape, cha
                              size_t why_size)
 {
     if (sides < 3 || sides > POLYGON_MAX_VERTICES)
-        return refuse(why, why_size, "a regular polygon needs 3 to %d sides, got %d",
+        return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "a regular polygon needs 3 to %d sides, got %d",
                       POLYGON_MAX_VERTICES, sides);
     if (!(radius > 0) || !isfinite(radius))
-        return refuse(why, why_size, "a regular polygon needs a finite positive radius, got %g",
+        return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "a regular polygon needs a finite positive radius, got %g",
                       radius);
     double xy[POLYGON_MAX_VERTICES][2];
     for (int k = 0; k < sides; k++) {

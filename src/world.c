@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "memory.h"
+#include "message.h"
 #include "motion.h"
 #include "schedule.h"
 #include "settle.h"
@@ -84,21 +85,8 @@ carom_body_def carom_default_body_def(void)
 
 /* ---- checking a world def ---------------------------------------------- */
 
-static int fail_def(char *why, size_t size, const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static int fail_def(char *why, size_t size, const char *format, ...)
-{
-    if (why && size > 0) {
-        va_list args;
-        va_start(args, format);
-        vsnprintf(why, size, format, args);
-        va_end(args);
-    }
-    return 1;
-}
+/* A def refused: the reason written, and 1 for the checks' "refused". */
+#define fail_def(why, size, ...) (message_refuse(why, size, CAROM_INVALID_ARGUMENT, __VA_ARGS__), 1)
 
 static int check_coefficient(const char *name, double e, char *why, size_t size)
 {
@@ -226,16 +214,11 @@ carom_status carom_world_create(const carom_world_def *def, carom_world **world,
                                 size_t why_size)
 {
     if (world) *world = NULL;
-    if (!def || !world) {
-        fail_def(why, why_size, "carom_world_create: def and world must not be NULL");
-        return CAROM_INVALID_ARGUMENT;
-    }
+    if (!def || !world)
+        return message_refuse(why, why_size, CAROM_INVALID_ARGUMENT, "carom_world_create: def and world must not be NULL");
     if (check_def(def, why, why_size)) return CAROM_INVALID_ARGUMENT;
     carom_world *w = memory_alloc_zeroed(&def->allocator, 1, sizeof *w);
-    if (!w) {
-        fail_def(why, why_size, "out of memory creating a world");
-        return CAROM_OUT_OF_MEMORY;
-    }
+    if (!w) return message_refuse(why, why_size, CAROM_OUT_OF_MEMORY, "out of memory creating a world");
     w->def = *def;
     w->grid.mem = w->nb.mem = w->cal.mem = &w->def.allocator;
     w->dim = def->dim;
@@ -261,8 +244,8 @@ carom_status carom_world_create(const carom_world_def *def, carom_world **world,
     settle_configure(w);
     if ((def->container && !w->container) || world_reserve_bodies(w, def->capacity_hint) != 0) {
         carom_world_destroy(w);
-        fail_def(why, why_size, "out of memory creating a world for %d bodies", (int)def->capacity_hint);
-        return CAROM_OUT_OF_MEMORY;
+        return message_refuse(why, why_size, CAROM_OUT_OF_MEMORY, "out of memory creating a world for %d bodies",
+                              (int)def->capacity_hint);
     }
     measure_open_window(&w->meas, 0.0);
     if (why && why_size > 0) why[0] = '\0';
