@@ -12,10 +12,12 @@
 
 enum { MAX_GROUP_BODIES = 40, MAX_EVENTS = 2000 };
 
+/* KE + PE less the work done from outside (steered bodies' decisions,
+ * controls, kinematic bodies): what is conserved at e = 1 (carom.h). */
 static double total_energy(const carom_world *w)
 {
     carom_stats s = carom_world_stats(w);
-    return s.kinetic_energy + s.potential_energy;
+    return s.kinetic_energy + s.potential_energy - s.control_work - s.kinematic_work;
 }
 
 /* The size of the terms the total energy sums, body by body (kinetic, and
