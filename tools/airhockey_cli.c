@@ -137,17 +137,10 @@ static int parse_options(int argc, char **argv, cli_options *o, char *error, siz
                             arg),
                    -1;
         char name[64];
-        const char *equals = strchr(arg, '='), *value;
-        size_t length = equals ? (size_t)(equals - arg) : strlen(arg);
-        snprintf(name, sizeof name, "%.*s", (int)length, arg);
-        if (!is_valued(name)) return snprintf(error, size, "unknown option '%s'", name), -1;
-        if (equals)
-            value = equals + 1;
-        else if (k + 1 < argc)
-            value = argv[++k];
-        else
-            return snprintf(error, size, "%s needs a value", name), -1;
-        if (take_value(o, name, value, error, size) != 0) return -1;
+        const char *value;
+        if (option_take_valued(argc, argv, &k, is_valued, name, sizeof name, &value, error, size) != 0 ||
+            take_value(o, name, value, error, size) != 0)
+            return -1;
     }
     if (o->trajectory && !o->trajectory[0]) o->trajectory = NULL;
     if (o->events && !o->events[0]) o->events = NULL;

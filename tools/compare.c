@@ -645,10 +645,15 @@ static int parse_flag(compare_options *o, const char *arg)
     return 0;
 }
 
+static int is_valued(const char *name)
+{
+    static const char *const valued[] = {"--dt", "--eps", "--until", "--seed", "--checkpoints", "--json", "--csv"};
+    return option_is_one_of(name, valued, sizeof valued / sizeof valued[0]);
+}
+
 /* Returns 0, 1 for --help, or -1 with a message. */
 static int parse_options(int argc, char **argv, compare_options *o, char *error, size_t size)
 {
-    static const char *valued[] = {"--dt", "--eps", "--until", "--seed", "--checkpoints", "--json", "--csv"};
     memset(o, 0, sizeof *o);
     o->eps = o->until = NAN;
     o->checkpoints = DEFAULT_CHECKPOINTS;
@@ -662,14 +667,10 @@ static int parse_options(int argc, char **argv, compare_options *o, char *error,
             continue;
         }
         char name[64];
-        const char *equals = strchr(arg, '=');
-        snprintf(name, sizeof name, "%.*s", (int)(equals ? (size_t)(equals - arg) : strlen(arg)), arg);
-        int known = 0;
-        for (size_t v = 0; v < sizeof valued / sizeof valued[0]; v++) known |= !strcmp(name, valued[v]);
-        if (!known) return snprintf(error, size, "unknown option '%s'", name), -1;
-        const char *value = equals ? equals + 1 : k + 1 < argc ? argv[++k] : NULL;
-        if (!value) return snprintf(error, size, "%s needs a value", name), -1;
-        if (take_value(o, name, value, error, size) != 0) return -1;
+        const char *value;
+        if (option_take_valued(argc, argv, &k, is_valued, name, sizeof name, &value, error, size) != 0 ||
+            take_value(o, name, value, error, size) != 0)
+            return -1;
     }
     if (o->scaling) return o->scenario ? (snprintf(error, size, "--scaling takes no scenario"), -1) : 0;
     if (!o->scenario) return snprintf(error, size, "give a scenario file (or --scaling)"), -1;

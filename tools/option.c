@@ -1,4 +1,4 @@
-/* option.c — option values of the carom command (run and compare). */
+/* option.c — options of the carom command's subcommands: names and values. */
 #include "option.h"
 
 #include <errno.h>
@@ -24,5 +24,21 @@ int option_is_one_of(const char *name, const char *const names[], size_t count)
 {
     for (size_t k = 0; k < count; k++)
         if (!strcmp(name, names[k])) return 1;
+    return 0;
+}
+
+int option_take_valued(int argc, char **argv, int *k, int (*is_valued)(const char *name), char *name,
+                       size_t name_size, const char **value, char *error, size_t size)
+{
+    const char *arg = argv[*k], *equals = strchr(arg, '=');
+    size_t length = equals ? (size_t)(equals - arg) : strlen(arg);
+    snprintf(name, name_size, "%.*s", (int)(length < name_size ? length : name_size - 1), arg);
+    if (!is_valued(name)) return snprintf(error, size, "unknown option '%s'", name), -1;
+    if (equals)
+        *value = equals + 1;
+    else if (*k + 1 < argc)
+        *value = argv[++*k];
+    else
+        return snprintf(error, size, "%s needs a value", name), -1;
     return 0;
 }

@@ -12,4 +12,11 @@ int option_positive_number(const char *option, const char *text, double *value, 
 /* Is name one of the count options in names (those that take a value)? */
 int option_is_one_of(const char *name, const char *const names[], size_t count);
 
+/* The option at argv[*k], "--name=value" or "--name value": its name into
+ * name (name_size bytes), and *value its value (for "--name value" the next
+ * argument, and *k moves past it). Returns 0; or -1 with "unknown option
+ * 'NAME'" when is_valued(name) is 0, or "NAME needs a value" at the end. */
+int option_take_valued(int argc, char **argv, int *k, int (*is_valued)(const char *name), char *name,
+                       size_t name_size, const char **value, char *error, size_t size);
+
 #endif

@@ -287,16 +287,8 @@ static int take_argument(steer_options *o, int argc, char **argv, int *k, char *
         return o->scenario = arg, 0;
     }
     char name[64];
-    const char *equals = strchr(arg, '='), *value;
-    size_t length = equals ? (size_t)(equals - arg) : strlen(arg);
-    snprintf(name, sizeof name, "%.*s", (int)(length < 60 ? length : 60), arg);
-    if (!is_valued(name)) return snprintf(error, size, "unknown option '%s'", name), -1;
-    if (equals)
-        value = equals + 1;
-    else if (*k + 1 < argc)
-        value = argv[++*k];
-    else
-        return snprintf(error, size, "%s needs a value", name), -1;
+    const char *value;
+    if (option_take_valued(argc, argv, k, is_valued, name, sizeof name, &value, error, size) != 0) return -1;
     return take_value(o, name, value, error, size);
 }
 
