@@ -35,6 +35,20 @@ typedef struct carom_vec {
     double x, y, z;
 } carom_vec;
 
+/* A 2-vector (polygon vertices). */
+typedef struct carom_vec2 {
+    double x, y;
+} carom_vec2;
+
+/* A rotation as a unit quaternion, in OVITO's order: x, y, z (the vector
+ * part, sin(angle/2) times the axis) and w = cos(angle/2). */
+typedef struct carom_quat {
+    double x, y, z, w;
+} carom_quat;
+
+/* The most vertices a polygon body may have. */
+#define CAROM_POLYGON_MAX_VERTICES 64
+
 typedef enum carom_status {
     CAROM_OK = 0,
     CAROM_INVALID_ARGUMENT, /* a NULL pointer, a non-finite or out-of-range number */
@@ -182,11 +196,23 @@ typedef struct carom_world_def {
      * the container with wall_restitution (event wall CAROM_WALL_CONTAINER).
      * carom_world_definition reports the world's copy. NULL: the box. */
     const carom_container *container;
+    /* Rotation (see "Spin and shape"). The tangential coefficient of
+     * restitution beta of disk and sphere pair collisions, in [-1, 1]: -1 (the
+     * default) smooth, spins untouched; +1 perfectly rough; in between the
+     * relative tangential velocity of the contact points is reversed and
+     * scaled by beta (Huthmann & Zippelius 1997). */
+    double tangential_restitution;
+    double wall_tangential_restitution; /* the same for disks and spheres against walls and the container */
+    /* Coulomb friction coefficient mu >= 0 (INFINITY: always sticks) of every
+     * contact that involves a polygon (pairs and walls); 0 (the default):
+     * frictionless. Disk and sphere pairs use the tangential restitution. */
+    double friction;
 } carom_world_def;
 
 /* Defaults: 3D, a 10 x 10 x 10 periodic box, no gravity, elastic (e = 1),
  * elastic_below_speed 0, collapse_time 0 (automatic), max_collisions_per_instant
- * 1000, no callback, the C library's allocator. */
+ * 1000, no callback, the C library's allocator, smooth (tangential
+ * restitutions -1) and frictionless. */
 carom_world_def carom_default_world_def(void);
 
 typedef struct carom_body_def {
@@ -198,9 +224,26 @@ typedef struct carom_body_def {
     /* The body's own constant acceleration (L/T^2), added to world gravity;
      * carom_world_set_body_acceleration changes it later. */
     carom_vec acceleration;
+    /* Rotation and shape (see "Spin and shape"). */
+    carom_quat orientation;      /* 3D: a unit quaternion (x y z w); all zero reads as identity. Ignored in 2D */
+    double angle;                /* 2D: the orientation angle (radians, counter-clockwise). Ignored in 3D */
+    carom_vec angular_velocity;  /* rad/T; in 2D about z only (x and y must be 0) */
+    /* Moment of inertia about the centre of mass (M L^2); 0: from shape and
+     * mass (solid disk m r^2/2, solid sphere 2 m r^2/5, polygon m J/A with J
+     * its polar second moment and A its area); INFINITY for a kinematic body. */
+    double inertia;
+    /* 2D only: a convex polygon of polygon_vertices vertices (3 to
+     * CAROM_POLYGON_MAX_VERTICES, either winding, in the body frame: turned by
+     * angle about position). The vertices are shifted so that their centroid
+     * is at position (the centre of mass); radius is then ignored (the
+     * bounding radius is computed). 0 and NULL: a disk of radius radius. The
+     * world keeps its own copy. */
+    int32_t polygon_vertices;
+    const carom_vec2 *polygon;
 } carom_body_def;
 
-/* Defaults: at the origin, at rest, radius 0.5, mass 1, no own acceleration. */
+/* Defaults: at the origin, at rest, radius 0.5, mass 1, no own acceleration,
+ * identity orientation, no spin, inertia from shape, a disk (or sphere). */
 carom_body_def carom_default_body_def(void);
 
 /* A body's state at the world's current time. */
@@ -211,6 +254,11 @@ typedef struct carom_body_state {
     double mass;         /* INFINITY for a kinematic body */
     uint64_t collisions; /* pair and wall collisions this body took part in */
     carom_vec acceleration; /* the body's own acceleration (without world gravity) */
+    carom_quat orientation;     /* now; in 2D the rotation by angle about z */
+    double angle;               /* 2D: the orientation angle now (not wrapped); 0 in 3D */
+    carom_vec angular_velocity;
+    double inertia;             /* INFINITY for a kinematic body */
+    int32_t polygon_vertices;   /* 0 for a disk or sphere (carom_world_get_body_polygon gives them) */
 } carom_body_state;
 
 typedef struct carom_stats {
@@ -247,6 +295,16 @@ typedef struct carom_stats {
      * At e = 1, KE + PE - control_work - kinematic_work stays constant. */
     double control_work;
     double kinematic_work;
+    /* Rotation: sum of I w^2 / 2 now (free bodies), and the angular momentum
+     * about the origin, sum of m x × v + I w (positions wrapped into the box
+     * on periodic axes, where it is not conserved). At e = 1 and beta = ±1
+     * (frictionless polygons) the total energy KE + rotational + PE is
+     * conserved; otherwise the loss per collision has a closed form. */
+    double rotational_energy;
+    carom_vec angular_momentum;
+    /* kT per rotational degree of freedom: 2 rotational_energy / (r N), r = 1
+     * in 2D and 3 in 3D (free bodies). */
+    double rotational_temperature;
 } carom_stats;
 /* Temperature: kT = 2 (KE - KE_cm) / (dim N - c), where c counts the axes on
  * which nothing can change the total momentum (periodic, no gravity) and
@@ -398,6 +456,50 @@ carom_sensor_def carom_default_sensor_def(void);
 /* Adds a sensor; *id (if not NULL) gets its index: 0, 1, 2, ... */
 carom_status carom_world_add_sensor(carom_world *world, const carom_sensor_def *sensor, int32_t *id);
 int32_t carom_world_sensor_count(const carom_world *world);
+
+/* ======================================================================== */
+/* Spin and shape: rough disks and spheres, rotating polygons (seed 004)    */
+/* ======================================================================== */
+/* Every body has an orientation (2D: an angle; 3D: a unit quaternion), an
+ * angular velocity and a moment of inertia. Between events a body turns at
+ * constant angular velocity (3D: the inertia is isotropic, a scalar, so a
+ * free sphere's angular velocity never changes; other inertia tensors are
+ * not supported). A world whose bodies never spin and collide smoothly never
+ * allocates any of this: it runs as fast as a world without rotation.
+ *
+ * Rough disks and spheres (tangential_restitution beta > -1): contact times
+ * do not depend on spin, and the impulse at a collision couples translation
+ * and spin (Huthmann & Zippelius 1997; Luding et al. 1998): with g the
+ * relative velocity of the contact points, its normal part is reversed and
+ * scaled by e, its tangential part by -beta. The kinetic energy lost, in
+ * closed form, is (m/2)(1 - e^2) g_n^2 + (m_t/2)(1 - beta^2) |g_t|^2, with m
+ * the reduced mass and m_t = 1 / (1/m + r_1^2/I_1 + r_2^2/I_2). Linear
+ * momentum, and angular momentum about any point, are conserved.
+ *
+ * Convex polygons (2D; polygon_vertices in carom_body_def) mix with disks,
+ * walls and convex containers. A polygon's contact times are found by
+ * conservative advancement on the distance between the shapes: steps of
+ * distance / (a bound on the approach speed, rotation and acceleration
+ * included), never one past a contact, until the gap is at most
+ * CAROM_CONTACT_TOLERANCE times the pair's size (the sum of bounding radii).
+ * No contact is ever skipped, and two shapes never overlap by more than that
+ * tolerance. The impulse at the contact point is seed 004's, with both
+ * inverse masses and inverse inertias, restitution e and Coulomb friction
+ * (friction: sticking or sliding decided in one impulse); two faces meeting
+ * flat are pushed through the middle of their overlap, so a box landing flat
+ * does not start to spin. Polygons need walls or a convex container (box,
+ * rounded box, ball, convex polygon, capsule, or an intersection of those). */
+#define CAROM_CONTACT_TOLERANCE 1e-9
+
+/* Changes a body's angular velocity now (2D: z only); counted in
+ * control_work like a velocity change. */
+carom_status carom_world_set_body_angular_velocity(carom_world *world, int32_t id, carom_vec angular_velocity);
+
+/* A polygon body's vertices now, in the world frame, counter-clockwise:
+ * writes min(count, capacity) of them to vertices and their number to
+ * *count; a disk or sphere has 0. */
+carom_status carom_world_get_body_polygon(const carom_world *world, int32_t id, carom_vec2 *vertices,
+                                          int32_t capacity, int32_t *count);
 
 /* ======================================================================== */
 /* Containers: shaped boundaries given by a signed distance (seed 003)      */

@@ -37,6 +37,21 @@ void contact_bin(carom_frame *f)
     for (int32_t i = 0; i < f->count; i++) contact_rebin(f, i);
 }
 
+/* A stepped body's state at x (frame steppers have no rotation: identity, no spin). */
+static void stepped_state(const carom_frame *f, int32_t i, const double x[3], double time, carom_body_state *s)
+{
+    double at[3], v[3];
+    frame_state_at(f, i, time, at, v);
+    memset(s, 0, sizeof *s);
+    s->position = (carom_vec){x[0], x[1], x[2]};
+    s->velocity = (carom_vec){v[0], v[1], v[2]};
+    s->radius = f->radius[i];
+    s->mass = f->mass[i];
+    s->collisions = f->collisions[i];
+    s->orientation.w = 1.0;
+    s->inertia = (f->dim == 2 ? 0.5 : 0.4) * s->mass * s->radius * s->radius;
+}
+
 int contact_overlap(carom_frame *f, int32_t i, int32_t j, const double xi[3], const double xj[3],
                     double time)
 {
@@ -45,13 +60,8 @@ int contact_overlap(carom_frame *f, int32_t i, int32_t j, const double xi[3], co
     if (!(d2 < sigma * sigma)) return 0;
     if (!f->def.overlap) return 1;
     carom_body_state a, b;
-    double x[3], v[3];
-    frame_state_at(f, i, time, x, v);
-    a = (carom_body_state){{xi[0], xi[1], xi[2]}, {v[0], v[1], v[2]}, f->radius[i], f->mass[i],
-                           f->collisions[i], {0.0, 0.0, 0.0}};
-    frame_state_at(f, j, time, x, v);
-    b = (carom_body_state){{xj[0], xj[1], xj[2]}, {v[0], v[1], v[2]}, f->radius[j], f->mass[j],
-                           f->collisions[j], {0.0, 0.0, 0.0}};
+    stepped_state(f, i, xi, time, &a);
+    stepped_state(f, j, xj, time, &b);
     return f->def.overlap(f->def.overlap_user, &a, &b) != 0;
 }
 

@@ -448,6 +448,15 @@ static carom_status create_at(const carom_world_def *world, const carom_body_def
         return message_refuse(why, size, CAROM_INVALID_ARGUMENT,
                     "world_def.container: the frame steppers have box walls only (run a container with the "
                     "exact engine)");
+    if (world->tangential_restitution > -1.0 || world->wall_tangential_restitution > -1.0 || world->friction > 0.0)
+        return message_refuse(why, size, CAROM_INVALID_ARGUMENT,
+                              "world_def: the frame steppers collide smooth, frictionless bodies only (tangential "
+                              "restitutions -1, friction 0); run rough bodies with the exact engine");
+    for (int32_t i = 0; i < count; i++)
+        if (bodies[i].polygon_vertices != 0 || bodies[i].polygon)
+            return message_refuse(why, size, CAROM_INVALID_ARGUMENT,
+                                  "body %d: a polygon: the frame steppers take disks and spheres only (run polygons "
+                                  "with the exact engine)", (int)i);
     carom_world_def checked = *world;
     checked.on_event = NULL;
     carom_world *probe = NULL; /* the world's own checks of the def */
@@ -494,7 +503,10 @@ carom_status carom_frame_create_from_world(const carom_world *world, const carom
     for (int32_t i = 0; i < n; i++) {
         carom_body_state s;
         carom_world_get_body(world, i, &s);
-        bodies[i] = (carom_body_def){s.position, s.velocity, s.radius, s.mass, s.acceleration};
+        bodies[i] = carom_default_body_def();
+        bodies[i].position = s.position, bodies[i].velocity = s.velocity, bodies[i].radius = s.radius;
+        bodies[i].mass = s.mass, bodies[i].acceleration = s.acceleration;
+        bodies[i].polygon_vertices = s.polygon_vertices; /* refused below: the steppers have no polygons */
     }
     carom_status st = create_at(&def_w, bodies, n, def, carom_world_time(world), frame, why, why_size);
     memory_free(&def_w.allocator, bodies, bytes);

@@ -511,6 +511,7 @@ static carom_vec get_vec(stream *s)
 
 static void read_def(stream *s, carom_world_def *def)
 {
+    def->tangential_restitution = def->wall_tangential_restitution = -1.0;
     def->dim = get_i32(s);
     def->box = get_vec(s);
     for (int a = 0; a < 3; a++) def->boundary[a] = (carom_boundary)get_i32(s);

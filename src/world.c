@@ -71,6 +71,8 @@ carom_world_def carom_default_world_def(void)
     def.restitution = 1.0;
     def.wall_restitution = 1.0;
     def.max_collisions_per_instant = 1000;
+    def.tangential_restitution = -1.0;
+    def.wall_tangential_restitution = -1.0;
     return def;
 }
 
@@ -80,6 +82,7 @@ carom_body_def carom_default_body_def(void)
     memset(&b, 0, sizeof b);
     b.radius = 0.5;
     b.mass = 1.0;
+    b.orientation.w = 1.0;
     return b;
 }
 
@@ -135,6 +138,15 @@ static int check_def(const carom_world_def *def, char *why, size_t size)
     if (check_coefficient("restitution", def->restitution, why, size) ||
         check_coefficient("wall_restitution", def->wall_restitution, why, size))
         return 1;
+    if (!(def->tangential_restitution >= -1.0 && def->tangential_restitution <= 1.0))
+        return fail_def(why, size, "world_def.tangential_restitution = %g: expected a number in [-1, 1] (-1 smooth, "
+                        "+1 perfectly rough)", def->tangential_restitution);
+    if (!(def->wall_tangential_restitution >= -1.0 && def->wall_tangential_restitution <= 1.0))
+        return fail_def(why, size, "world_def.wall_tangential_restitution = %g: expected a number in [-1, 1] (-1 "
+                        "smooth, +1 perfectly rough)", def->wall_tangential_restitution);
+    if (!(def->friction >= 0.0))
+        return fail_def(why, size, "world_def.friction = %g: expected a number >= 0 (INFINITY: always sticks)",
+                        def->friction);
     if (!(isfinite(def->elastic_below_speed) && def->elastic_below_speed >= 0.0))
         return fail_def(why, size, "world_def.elastic_below_speed = %g: expected a finite number >= 0",
                         def->elastic_below_speed);
@@ -161,7 +173,7 @@ static int check_def(const carom_world_def *def, char *why, size_t size)
 
 /* The per-body arrays (the settling state's too, where the world keeps it),
  * from capacity w->capacity to capacity; returns how many. */
-enum { BODY_ARRAYS_MAX = 16 };
+enum { BODY_ARRAYS_MAX = 24 };
 static int body_arrays(carom_world *w, int32_t capacity, memory_array arrays[BODY_ARRAYS_MAX])
 {
     void **blocks[BODY_ARRAYS_MAX] = {(void **)&w->hot,   (void **)&w->mass,  (void **)&w->counter,
@@ -183,6 +195,14 @@ static int body_arrays(carom_world *w, int32_t capacity, memory_array arrays[BOD
         blocks[count] = (void **)&w->drive.own, element[count++] = 3 * sizeof *w->drive.own;
         blocks[count] = (void **)&w->drive.total, element[count++] = 3 * sizeof *w->drive.total;
         blocks[count] = (void **)&w->drive.moved, element[count++] = sizeof *w->drive.moved;
+    }
+    if (w->spin.on) {
+        spin *r = &w->spin;
+        blocks[count] = (void **)&r->omega, element[count++] = 3 * sizeof *r->omega;
+        blocks[count] = (void **)&r->orientation, element[count++] = 4 * sizeof *r->orientation;
+        blocks[count] = (void **)&r->since, element[count++] = sizeof *r->since;
+        blocks[count] = (void **)&r->inertia, element[count++] = sizeof *r->inertia;
+        blocks[count] = (void **)&r->shape, element[count++] = sizeof *r->shape;
     }
     if (w->sense.capacity > 0) blocks[count] = (void **)&w->sense.last, element[count++] = sizeof *w->sense.last;
     for (int k = 0; k < count; k++)
@@ -242,6 +262,8 @@ carom_status carom_world_create(const carom_world_def *def, carom_world **world,
         w->def.container = w->container;
     }
     settle_configure(w);
+    w->spin.rough = def->tangential_restitution > -1.0 || def->wall_tangential_restitution > -1.0;
+    if (w->spin.rough) spin_enable(w); /* no bodies yet: allocates nothing */
     if ((def->container && !w->container) || world_reserve_bodies(w, def->capacity_hint) != 0) {
         carom_world_destroy(w);
         return message_refuse(why, why_size, CAROM_OUT_OF_MEMORY, "out of memory creating a world for %d bodies",
@@ -262,6 +284,7 @@ void carom_world_destroy(carom_world *w)
     for (int k = 0; k < count; k++) memory_free(&allocator, *arrays[k].block, arrays[k].old_bytes);
     sensor_free(w);
     steering_free(w);
+    spin_free(w);
     cells_free(&w->grid);
     neighbours_free(&w->nb);
     calendar_free(&w->cal);
@@ -301,7 +324,8 @@ static carom_status check_body_numbers(carom_world *w, int32_t id, const carom_b
         if ((st = world_check_number(w, id, "position", axis_name[a], x[a])) != CAROM_OK) return st;
         if ((st = world_check_number(w, id, "velocity", axis_name[a], v[a])) != CAROM_OK) return st;
     }
-    if (!(isfinite(b->radius) && b->radius > 0.0 && in_scale(b->radius)))
+    int polygon = b->polygon_vertices != 0 || b->polygon;
+    if (!polygon && !(isfinite(b->radius) && b->radius > 0.0 && in_scale(b->radius)))
         return world_fail(w, CAROM_INVALID_ARGUMENT,
                           "body %d: radius = %g: expected a number > 0 in the supported range " SCALE_TEXT, (int)id,
                           b->radius);
@@ -443,7 +467,8 @@ carom_status world_check_place(carom_world *w, int32_t id, double x[3], double r
 }
 
 /* A new body takes the next free slot; its id is the number of bodies before it. */
-static void store_body(carom_world *w, int32_t id, const double x[3], const carom_body_def *b)
+static void store_body(carom_world *w, int32_t id, const double x[3], const carom_body_def *b,
+                       const polygon_shape *shape)
 {
     w->id_of[id] = id;
     w->slot_of[id] = id;
@@ -454,7 +479,7 @@ static void store_body(carom_world *w, int32_t id, const double x[3], const caro
         h->v[a] = a < w->dim ? v[a] : 0.0;
     }
     h->t = w->clock;
-    h->radius = b->radius;
+    h->radius = shape->count > 0 ? shape->radius : b->radius;
     w->mass[id] = b->mass;
     w->counter[id] = 0;
     w->instant[id] = 0;
@@ -467,6 +492,7 @@ static void store_body(carom_world *w, int32_t id, const double x[3], const caro
         drive_new_body(w, id, a);
         w->drive.kinematic += drive_is_kinematic(b->mass);
     }
+    if (w->spin.on) spin_new_body(w, id, b, shape);
 }
 
 static int is_driven_def(const carom_body_def *b)
@@ -486,16 +512,20 @@ carom_status carom_world_add_body(carom_world *w, const carom_body_def *b, int32
     if (id == INT32_MAX)
         return world_fail(w, CAROM_OUT_OF_MEMORY, "body %d: too many bodies", (int)id);
     carom_status st = check_body_numbers(w, id, b);
+    polygon_shape shape;
+    if (st == CAROM_OK) st = spin_check_def(w, id, b, &shape);
     double x[3] = {b->position.x, b->position.y, w->dim == 3 ? b->position.z : 0.0};
+    double radius = shape.count > 0 ? shape.radius : b->radius;
     /* every check before anything changes: a refused body leaves the world as it was */
-    if (st == CAROM_OK) st = world_check_place(w, id, x, b->radius, -1);
+    if (st == CAROM_OK) st = world_check_place(w, id, x, radius, -1);
     if (st != CAROM_OK) return st;
     if (world_reserve_bodies(w, id + 1) != 0 || (is_driven_def(b) && drive_enable(w) != 0) ||
-        fit_grid_for(w, b->radius) != 0)
+        (spin_needed_by(b, w->dim) && spin_enable(w) != 0) || (shape.count > 0 && spin_reserve_shape(w) != 0) ||
+        fit_grid_for(w, radius) != 0)
         return world_fail(w, CAROM_OUT_OF_MEMORY, "body %d: out of memory", (int)id);
-    store_body(w, id, x, b);
+    store_body(w, id, x, b, &shape);
     cells_insert(&w->grid, id, cells_locate(&w->grid, x));
-    if (b->radius > w->max_radius) w->max_radius = b->radius;
+    if (radius > w->max_radius) w->max_radius = radius;
     w->count++;
     w->needs_rebuild = 1;
     if (id_out) *id_out = id;
@@ -531,6 +561,7 @@ carom_status carom_world_get_body(const carom_world *w, int32_t id, carom_body_s
     state->collisions = w->collisions[s];
     const double *own = w->drive.on ? &w->drive.own[3 * id] : NULL;
     state->acceleration = own ? (carom_vec){own[0], own[1], own[2]} : (carom_vec){0.0, 0.0, 0.0};
+    spin_get_state(w, id, state);
     return CAROM_OK;
 }
 

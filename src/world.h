@@ -13,6 +13,7 @@
 #include "neighbours.h"
 #include "sensor.h"
 #include "settle.h"
+#include "spin.h"
 #include "steering.h"
 
 /* The hot record of a body: what every prediction reads, one cache line.
@@ -76,6 +77,7 @@ struct carom_world {
     settle rest;      /* resting contacts, Zeno series, the TC model (settle.c) */
     drive drive;      /* own accelerations and kinematic bodies (drive.c) */
     sensors sense;    /* sensor planes (sensor.c) */
+    spin spin;        /* orientation, angular velocity, inertia, polygons (spin.c) */
     steering steering; /* steered bodies: the safety filter (steering.c) */
     carom_container *container; /* the boundary instead of the box walls (the world's own copy), or NULL */
     double container_volume;    /* its volume (area in 2D), found at the first run; -1 until then */

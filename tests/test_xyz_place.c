@@ -176,7 +176,8 @@ static carom_world *one_body_world(int dim, const double box[3], carom_vec x, ca
     def.box = (carom_vec){box[0], box[1], box[2]};
     carom_world *w = NULL;
     CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_OK);
-    carom_body_def b = {x, v, 0.25, 3.0, {0.0, 0.0, 0.0}};
+    carom_body_def b = carom_default_body_def();
+    b.position = x, b.velocity = v, b.radius = 0.25, b.mass = 3.0;
     CHECK(w && carom_world_add_body(w, &b, NULL) == CAROM_OK);
     return w;
 }

@@ -156,6 +156,15 @@ static carom_vec group_acceleration(const scenario_group *g)
     return (carom_vec){g->acceleration[0], g->acceleration[1], g->acceleration[2]};
 }
 
+/* A body of group g at x with velocity v. */
+static carom_body_def group_body(const scenario_group *g, carom_vec x, carom_vec v, double radius, double mass)
+{
+    carom_body_def body = carom_default_body_def();
+    body.position = x, body.velocity = v, body.radius = radius, body.mass = mass;
+    body.acceleration = group_acceleration(g);
+    return body;
+}
+
 /* ---- the world def and the box ----------------------------------------------- */
 
 carom_world_def place_world_def(const scenario *s, const double box[3])
@@ -461,8 +470,7 @@ static int place_random(builder *b, const scenario_group *g, const carom_vec *v,
             (int)n, g->radius, own, close_packing(b->s->dim));
     for (int32_t i = 0; i < n; i++) {
         for (int tries = 1;; tries++) {
-            carom_body_def body = {random_spot(b, g->radius), v[i], g->radius, g->mass,
-                                   group_acceleration(g)};
+            carom_body_def body = group_body(g, random_spot(b, g->radius), v[i], g->radius, g->mass);
             carom_status st = clearance(b, body.position, g->radius) < 0.0
                                   ? CAROM_OVERLAP /* outside the container: rejected like an overlap */
                                   : carom_world_add_body(b->world, &body, NULL);
@@ -687,7 +695,7 @@ static int add_lattice_sites(builder *b, const scenario_group *g, const lattice 
         carom_vec x = {layer_position(b, lat, 0, j[0], g->radius),
                        layer_position(b, lat, 1, j[1], g->radius),
                        layer_position(b, lat, 2, j[2], g->radius)};
-        carom_body_def body = {x, v[k], g->radius, g->mass, group_acceleration(g)};
+        carom_body_def body = group_body(g, x, v[k], g->radius, g->mass);
         if (check_inside(b, g, k, x, g->radius, 0) != 0) return free(keep), -1;
         carom_status st = carom_world_add_body(b->world, &body, NULL);
         if (st != CAROM_OK) {
@@ -730,8 +738,7 @@ static int add_file_group(builder *b, int index)
     const xyz_frame *f = &b->frames[index];
     for (int32_t k = 0; k < f->count; k++) {
         const carom_body_state *state = &f->bodies[k];
-        carom_body_def body = {state->position, state->velocity, state->radius, state->mass,
-                               group_acceleration(g)};
+        carom_body_def body = group_body(g, state->position, state->velocity, state->radius, state->mass);
         if (check_inside(b, g, k, state->position, state->radius, f->first_body_line + k) != 0) return -1;
         carom_status st = carom_world_add_body(b->world, &body, NULL);
         if (st != CAROM_OK)

@@ -1,0 +1,270 @@
+/* spin.c — rotation state and body shapes (issue 14; seed 004).
+ *
+ * Every body has an orientation, an angular velocity and a moment of
+ * inertia; a 2D body may be a convex polygon (polygon.c). As with driven
+ * bodies (drive.c), the arrays exist only once some body needs them, so a
+ * world of smooth, non-spinning disks and spheres never reads them
+ * (DESIGN.md, "Growing the body record").
+ *
+ * Lazy orientation: the inertia is isotropic (a scalar), so a free body's
+ * angular velocity is constant between events and its orientation at t is
+ * the stored one turned by omega (t - since). The stored orientation is
+ * brought forward only when the angular velocity changes (a rough or shaped
+ * collision, a setter), never at every event, so a body that never changes
+ * spin turns by an exact closed form however long it runs. In 3D the turn is
+ * the quaternion exp(omega dt / 2) applied on the left (omega in the world
+ * frame), renormalised after each product.
+ */
+#include "spin.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "memory.h"
+#include "world.h"
+
+static const char axis_name[3] = {'x', 'y', 'z'};
+
+double spin_round_inertia(int dim, double mass, double radius)
+{
+    if (mass == INFINITY) return INFINITY;
+    return (dim == 2 ? 0.5 : 0.4) * mass * radius * radius;
+}
+
+static void set_defaults(carom_world *w, int32_t id)
+{
+    spin *s = &w->spin;
+    for (int a = 0; a < 3; a++) s->omega[3 * id + a] = 0.0;
+    double *q = &s->orientation[4 * id];
+    q[0] = q[1] = q[2] = 0.0;
+    q[3] = w->dim == 3 ? 1.0 : 0.0;
+    s->since[id] = w->clock;
+    int32_t slot = w->slot_of[id];
+    s->inertia[id] = spin_round_inertia(w->dim, w->mass[slot], w->hot[slot].radius);
+    s->shape[id] = -1;
+}
+
+int spin_enable(carom_world *w)
+{
+    spin *s = &w->spin;
+    if (s->on) return 0;
+    size_t n = (size_t)w->capacity;
+    memory_array arrays[5] = {{(void **)&s->omega, 0, memory_bytes(n, 3 * sizeof *s->omega)},
+                              {(void **)&s->orientation, 0, memory_bytes(n, 4 * sizeof *s->orientation)},
+                              {(void **)&s->since, 0, memory_bytes(n, sizeof *s->since)},
+                              {(void **)&s->inertia, 0, memory_bytes(n, sizeof *s->inertia)},
+                              {(void **)&s->shape, 0, memory_bytes(n, sizeof *s->shape)}};
+    if (n > 0 && memory_grow_together(&w->def.allocator, arrays, 5) != 0) return -1;
+    for (int32_t id = 0; id < w->count; id++) set_defaults(w, id);
+    s->on = 1;
+    return 0;
+}
+
+static int is_identity(const carom_quat q)
+{
+    return (q.x == 0.0 && q.y == 0.0 && q.z == 0.0 && (q.w == 0.0 || q.w == 1.0));
+}
+
+int spin_needed_by(const carom_body_def *b, int dim)
+{
+    int turned = dim == 2 ? b->angle != 0.0 : !is_identity(b->orientation);
+    return turned || b->angular_velocity.x != 0.0 || b->angular_velocity.y != 0.0 ||
+           b->angular_velocity.z != 0.0 || b->inertia != 0.0 || b->polygon_vertices != 0 || b->polygon;
+}
+
+static carom_status check_orientation(carom_world *w, int32_t id, const carom_body_def *b)
+{
+    if (w->dim == 2) {
+        if (!isfinite(b->angle) || fabs(b->angle) > 1e15)
+            return world_fail(w, CAROM_INVALID_ARGUMENT,
+                              "body %d: angle = %g: expected a finite angle in radians (|angle| <= 1e15)", (int)id,
+                              b->angle);
+        return CAROM_OK;
+    }
+    const carom_quat q = b->orientation;
+    double norm2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+    if (is_identity(q)) return CAROM_OK;
+    if (!isfinite(norm2) || fabs(sqrt(norm2) - 1.0) > 1e-6)
+        return world_fail(w, CAROM_INVALID_ARGUMENT,
+                          "body %d: orientation = (%g, %g, %g, %g): expected a unit quaternion (x y z w, length 1 "
+                          "within 1e-6)", (int)id, q.x, q.y, q.z, q.w);
+    return CAROM_OK;
+}
+
+static carom_status check_spin_numbers(carom_world *w, int32_t id, const carom_body_def *b)
+{
+    const double omega[3] = {b->angular_velocity.x, b->angular_velocity.y, b->angular_velocity.z};
+    carom_status st;
+    for (int a = 0; a < 3; a++) {
+        if (w->dim == 2 && a < 2 && omega[a] != 0.0)
+            return world_fail(w, CAROM_INVALID_ARGUMENT,
+                              "body %d: angular_velocity.%c = %g: in 2D a body turns about z only (expected 0)",
+                              (int)id, axis_name[a], omega[a]);
+        if ((st = world_check_number(w, id, "angular_velocity", axis_name[a], omega[a])) != CAROM_OK) return st;
+    }
+    int kinematic = b->mass == INFINITY;
+    int inertia_ok = b->inertia == 0.0 || b->inertia == INFINITY ||
+                     (!kinematic && world_mass_in_range(b->inertia));
+    if (!inertia_ok)
+        return world_fail(w, CAROM_INVALID_ARGUMENT,
+                          kinematic ? "body %d: inertia = %g: a kinematic body's inertia is infinite (expected 0 "
+                                      "or INFINITY)"
+                                    : "body %d: inertia = %g: expected a number in 1e-100 to 1e100, INFINITY "
+                                      "(it never turns but by its own spin), or 0 (from shape and mass)",
+                          (int)id, b->inertia);
+    return check_orientation(w, id, b);
+}
+
+carom_status spin_check_def(carom_world *w, int32_t id, const carom_body_def *b, polygon_shape *shape)
+{
+    shape->count = 0;
+    carom_status st = check_spin_numbers(w, id, b);
+    if (st != CAROM_OK || (b->polygon_vertices == 0 && !b->polygon)) return st;
+    if (w->dim != 2)
+        return world_fail(w, CAROM_INVALID_ARGUMENT,
+                          "body %d: polygon: polygons are 2D shapes (this world is 3D)", (int)id);
+    if (!b->polygon || b->polygon_vertices < 3 || b->polygon_vertices > CAROM_POLYGON_MAX_VERTICES)
+        return world_fail(w, CAROM_INVALID_ARGUMENT,
+                          "body %d: polygon_vertices = %d%s: expected 3 to %d vertices", (int)id,
+                          (int)b->polygon_vertices, b->polygon ? "" : " with polygon NULL",
+                          CAROM_POLYGON_MAX_VERTICES);
+    double xy[POLYGON_MAX_VERTICES][2];
+    for (int32_t k = 0; k < b->polygon_vertices; k++) xy[k][0] = b->polygon[k].x, xy[k][1] = b->polygon[k].y;
+    char why[200];
+    if (polygon_from_vertices((const double(*)[2])xy, b->polygon_vertices, shape, NULL, why, sizeof why) !=
+        CAROM_OK) {
+        shape->count = 0;
+        return world_fail(w, CAROM_INVALID_ARGUMENT, "body %d: polygon: %s", (int)id, why);
+    }
+    if (!world_in_scale(shape->radius) || !world_mass_in_range(shape->area))
+        return world_fail(w, CAROM_INVALID_ARGUMENT,
+                          "body %d: polygon: bounding radius %g, area %g: outside the supported range", (int)id,
+                          shape->radius, shape->area);
+    return CAROM_OK;
+}
+
+int spin_reserve_shape(carom_world *w)
+{
+    spin *s = &w->spin;
+    if (s->shape_count < s->shape_capacity) return 0;
+    int32_t capacity = s->shape_capacity > 0 ? 2 * s->shape_capacity : 4;
+    polygon_shape *grown = memory_grow(&w->def.allocator, s->shapes, (size_t)s->shape_capacity * sizeof *grown,
+                                       memory_bytes((size_t)capacity, sizeof *grown));
+    if (!grown) return -1;
+    s->shapes = grown;
+    s->shape_capacity = capacity;
+    return 0;
+}
+
+static int32_t store_shape(spin *s, const polygon_shape *shape)
+{
+    if (s->shape_count > 0 && memcmp(&s->shapes[s->shape_count - 1], shape, sizeof *shape) == 0)
+        return s->shape_count - 1;
+    s->shapes[s->shape_count] = *shape;
+    return s->shape_count++;
+}
+
+void spin_new_body(carom_world *w, int32_t id, const carom_body_def *b, const polygon_shape *shape)
+{
+    spin *s = &w->spin;
+    set_defaults(w, id);
+    if (w->dim == 3) {
+        s->omega[3 * id] = b->angular_velocity.x;
+        s->omega[3 * id + 1] = b->angular_velocity.y;
+        if (!is_identity(b->orientation)) {
+            const carom_quat q = b->orientation;
+            double norm = sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+            const double unit[4] = {q.x / norm, q.y / norm, q.z / norm, q.w / norm};
+            memcpy(&s->orientation[4 * id], unit, sizeof unit);
+        }
+    } else {
+        s->orientation[4 * id] = b->angle;
+    }
+    s->omega[3 * id + 2] = b->angular_velocity.z;
+    if (shape->count > 0) {
+        s->shape[id] = store_shape(s, shape);
+        s->polygons++;
+        if (b->mass != INFINITY) s->inertia[id] = b->mass * shape->second_moment / shape->area;
+    }
+    if (b->inertia != 0.0) s->inertia[id] = b->inertia;
+}
+
+/* ---- orientation at a time ------------------------------------------------ */
+
+double spin_angle_at(const carom_world *w, int32_t id, double t)
+{
+    const spin *s = &w->spin;
+    if (!s->on) return 0.0;
+    return s->orientation[4 * id] + s->omega[3 * id + 2] * (t - s->since[id]);
+}
+
+/* q turned by the rotation vector phi (angle |phi| about phi / |phi|): exp(phi / 2) q. */
+static void turn_quaternion(double q[4], const double phi[3])
+{
+    double angle = sqrt(phi[0] * phi[0] + phi[1] * phi[1] + phi[2] * phi[2]);
+    if (angle == 0.0) return;
+    double c = cos(0.5 * angle), k = sin(0.5 * angle) / angle;
+    const double d[4] = {k * phi[0], k * phi[1], k * phi[2], c};
+    double r[4] = {d[3] * q[0] + d[0] * q[3] + d[1] * q[2] - d[2] * q[1],
+                   d[3] * q[1] - d[0] * q[2] + d[1] * q[3] + d[2] * q[0],
+                   d[3] * q[2] + d[0] * q[1] - d[1] * q[0] + d[2] * q[3],
+                   d[3] * q[3] - d[0] * q[0] - d[1] * q[1] - d[2] * q[2]};
+    double norm = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+    for (int a = 0; a < 4; a++) q[a] = r[a] / norm;
+}
+
+void spin_quaternion_at(const carom_world *w, int32_t id, double t, double q[4])
+{
+    const spin *s = &w->spin;
+    q[0] = q[1] = q[2] = 0.0, q[3] = 1.0;
+    if (!s->on) return;
+    if (w->dim == 2) {
+        double half = 0.5 * spin_angle_at(w, id, t);
+        q[2] = sin(half), q[3] = cos(half);
+        return;
+    }
+    memcpy(q, &s->orientation[4 * id], 4 * sizeof *q);
+    double dt = t - s->since[id];
+    const double phi[3] = {s->omega[3 * id] * dt, s->omega[3 * id + 1] * dt, s->omega[3 * id + 2] * dt};
+    turn_quaternion(q, phi);
+}
+
+void spin_bring(carom_world *w, int32_t id, double t)
+{
+    spin *s = &w->spin;
+    if (t == s->since[id]) return;
+    if (w->dim == 2) s->orientation[4 * id] = spin_angle_at(w, id, t);
+    else spin_quaternion_at(w, id, t, &s->orientation[4 * id]);
+    s->since[id] = t;
+}
+
+double spin_energy(const carom_world *w, int32_t id)
+{
+    const spin *s = &w->spin;
+    if (!s->on || !(s->inertia[id] < INFINITY)) return 0.0;
+    const double *o = &s->omega[3 * id];
+    return 0.5 * s->inertia[id] * (o[0] * o[0] + o[1] * o[1] + o[2] * o[2]);
+}
+
+void spin_get_state(const carom_world *w, int32_t id, carom_body_state *state)
+{
+    const spin *s = &w->spin;
+    int32_t slot = w->slot_of[id];
+    double q[4];
+    spin_quaternion_at(w, id, w->clock, q);
+    state->orientation = (carom_quat){q[0], q[1], q[2], q[3]};
+    state->angle = w->dim == 2 ? spin_angle_at(w, id, w->clock) : 0.0;
+    const double *o = s->on ? &s->omega[3 * id] : NULL;
+    state->angular_velocity = o ? (carom_vec){o[0], o[1], o[2]} : (carom_vec){0.0, 0.0, 0.0};
+    state->inertia = s->on ? s->inertia[id] : spin_round_inertia(w->dim, w->mass[slot], w->hot[slot].radius);
+    const polygon_shape *shape = s->on ? spin_polygon(s, id) : NULL;
+    state->polygon_vertices = shape ? shape->count : 0;
+}
+
+void spin_free(carom_world *w)
+{
+    spin *s = &w->spin;
+    if (s->shapes) memory_free(&w->def.allocator, s->shapes, (size_t)s->shape_capacity * sizeof *s->shapes);
+    s->shapes = NULL;
+    s->shape_count = s->shape_capacity = 0;
+}
