@@ -350,6 +350,57 @@ static void test_oblique_pair_properties(void)
         for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) check_oblique(dim, cases[k][0], cases[k][1]);
 }
 
+/* A kinematic (infinite mass and inertia) spinning sphere or disk hits a
+ * free one: the contact velocity obeys the law (g_n' = -e g_n, g_t' =
+ * -beta g_t, from the states), the kinematic body keeps its motion, and the
+ * energy the free body gains or loses (translation and spin) is counted as
+ * kinematic work. */
+static void check_kinematic_hit(int dim)
+{
+    const double e = 0.8, beta = 0.6;
+    carom_world_def def = rough_def(dim, 20.0, CAROM_WALLS, e, beta, 1.0, -1.0);
+    event_log log = {.stop_kind = CAROM_EVENT_PAIR};
+    def.on_event = log_event, def.user = &log;
+    carom_world *w = make_world(&def);
+    if (!w) return;
+    carom_body_def b = carom_default_body_def();
+    b.mass = INFINITY, b.radius = 1.0, b.position = (carom_vec){-2.0, 0.4, 0}, b.velocity = (carom_vec){2.0, 0, 0};
+    b.angular_velocity = (carom_vec){dim == 3 ? 0.5 : 0.0, 0, 1.5};
+    CHECK(carom_world_add_body(w, &b, NULL) == CAROM_OK);
+    b = carom_default_body_def();
+    b.mass = 1.5, b.radius = 0.5, b.position = (carom_vec){0.0, -0.2, dim == 3 ? 0.3 : 0.0};
+    b.velocity = (carom_vec){-0.5, 0.25, 0};
+    b.angular_velocity = (carom_vec){0, dim == 3 ? -1.0 : 0.0, -2.0};
+    CHECK(carom_world_add_body(w, &b, NULL) == CAROM_OK);
+    carom_body_state before[2] = {body_of(w, 0), body_of(w, 1)};
+    double energy0 = total_energy(w);
+    CHECK(carom_world_run(w, 10.0, -1) == CAROM_STOPPED);
+    carom_body_state after[2] = {body_of(w, 0), body_of(w, 1)};
+    carom_stats s = carom_world_stats(w);
+    CHECK(memcmp(&before[0].velocity, &after[0].velocity, sizeof(carom_vec)) == 0);
+    CHECK(memcmp(&before[0].angular_velocity, &after[0].angular_velocity, sizeof(carom_vec)) == 0);
+    double d[3], n[3], g0[3], g1[3];
+    d[0] = after[1].position.x - after[0].position.x, d[1] = after[1].position.y - after[0].position.y;
+    d[2] = after[1].position.z - after[0].position.z;
+    double r = sqrt(dot3(d, d));
+    for (int c = 0; c < 3; c++) n[c] = d[c] / r; /* from the kinematic body (2) to the free one (1) */
+    contact_velocity(&before[1], &before[0], n, g0);
+    contact_velocity(&after[1], &after[0], n, g1);
+    double gn0 = dot3(g0, n), gn1 = dot3(g1, n);
+    CHECK(gn0 < 0.0);
+    CHECK_NEAR(gn1, -e * gn0, 1e-14);
+    for (int c = 0; c < 3; c++) CHECK_NEAR(g1[c] - gn1 * n[c], -beta * (g0[c] - gn0 * n[c]), 1e-14);
+    CHECK(fabs(total_energy(w) - energy0) > 0.01);
+    CHECK_NEAR(s.kinematic_work, total_energy(w) - energy0, 1e-14);
+    carom_world_destroy(w);
+}
+
+static void test_kinematic_body_hits_rough(void)
+{
+    check_kinematic_hit(2);
+    check_kinematic_hit(3);
+}
+
 /* ---- the energy lost at each event of a random gas ---- */
 
 typedef struct gas_spec {
@@ -1012,6 +1063,7 @@ int main(void)
     RUN(test_floor_bounce_closed_form);
     RUN(test_head_on_pair_closed_form);
     RUN(test_oblique_pair_properties);
+    RUN(test_kinematic_body_hits_rough);
     RUN(test_energy_lost_per_event);
     RUN(test_energy_conserved_elastic);
     RUN(test_angular_momentum_in_a_ball);
