@@ -63,23 +63,22 @@ void measure_flight(measure *m, const body_hot *b, double mass, const double g[3
         flight_kinetic_integral(b->v, mass, g, has_gravity, from - b->t, t - b->t);
 }
 
-/* Body id's share of the angular momentum about the origin, m x × v (x as
- * reported: wrapped into the box on periodic axes) + I w, added to l, and
- * its rotational energy I w^2 / 2 to *rotation (free bodies; an infinite
- * inertia is left out). */
-static void add_angular_momentum(const carom_world *w, int32_t id, double m, const double x_now[3],
-                                 const double v[3], double l[3], double *rotation)
+/* x wrapped into the box on periodic axes, as carom_world_get_body reports it. */
+static void reported_position(const carom_world *w, const double x_now[3], double x[3])
 {
-    double x[3] = {x_now[0], x_now[1], x_now[2]};
     for (int a = 0; a < 3; a++) {
+        x[a] = x_now[a];
         if (!w->periodic[a]) continue;
         if (x[a] >= w->half[a]) x[a] -= w->side[a];
         else if (x[a] < -w->half[a]) x[a] += w->side[a];
     }
-    l[0] += m * (x[1] * v[2] - x[2] * v[1]);
-    l[1] += m * (x[2] * v[0] - x[0] * v[2]);
-    l[2] += m * (x[0] * v[1] - x[1] * v[0]);
-    if (!w->spin.on || !(w->spin.inertia[id] < INFINITY)) return;
+}
+
+/* Body id's spin part of the angular momentum, I w, added to l, and its
+ * rotational energy I w^2 / 2 to *rotation (an infinite inertia is left out). */
+static void add_spin(const carom_world *w, int32_t id, double l[3], double *rotation)
+{
+    if (!(w->spin.inertia[id] < INFINITY)) return;
     *rotation += spin_energy(w, id);
     for (int a = 0; a < 3; a++) l[a] += w->spin.inertia[id] * w->spin.omega[3 * id + a];
 }
@@ -104,7 +103,12 @@ static void add_instant_sums(const carom_world *w, carom_stats *s, double *open_
         ke += 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
         pe -= m * (field[0] * x[0] + field[1] * x[1] + field[2] * x[2]);
         for (int a = 0; a < 3; a++) p[a] += m * v[a];
-        add_angular_momentum(w, id, m, x, v, l, &rotation);
+        double r[3]; /* angular momentum about the origin: m r x v + I w */
+        reported_position(w, x, r);
+        l[0] += m * (r[1] * v[2] - r[2] * v[1]);
+        l[1] += m * (r[2] * v[0] - r[0] * v[2]);
+        l[2] += m * (r[0] * v[1] - r[1] * v[0]);
+        if (w->spin.on) add_spin(w, id, l, &rotation);
         mass += m;
         measure_flight(&open, b, m, g, w->has_gravity, w->clock);
     }
