@@ -941,6 +941,40 @@ static void test_angular_velocity_setter(void)
     }
 }
 
+/* Many small turns about changing axes (the setter brings the orientation
+ * forward at each change), against the same product of rotations worked here
+ * with libm's sine and cosine: the engine's small-angle series and its
+ * renormalisation stay within a few ulps of it, and the quaternion unit. */
+static void test_orientation_over_many_turns(void)
+{
+    carom_world_def def = rough_def(3, 100.0, CAROM_WALLS, 1.0, -1.0, 1.0, -1.0);
+    carom_world *w = make_world(&def);
+    if (!w) return;
+    carom_body_def b = carom_default_body_def();
+    CHECK(carom_world_add_body(w, &b, NULL) == CAROM_OK);
+    carom_rng rng = carom_rng_seed(61);
+    double q[4] = {0, 0, 0, 1}, step = 0.0625, worst = 0.0;
+    for (int k = 0; k < 4000; k++) {
+        double big = k % 7 == 0 ? 40.0 : 4.0; /* half angles mostly below 1/4, some above */
+        const double omega[3] = {uniform(&rng, -big, big), uniform(&rng, -big, big), uniform(&rng, -big, big)};
+        CHECK(carom_world_set_body_angular_velocity(w, 0, (carom_vec){omega[0], omega[1], omega[2]}) == CAROM_OK);
+        CHECK(carom_world_run(w, (k + 1) * step, -1) == CAROM_OK);
+        double turn[4], next[4];
+        rotation_quaternion(omega, step, turn);
+        quaternion_product(turn, q, next);
+        double norm = sqrt(next[0] * next[0] + next[1] * next[1] + next[2] * next[2] + next[3] * next[3]);
+        for (int c = 0; c < 4; c++) q[c] = next[c] / norm;
+        carom_quat o = body_of(w, 0).orientation;
+        const double got[4] = {o.x, o.y, o.z, o.w};
+        for (int c = 0; c < 4; c++) worst = fmax(worst, fabs(got[c] - q[c]));
+        double unit = got[0] * got[0] + got[1] * got[1] + got[2] * got[2] + got[3] * got[3];
+        CHECK_NEAR(unit, 1.0, 1e-15);
+    }
+    printf("  4000 turns: orientation within %.2g of the product worked with libm\n", worst);
+    CHECK(worst < 1e-13);
+    carom_world_destroy(w);
+}
+
 typedef struct setter_in_callback {
     carom_world *w;
     carom_status got;
@@ -1072,6 +1106,7 @@ int main(void)
     RUN(test_homogeneous_cooling);
     RUN(test_angular_velocity_setter);
     RUN(test_angular_velocity_setter_in_callback);
+    RUN(test_orientation_over_many_turns);
     RUN(test_bad_world_def);
     RUN(test_bad_body_def);
     return CHECK_SUMMARY();
