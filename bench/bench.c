@@ -209,10 +209,12 @@ static int apply_value(options *o, const char *name, const char *value)
                               value);
     } else if (strcmp(name, "--rough") == 0) {
         if (parse_double(value, -1.0, 1.0, &o->rough) != 0)
-            return bad_option(name, "a tangential restitution in [-1, 1] (-1 smooth, +1 perfectly rough)", value);
+            return bad_option(
+                name, "a tangential restitution in [-1, 1] (-1 smooth, +1 perfectly rough)", value);
     } else if (strcmp(name, "--collapse-time") == 0) {
         if (parse_double(value, -1.0, 1e6, &o->collapse_time) != 0)
-            return bad_option(name, "a time in [-1, 1e6] (0: automatic, < 0: the TC model off)", value);
+            return bad_option(name, "a time in [-1, 1e6] (0: automatic, < 0: the TC model off)",
+                              value);
     } else if (strcmp(name, "--seed") == 0) {
         if (parse_seed(value, &o->seed) != 0)
             return bad_option(name, "an unsigned 64-bit integer", value);
@@ -222,8 +224,9 @@ static int apply_value(options *o, const char *name, const char *value)
 
 static int is_value_option(const char *name)
 {
-    static const char *const names[] = {"--only",   "--n",   "--density", "--collisions",
-                                        "--warmup", "--csv", "--seed",  "--shell", "--rough", "--collapse-time"};
+    static const char *const names[] = {
+        "--only", "--n",    "--density", "--collisions", "--warmup",
+        "--csv",  "--seed", "--shell",   "--rough",      "--collapse-time"};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         if (strcmp(name, names[k]) == 0) return 1;
     return 0;
@@ -467,7 +470,8 @@ static int place_bodies(carom_world *w, const bench_case *c, uint64_t seed)
     return 0;
 }
 
-static carom_world *create_world(const bench_case *c, uint64_t seed, const options *o, char *why, size_t size)
+static carom_world *create_world(const bench_case *c, uint64_t seed, const options *o, char *why,
+                                 size_t size)
 {
     carom_world_def def = carom_default_world_def();
     def.dim = c->dim;
@@ -555,7 +559,8 @@ static int measure_world(carom_world *w, const bench_case *c, const options *o, 
     r->pairs = s2.pair_events - s1.pair_events;
     r->events = s2.events - s1.events;
     r->stale = s2.stale_events - s1.stale_events;
-    double e0 = s0.kinetic_energy + s0.rotational_energy, e2 = s2.kinetic_energy + s2.rotational_energy;
+    double e0 = s0.kinetic_energy + s0.rotational_energy,
+           e2 = s2.kinetic_energy + s2.rotational_energy;
     r->energy_error = fabs(e2 - e0) / e0; /* rough at |beta| < 1: the energy lost */
     return 0;
 }
@@ -716,7 +721,8 @@ static void print_header(const options *o)
            "body,\n  CPU time of the measured part (inside carom_world_run) only, %s\n",
            CAROM_VERSION_STRING, (unsigned long long)o->seed, o->warmup, o->collisions,
            o->no_fork ? "all cases in this process (--no-fork)" : "one child process per case");
-    if (o->rough > -1.0) printf("  rough spheres/disks: tangential restitution %g (e = 1)\n", o->rough);
+    if (o->rough > -1.0)
+        printf("  rough spheres/disks: tangential restitution %g (e = 1)\n", o->rough);
     if (o->collapse_time != 0.0) printf("  collapse_time %g\n", o->collapse_time);
     printf("  Mcoll/s: 10^6 pair collisions per CPU second; anchor: the issue's figure in the same "
            "unit;\n  ratio = carom / anchor; B/body = (peak - RSS before the world) / N\n");

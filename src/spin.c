@@ -266,8 +266,8 @@ void spin_bring(carom_world *w, int32_t id, double t)
     if (t == s->since[id]) return;
     if (w->dim == 2) {
         s->orientation[4 * id] = spin_angle_at(w, id, t);
-    } else { /* through a copy: spin_quaternion_at clears its output before reading the stored one */
-        double q[4];
+    } else {
+        double q[4]; /* a copy: spin_quaternion_at clears its output before it reads the stored one */
         spin_quaternion_at(w, id, t, q);
         memcpy(&s->orientation[4 * id], q, sizeof q);
     }

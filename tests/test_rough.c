@@ -67,7 +67,10 @@ static int quick_mode(void)
     return q && q[0] == '1';
 }
 
-static double dot3(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static double dot3(const double a[3], const double b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
 
 static void cross3(const double a[3], const double b[3], double out[3])
 {
@@ -78,11 +81,14 @@ static void cross3(const double a[3], const double b[3], double out[3])
 
 static void vec_of(carom_vec v, double out[3]) { out[0] = v.x, out[1] = v.y, out[2] = v.z; }
 
-static double uniform(carom_rng *rng, double lo, double hi) { return lo + (hi - lo) * carom_rng_uniform(rng); }
+static double uniform(carom_rng *rng, double lo, double hi)
+{
+    return lo + (hi - lo) * carom_rng_uniform(rng);
+}
 
 /* A world with walls (or periodic) on every axis, a cube of this side (2D: a square). */
-static carom_world_def rough_def(int dim, double side, carom_boundary boundary, double e, double beta,
-                                 double wall_e, double wall_beta)
+static carom_world_def rough_def(int dim, double side, carom_boundary boundary, double e,
+                                 double beta, double wall_e, double wall_beta)
 {
     carom_world_def def = carom_default_world_def();
     def.dim = dim;
@@ -118,7 +124,8 @@ static double total_energy(const carom_world *w)
     return s.kinetic_energy + s.rotational_energy;
 }
 
-/* The event callback: remembers the last event; stops on the first one of kind stop_kind (if >= 0). */
+/* The event callback: remembers the last event; stops on the first one of kind stop_kind (if >= 0).
+ */
 typedef struct event_log {
     carom_event last;
     int64_t seen;
@@ -179,7 +186,8 @@ static void check_floor_bounce(int dim, double e, double beta)
     if (!w) return;
     carom_body_def b = carom_default_body_def();
     b.radius = a, b.mass = m;
-    b.position = (carom_vec){0.25, -0.5 * side + a + 0.5, dim == 3 ? -0.125 : 0.0}; /* hits at t = 0.25 */
+    b.position =
+        (carom_vec){0.25, -0.5 * side + a + 0.5, dim == 3 ? -0.125 : 0.0}; /* hits at t = 0.25 */
     b.velocity = (carom_vec){v[0], v[1], v[2]};
     b.angular_velocity = (carom_vec){w0[0], w0[1], w0[2]};
     CHECK(carom_world_add_body(w, &b, NULL) == CAROM_OK);
@@ -189,8 +197,10 @@ static void check_floor_bounce(int dim, double e, double beta)
     CHECK_NEAR(log.last.time, 0.25, 1e-15);
     carom_body_state s = body_of(w, 0);
     CHECK_NEAR(s.inertia, q * m * a * a, 1e-15);
-    double gx = v[0] + a * w0[2], gz = v[2] - a * w0[0], ratio = q / (1.0 + q), k = (1.0 + beta) / (a * (1.0 + q));
-    const double v_want[3] = {v[0] - (1.0 + beta) * ratio * gx, -e * v[1], v[2] - (1.0 + beta) * ratio * gz};
+    double gx = v[0] + a * w0[2], gz = v[2] - a * w0[0], ratio = q / (1.0 + q),
+           k = (1.0 + beta) / (a * (1.0 + q));
+    const double v_want[3] = {v[0] - (1.0 + beta) * ratio * gx, -e * v[1],
+                              v[2] - (1.0 + beta) * ratio * gz};
     const double w_want[3] = {w0[0] + k * gz, w0[1], w0[2] - k * gx};
     double v_now[3], w_now[3];
     vec_of(s.velocity, v_now), vec_of(s.angular_velocity, w_now);
@@ -219,9 +229,11 @@ static void check_floor_bounce(int dim, double e, double beta)
 
 static void test_floor_bounce_closed_form(void)
 {
-    static const double cases[][2] = {{1.0, -1.0}, {1.0, 1.0}, {1.0, 0.0}, {0.8, 0.0}, {0.5, 0.3}, {0.9, -0.6}};
+    static const double cases[][2] = {{1.0, -1.0}, {1.0, 1.0}, {1.0, 0.0},
+                                      {0.8, 0.0},  {0.5, 0.3}, {0.9, -0.6}};
     for (int dim = 2; dim <= 3; dim++)
-        for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) check_floor_bounce(dim, cases[k][0], cases[k][1]);
+        for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+            check_floor_bounce(dim, cases[k][0], cases[k][1]);
 }
 
 /* A head-on pair along x: body 1 (left, mass 1, radius 0.5) moving +x at u1,
@@ -242,10 +254,12 @@ static void check_head_on(int dim, double e, double beta)
     carom_world *w = make_world(&def);
     if (!w) return;
     carom_body_def b = carom_default_body_def();
-    b.radius = a1, b.mass = m1, b.position = (carom_vec){-1.0, 0, 0}, b.velocity = (carom_vec){u1, 0, 0};
+    b.radius = a1, b.mass = m1, b.position = (carom_vec){-1.0, 0, 0},
+    b.velocity = (carom_vec){u1, 0, 0};
     b.angular_velocity = (carom_vec){w1[0], w1[1], w1[2]};
     CHECK(carom_world_add_body(w, &b, NULL) == CAROM_OK);
-    b.radius = a2, b.mass = m2, b.position = (carom_vec){0.5, 0, 0}, b.velocity = (carom_vec){-u2, 0, 0};
+    b.radius = a2, b.mass = m2, b.position = (carom_vec){0.5, 0, 0},
+    b.velocity = (carom_vec){-u2, 0, 0};
     b.angular_velocity = (carom_vec){w2[0], w2[1], w2[2]};
     CHECK(carom_world_add_body(w, &b, NULL) == CAROM_OK);
     CHECK(carom_world_run(w, 10.0, -1) == CAROM_STOPPED);
@@ -253,7 +267,8 @@ static void check_head_on(int dim, double e, double beta)
     CHECK_NEAR(log.last.time, 0.2 / (u1 + u2), 1e-15);
     double mu = m1 * m2 / (m1 + m2), mt = 1.0 / (1.0 / mu + a1 * a1 / i1 + a2 * a2 / i2);
     double s_y = a1 * w1[1] + a2 * w2[1], s_z = a1 * w1[2] + a2 * w2[2];
-    const double p[3] = {-(1.0 + e) * mu * (u1 + u2), -(1.0 + beta) * mt * s_z, (1.0 + beta) * mt * s_y};
+    const double p[3] = {-(1.0 + e) * mu * (u1 + u2), -(1.0 + beta) * mt * s_z,
+                         (1.0 + beta) * mt * s_y};
     const double v1_want[3] = {u1 + p[0] / m1, p[1] / m1, p[2] / m1};
     const double v2_want[3] = {-u2 - p[0] / m2, -p[1] / m2, -p[2] / m2};
     const double w1_want[3] = {w1[0], w1[1] - a1 / i1 * p[2], w1[2] + a1 / i1 * p[1]};
@@ -264,7 +279,8 @@ static void check_head_on(int dim, double e, double beta)
     vec_of(s1.angular_velocity, got[2]), vec_of(s2.angular_velocity, got[3]);
     const double *want[4] = {v1_want, v2_want, w1_want, w2_want};
     for (int k = 0; k < 4; k++)
-        for (int c = 0; c < 3; c++) CHECK_NEAR(got[k][c], want[k][c], 8e-15 * (1.0 + fabs(want[k][c])));
+        for (int c = 0; c < 3; c++)
+            CHECK_NEAR(got[k][c], want[k][c], 8e-15 * (1.0 + fabs(want[k][c])));
     carom_world_destroy(w);
 }
 
@@ -272,12 +288,13 @@ static void test_head_on_pair_closed_form(void)
 {
     static const double cases[][2] = {{1.0, -1.0}, {1.0, 1.0}, {0.7, 0.0}, {0.9, 0.4}, {0.3, -0.5}};
     for (int dim = 2; dim <= 3; dim++)
-        for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) check_head_on(dim, cases[k][0], cases[k][1]);
+        for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+            check_head_on(dim, cases[k][0], cases[k][1]);
 }
 
 /* Relative contact velocity g = v1 - v2 - (a1 w1 + a2 w2) x n. */
-static void contact_velocity(const carom_body_state *s1, const carom_body_state *s2, const double n[3],
-                             double g[3])
+static void contact_velocity(const carom_body_state *s1, const carom_body_state *s2,
+                             const double n[3], double g[3])
 {
     double v1[3], v2[3], w1[3], w2[3], spin[3], sweep[3];
     vec_of(s1->velocity, v1), vec_of(s2->velocity, v2);
@@ -300,7 +317,8 @@ static void check_oblique(int dim, double e, double beta)
     b.velocity = (carom_vec){1.1, 0.2, dim == 3 ? 0.3 : 0.0};
     b.angular_velocity = (carom_vec){dim == 3 ? 1.3 : 0.0, dim == 3 ? 0.4 : 0.0, -2.2};
     CHECK(carom_world_add_body(w, &b, NULL) == CAROM_OK);
-    b.radius = 0.9, b.mass = 2.5, b.inertia = 0.3, b.position = (carom_vec){0.6, -0.2, dim == 3 ? 0.4 : 0.0};
+    b.radius = 0.9, b.mass = 2.5, b.inertia = 0.3,
+    b.position = (carom_vec){0.6, -0.2, dim == 3 ? 0.4 : 0.0};
     b.velocity = (carom_vec){-0.6, 0.1, dim == 3 ? -0.2 : 0.0};
     b.angular_velocity = (carom_vec){dim == 3 ? -0.5 : 0.0, dim == 3 ? 2.0 : 0.0, 1.7};
     CHECK(carom_world_add_body(w, &b, NULL) == CAROM_OK);
@@ -309,7 +327,8 @@ static void check_oblique(int dim, double e, double beta)
     CHECK_EQ_INT(log.kinds[CAROM_EVENT_WALL], 0);
     carom_body_state after[2] = {body_of(w, 0), body_of(w, 1)};
     double x1[3], x2[3], n[3], d[3];
-    vec_of(after[0].position, x1), vec_of(after[1].position, x2); /* at contact: a collision moves nobody */
+    vec_of(after[0].position, x1),
+        vec_of(after[1].position, x2); /* at contact: a collision moves nobody */
     for (int c = 0; c < 3; c++) d[c] = x1[c] - x2[c];
     double r = sqrt(dot3(d, d));
     CHECK_NEAR(r, 0.4 + 0.9, 1e-13);
@@ -348,7 +367,8 @@ static void test_oblique_pair_properties(void)
 {
     static const double cases[][2] = {{1.0, 1.0}, {0.8, 0.5}, {0.5, -0.3}, {1.0, 0.0}};
     for (int dim = 2; dim <= 3; dim++)
-        for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) check_oblique(dim, cases[k][0], cases[k][1]);
+        for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+            check_oblique(dim, cases[k][0], cases[k][1]);
 }
 
 /* A kinematic (infinite mass and inertia) spinning sphere or disk hits a
@@ -365,7 +385,8 @@ static void check_kinematic_hit(int dim)
     carom_world *w = make_world(&def);
     if (!w) return;
     carom_body_def b = carom_default_body_def();
-    b.mass = INFINITY, b.radius = 1.0, b.position = (carom_vec){-2.0, 0.4, 0}, b.velocity = (carom_vec){2.0, 0, 0};
+    b.mass = INFINITY, b.radius = 1.0, b.position = (carom_vec){-2.0, 0.4, 0},
+    b.velocity = (carom_vec){2.0, 0, 0};
     b.angular_velocity = (carom_vec){dim == 3 ? 0.5 : 0.0, 0, 1.5};
     CHECK(carom_world_add_body(w, &b, NULL) == CAROM_OK);
     b = carom_default_body_def();
@@ -381,10 +402,12 @@ static void check_kinematic_hit(int dim)
     CHECK(memcmp(&before[0].velocity, &after[0].velocity, sizeof(carom_vec)) == 0);
     CHECK(memcmp(&before[0].angular_velocity, &after[0].angular_velocity, sizeof(carom_vec)) == 0);
     double d[3], n[3], g0[3], g1[3];
-    d[0] = after[1].position.x - after[0].position.x, d[1] = after[1].position.y - after[0].position.y;
+    d[0] = after[1].position.x - after[0].position.x,
+    d[1] = after[1].position.y - after[0].position.y;
     d[2] = after[1].position.z - after[0].position.z;
     double r = sqrt(dot3(d, d));
-    for (int c = 0; c < 3; c++) n[c] = d[c] / r; /* from the kinematic body (2) to the free one (1) */
+    for (int c = 0; c < 3; c++)
+        n[c] = d[c] / r; /* from the kinematic body (2) to the free one (1) */
     contact_velocity(&before[1], &before[0], n, g0);
     contact_velocity(&after[1], &after[0], n, g1);
     double gn0 = dot3(g0, n), gn1 = dot3(g1, n);
@@ -415,18 +438,20 @@ typedef struct gas_spec {
     uint64_t seed;
 } gas_spec;
 
-/* Random non-overlapping bodies, Maxwell velocities (kT = 1) with zero momentum, spins of spread spin. */
+/* Random non-overlapping bodies, Maxwell velocities (kT = 1) with zero momentum, spins of spread
+ * spin. */
 static carom_world *make_gas(const gas_spec *g, carom_world_def *def)
 {
     carom_world *w = make_world(def);
     if (!w) return NULL;
     carom_rng rng = carom_rng_seed(g->seed);
-    double (*x)[3] = calloc((size_t)g->n, sizeof *x), *r = calloc((size_t)g->n, sizeof *r);
-    double (*v)[3] = calloc((size_t)g->n, sizeof *v), *m = calloc((size_t)g->n, sizeof *m);
+    double(*x)[3] = calloc((size_t)g->n, sizeof *x), *r = calloc((size_t)g->n, sizeof *r);
+    double(*v)[3] = calloc((size_t)g->n, sizeof *v), *m = calloc((size_t)g->n, sizeof *m);
     double mean[3] = {0, 0, 0}, total_mass = 0.0, twice_ke = 0.0;
     int periodic = g->boundary == CAROM_PERIODIC;
     for (int32_t k = 0; k < g->n; k++) {
-        r[k] = uniform(&rng, g->radius_lo, g->radius_hi), m[k] = uniform(&rng, g->mass_lo, g->mass_hi);
+        r[k] = uniform(&rng, g->radius_lo, g->radius_hi),
+        m[k] = uniform(&rng, g->mass_lo, g->mass_hi);
         for (int tries = 0;; tries++) {
             if (tries == 100000) {
                 CHECK_MSG(0, "could not place body %d", (int)k);
@@ -446,7 +471,8 @@ static carom_world *make_gas(const gas_spec *g, carom_world_def *def)
             }
             if (clear) break;
         }
-        for (int c = 0; c < g->dim; c++) v[k][c] = carom_rng_normal(&rng) / sqrt(m[k]), mean[c] += m[k] * v[k][c];
+        for (int c = 0; c < g->dim; c++)
+            v[k][c] = carom_rng_normal(&rng) / sqrt(m[k]), mean[c] += m[k] * v[k][c];
         total_mass += m[k];
     }
     for (int32_t k = 0; k < g->n; k++)
@@ -462,8 +488,9 @@ static carom_world *make_gas(const gas_spec *g, carom_world_def *def)
         b.velocity = (carom_vec){scale * v[k][0], scale * v[k][1], scale * v[k][2]};
         if (g->spin > 0.0) {
             b.angular_velocity.z = g->spin * carom_rng_normal(&rng);
-            if (g->dim == 3) b.angular_velocity.x = g->spin * carom_rng_normal(&rng),
-                             b.angular_velocity.y = g->spin * carom_rng_normal(&rng);
+            if (g->dim == 3)
+                b.angular_velocity.x = g->spin * carom_rng_normal(&rng),
+                b.angular_velocity.y = g->spin * carom_rng_normal(&rng);
         }
         carom_status st = carom_world_add_body(w, &b, NULL);
         CHECK_MSG(st == CAROM_OK, "%s", carom_world_message(w));
@@ -479,7 +506,8 @@ static carom_world_def gas_def(const gas_spec *g)
 
 /* The closed-form loss of a collision from the states just before it (at
  * the clock t0), the event at time t: bodies moved to t by x + v (t - t0). */
-static double pair_loss(const carom_body_state *s1, const carom_body_state *s2, double dt, double e, double beta)
+static double pair_loss(const carom_body_state *s1, const carom_body_state *s2, double dt, double e,
+                        double beta)
 {
     double d[3], n[3], g[3], gt[3];
     d[0] = s1->position.x - s2->position.x + dt * (s1->velocity.x - s2->velocity.x);
@@ -491,7 +519,8 @@ static double pair_loss(const carom_body_state *s1, const carom_body_state *s2, 
     double gn = dot3(g, n);
     for (int c = 0; c < 3; c++) gt[c] = g[c] - gn * n[c];
     double mu = 1.0 / (1.0 / s1->mass + 1.0 / s2->mass);
-    double mt = 1.0 / (1.0 / mu + s1->radius * s1->radius / s1->inertia + s2->radius * s2->radius / s2->inertia);
+    double mt = 1.0 / (1.0 / mu + s1->radius * s1->radius / s1->inertia +
+                       s2->radius * s2->radius / s2->inertia);
     return 0.5 * mu * (1.0 - e * e) * gn * gn + 0.5 * mt * (1.0 - beta * beta) * dot3(gt, gt);
 }
 
@@ -548,8 +577,8 @@ static void check_energy_per_event(const gas_spec *g, int64_t events, loss_tally
         if (err > tally->worst) tally->worst = err;
         if (!(err < 1e-13)) {
             tally->bad++;
-            fprintf(stderr, "event %lld (kind %d, %d, %d): lost %.17g, closed form %.17g\n", (long long)k,
-                    (int)ev->kind, (int)ev->i, (int)ev->j, lost, want);
+            fprintf(stderr, "event %lld (kind %d, %d, %d): lost %.17g, closed form %.17g\n",
+                    (long long)k, (int)ev->kind, (int)ev->i, (int)ev->j, lost, want);
         }
         tally->lost += want / start;
     }
@@ -564,19 +593,33 @@ static void check_energy_per_event_gases(gas_spec g, int worlds)
     CHECK_EQ_INT(tally.bad, 0);
     CHECK(tally.pairs > 80 * worlds && tally.walls > 30 * worlds);
     CHECK(tally.lost > 0.5 * worlds); /* the gases really do lose energy */
-    printf("  %dD: %lld pair and %lld wall events in %d gases, loss against the closed form within %.2g of the "
-           "energy\n", g.dim, (long long)tally.pairs, (long long)tally.walls, worlds, tally.worst);
+    printf("  %dD: %lld pair and %lld wall events in %d gases, loss against the closed form within "
+           "%.2g of the "
+           "energy\n",
+           g.dim, (long long)tally.pairs, (long long)tally.walls, worlds, tally.worst);
 }
 
 static void test_energy_lost_per_event(void)
 {
     int worlds = quick_mode() ? 4 : 10;
-    gas_spec g3 = {.dim = 3, .n = 24, .side = 6.0, .boundary = CAROM_WALLS, .e = 0.83, .beta = 0.37,
-                   .wall_e = 0.91, .wall_beta = -0.45, .mass_lo = 0.5, .mass_hi = 3.0, .radius_lo = 0.3,
-                   .radius_hi = 0.6, .spin = 1.0, .seed = 11};
+    gas_spec g3 = {.dim = 3,
+                   .n = 24,
+                   .side = 6.0,
+                   .boundary = CAROM_WALLS,
+                   .e = 0.83,
+                   .beta = 0.37,
+                   .wall_e = 0.91,
+                   .wall_beta = -0.45,
+                   .mass_lo = 0.5,
+                   .mass_hi = 3.0,
+                   .radius_lo = 0.3,
+                   .radius_hi = 0.6,
+                   .spin = 1.0,
+                   .seed = 11};
     check_energy_per_event_gases(g3, worlds);
     gas_spec g2 = g3;
-    g2.dim = 2, g2.n = 20, g2.side = 8.0, g2.e = 0.65, g2.beta = -0.2, g2.wall_beta = 0.6, g2.seed = 12;
+    g2.dim = 2, g2.n = 20, g2.side = 8.0, g2.e = 0.65, g2.beta = -0.2, g2.wall_beta = 0.6,
+    g2.seed = 12;
     check_energy_per_event_gases(g2, worlds);
 }
 
@@ -585,10 +628,21 @@ static void test_energy_lost_per_event(void)
 
 static void check_energy_conserved(int dim, double beta, carom_boundary boundary)
 {
-    gas_spec g = {.dim = dim, .n = quick_mode() ? 100 : 400, .boundary = boundary, .e = 1.0, .beta = beta,
-                  .wall_e = 1.0, .wall_beta = beta, .mass_lo = 0.5, .mass_hi = 2.0, .radius_lo = 0.4,
-                  .radius_hi = 0.6, .spin = 2.0, .seed = 21};
-    g.side = dim == 3 ? cbrt(g.n * 0.55 / 0.2) : sqrt(g.n * 0.8 / 0.3); /* packing 0.2, area fraction 0.3 */
+    gas_spec g = {.dim = dim,
+                  .n = quick_mode() ? 100 : 400,
+                  .boundary = boundary,
+                  .e = 1.0,
+                  .beta = beta,
+                  .wall_e = 1.0,
+                  .wall_beta = beta,
+                  .mass_lo = 0.5,
+                  .mass_hi = 2.0,
+                  .radius_lo = 0.4,
+                  .radius_hi = 0.6,
+                  .spin = 2.0,
+                  .seed = 21};
+    g.side = dim == 3 ? cbrt(g.n * 0.55 / 0.2)
+                      : sqrt(g.n * 0.8 / 0.3); /* packing 0.2, area fraction 0.3 */
     carom_world_def def = gas_def(&g);
     carom_world *w = make_gas(&g, &def);
     if (!w) return;
@@ -597,10 +651,13 @@ static void check_energy_conserved(int dim, double beta, carom_boundary boundary
     CHECK(carom_world_run(w, INFINITY, (int64_t)g.n * 200) == CAROM_OK);
     carom_stats s1 = carom_world_stats(w);
     double e1 = s1.kinetic_energy + s1.rotational_energy, drift = fabs(e1 - e0) / e0;
-    CHECK_MSG(drift < 1e-12, "%dD beta %g: relative energy drift %.3g over %lld pair events", dim, beta, drift,
-              (long long)s1.pair_events);
-    if (beta == -1.0) CHECK(s1.rotational_energy == s0.rotational_energy); /* spins never touched */
-    else CHECK(fabs(s1.rotational_energy - s0.rotational_energy) > 1e-3 * e0); /* spin and translation trade */
+    CHECK_MSG(drift < 1e-12, "%dD beta %g: relative energy drift %.3g over %lld pair events", dim,
+              beta, drift, (long long)s1.pair_events);
+    if (beta == -1.0)
+        CHECK(s1.rotational_energy == s0.rotational_energy); /* spins never touched */
+    else
+        CHECK(fabs(s1.rotational_energy - s0.rotational_energy) >
+              1e-3 * e0); /* spin and translation trade */
     printf("  %dD beta %+g %s: %lld pair events, relative energy drift %.2g\n", dim, beta,
            boundary == CAROM_PERIODIC ? "periodic" : "walls", (long long)s1.pair_events, drift);
     carom_world_destroy(w);
@@ -639,11 +696,15 @@ static double angular_momentum_change(int dim, double wall_beta)
     for (int32_t k = 0; k < n;) {
         carom_body_def b = carom_default_body_def();
         b.radius = uniform(&rng, 0.3, 0.6), b.mass = uniform(&rng, 0.5, 2.0);
-        b.position = (carom_vec){uniform(&rng, -5, 5), uniform(&rng, -5, 5), dim == 3 ? uniform(&rng, -5, 5) : 0};
-        b.velocity = (carom_vec){carom_rng_normal(&rng), carom_rng_normal(&rng), dim == 3 ? carom_rng_normal(&rng) : 0};
-        b.angular_velocity = (carom_vec){dim == 3 ? carom_rng_normal(&rng) : 0, dim == 3 ? carom_rng_normal(&rng) : 0,
-                                         carom_rng_normal(&rng)};
-        if (carom_world_add_body(w, &b, NULL) != CAROM_OK) continue; /* overlapping or outside: another draw */
+        b.position = (carom_vec){uniform(&rng, -5, 5), uniform(&rng, -5, 5),
+                                 dim == 3 ? uniform(&rng, -5, 5) : 0};
+        b.velocity = (carom_vec){carom_rng_normal(&rng), carom_rng_normal(&rng),
+                                 dim == 3 ? carom_rng_normal(&rng) : 0};
+        b.angular_velocity =
+            (carom_vec){dim == 3 ? carom_rng_normal(&rng) : 0,
+                        dim == 3 ? carom_rng_normal(&rng) : 0, carom_rng_normal(&rng)};
+        if (carom_world_add_body(w, &b, NULL) != CAROM_OK)
+            continue; /* overlapping or outside: another draw */
         double x[3], v[3], l[3];
         vec_of(b.position, x), vec_of(b.velocity, v);
         cross3(x, v, l);
@@ -655,7 +716,8 @@ static double angular_momentum_change(int dim, double wall_beta)
     CHECK_MSG(st == CAROM_OK, "%s: %s", carom_status_name(st), carom_world_message(w));
     carom_stats s1 = carom_world_stats(w);
     CHECK(s1.pair_events > 10 * n && s1.wall_events > n);
-    double d[3] = {s1.angular_momentum.x - s0.angular_momentum.x, s1.angular_momentum.y - s0.angular_momentum.y,
+    double d[3] = {s1.angular_momentum.x - s0.angular_momentum.x,
+                   s1.angular_momentum.y - s0.angular_momentum.y,
                    s1.angular_momentum.z - s0.angular_momentum.z};
     carom_world_destroy(w);
     return sqrt(dot3(d, d)) / scale;
@@ -664,9 +726,10 @@ static double angular_momentum_change(int dim, double wall_beta)
 static void test_angular_momentum_in_a_ball(void)
 {
     for (int dim = 2; dim <= 3; dim++) {
-        double smooth = angular_momentum_change(dim, -1.0), rough = angular_momentum_change(dim, 0.5);
-        printf("  %dD: |dL| / sum |m x × v| = %.2g in a smooth %s, %.2g in a rough one\n", dim, smooth,
-               dim == 3 ? "ball" : "disk", rough);
+        double smooth = angular_momentum_change(dim, -1.0),
+               rough = angular_momentum_change(dim, 0.5);
+        printf("  %dD: |dL| / sum |m x × v| = %.2g in a smooth %s, %.2g in a rough one\n", dim,
+               smooth, dim == 3 ? "ball" : "disk", rough);
         CHECK(smooth < 1e-12);
         CHECK(rough > 1e-3); /* the measure sees a torque when there is one */
     }
@@ -692,16 +755,27 @@ static void block_mean(const double *x, int n, int blocks, double *mean, double 
 
 static void check_equipartition(int dim)
 {
-    gas_spec g = {.dim = dim, .n = 500, .boundary = CAROM_PERIODIC, .e = 1.0, .beta = 1.0,
-                  .wall_e = 1.0, .wall_beta = -1.0, .mass_lo = 1.0, .mass_hi = 1.0, .radius_lo = 0.5,
-                  .radius_hi = 0.5, .spin = 0.0, .seed = 41};
+    gas_spec g = {.dim = dim,
+                  .n = 500,
+                  .boundary = CAROM_PERIODIC,
+                  .e = 1.0,
+                  .beta = 1.0,
+                  .wall_e = 1.0,
+                  .wall_beta = -1.0,
+                  .mass_lo = 1.0,
+                  .mass_hi = 1.0,
+                  .radius_lo = 0.5,
+                  .radius_hi = 0.5,
+                  .spin = 0.0,
+                  .seed = 41};
     double fraction = dim == 3 ? 0.25 : 0.4;
     g.side = dim == 3 ? cbrt(g.n * PI / 6.0 / fraction) : sqrt(g.n * PI / 4.0 / fraction);
     carom_world_def def = gas_def(&g);
     carom_world *w = make_gas(&g, &def);
     if (!w) return;
     CHECK(carom_world_stats(w).rotational_energy == 0.0);
-    CHECK(carom_world_run(w, INFINITY, (int64_t)g.n * 20) == CAROM_OK); /* relaxes as exp(-0.5 collisions a body) */
+    CHECK(carom_world_run(w, INFINITY, (int64_t)g.n * 20) ==
+          CAROM_OK); /* relaxes as exp(-0.5 collisions a body) */
     enum { SAMPLES = 400 };
     double ratio[SAMPLES], energy_ratio[SAMPLES], dt = 0.1;
     for (int k = 0; k < SAMPLES; k++) {
@@ -717,8 +791,10 @@ static void check_equipartition(int dim)
     /* Translation has dim (N - 1) degrees of freedom (the momentum is zero
      * and kept in a periodic box), rotation r N (r = 3 in 3D, 1 in 2D). */
     double r = dim == 3 ? 3.0 : 1.0, energy_want = r * g.n / (dim * (g.n - 1.0));
-    printf("  %dD N=%d: <T_rot/T_tr> = %.4f ± %.4f, <KE_rot/KE_tr> = %.4f ± %.4f (expected %.4f), %.1f collisions a "
-           "body\n", dim, (int)g.n, mean, error, energy_mean, energy_error, energy_want,
+    printf("  %dD N=%d: <T_rot/T_tr> = %.4f ± %.4f, <KE_rot/KE_tr> = %.4f ± %.4f (expected %.4f), "
+           "%.1f collisions a "
+           "body\n",
+           dim, (int)g.n, mean, error, energy_mean, energy_error, energy_want,
            2.0 * (double)s.pair_events / g.n);
     CHECK(fabs(mean - 1.0) < fmax(4.0 * error, 0.005) && fabs(mean - 1.0) < 0.03);
     CHECK(fabs(energy_mean - energy_want) < fmax(4.0 * energy_error, 0.005) &&
@@ -775,7 +851,8 @@ static cooling_theory cooling_coefficients(double e, double beta, double q)
     th.a = (1.0 - e * e) / 4.0 + eta * (1.0 - eta);
     th.b = eta * eta / q;
     th.c = eta / q * (1.0 - eta / q);
-    th.ratio = ((th.a - th.c) + sqrt((th.a - th.c) * (th.a - th.c) + 4.0 * th.b * th.b)) / (2.0 * th.b);
+    th.ratio =
+        ((th.a - th.c) + sqrt((th.a - th.c) * (th.a - th.c) + 4.0 * th.b * th.b)) / (2.0 * th.b);
     return th;
 }
 
@@ -798,9 +875,19 @@ static void test_homogeneous_cooling(void)
 {
     const double e = 0.9, beta = 0.5, phi = 0.05;
     cooling_theory th = cooling_coefficients(e, beta, 0.4);
-    gas_spec g = {.dim = 3, .n = 2000, .boundary = CAROM_PERIODIC, .e = e, .beta = beta,
-                  .wall_e = 1.0, .wall_beta = -1.0, .mass_lo = 1.0, .mass_hi = 1.0, .radius_lo = 0.5,
-                  .radius_hi = 0.5, .spin = 0.0, .seed = 51};
+    gas_spec g = {.dim = 3,
+                  .n = 2000,
+                  .boundary = CAROM_PERIODIC,
+                  .e = e,
+                  .beta = beta,
+                  .wall_e = 1.0,
+                  .wall_beta = -1.0,
+                  .mass_lo = 1.0,
+                  .mass_hi = 1.0,
+                  .radius_lo = 0.5,
+                  .radius_hi = 0.5,
+                  .spin = 0.0,
+                  .seed = 51};
     g.side = cbrt(g.n * PI / 6.0 / phi);
     carom_world_def def = gas_def(&g);
     def.collapse_time = 1e-6; /* against inelastic collapse; mean free times here are 1 to 100 */
@@ -808,7 +895,8 @@ static void test_homogeneous_cooling(void)
     if (!w) return;
     /* Samples every 0.5 collisions a body up to tau_end. */
     enum { MAX_SAMPLES = 400 };
-    double tau_end = 50.0, tau[MAX_SAMPLES], time[MAX_SAMPLES], t_tr[MAX_SAMPLES], t_rot[MAX_SAMPLES];
+    double tau_end = 50.0, tau[MAX_SAMPLES], time[MAX_SAMPLES], t_tr[MAX_SAMPLES],
+           t_rot[MAX_SAMPLES];
     int samples;
     double worst_tau_error = 0.0;
     for (samples = 0; samples < MAX_SAMPLES; samples++) {
@@ -836,8 +924,8 @@ static void test_homogeneous_cooling(void)
         if (tau[k] > 2.0) err = fmax(err, fabs(t_rot[k] / want_rot - 1.0));
         if (err > worst_tau_error) worst_tau_error = err;
         if (getenv("CAROM_ROUGH_VERBOSE"))
-            printf("    tau %6.2f t %10.4g T_tr %.4g (theory %.4g) T_rot %.4g (theory %.4g)\n", tau[k], time[k],
-                   t_tr[k], want_tr, t_rot[k], want_rot);
+            printf("    tau %6.2f t %10.4g T_tr %.4g (theory %.4g) T_rot %.4g (theory %.4g)\n",
+                   tau[k], time[k], t_tr[k], want_tr, t_rot[k], want_rot);
     }
     /* (b) the ratio T_rot/T_tr over the second half, (c) Haff's law there */
     int first = samples / 2;
@@ -851,7 +939,8 @@ static void test_homogeneous_cooling(void)
         lx += lt, ly += lT, lxx += lt * lt, lxy += lt * lT;
     }
     double ratio = ratio_sum / count;
-    double slope = (count * sxy - sx * sy) / (count * sxx - sx * sx), intercept = (sy - slope * sx) / count;
+    double slope = (count * sxy - sx * sy) / (count * sxx - sx * sx),
+           intercept = (sy - slope * sx) / count;
     double shift = -intercept / slope; /* T ~ (t - shift)^-2 */
     double log_slope = (count * lxy - lx * ly) / (count * lxx - lx * lx);
     double sx2 = 0, sy2 = 0, sxx2 = 0, sxy2 = 0, worst_fit = 0.0;
@@ -862,14 +951,18 @@ static void test_homogeneous_cooling(void)
         worst_fit = fmax(worst_fit, fabs(t_tr[k] / fit - 1.0));
     }
     double shifted_slope = (count * sxy2 - sx2 * sy2) / (count * sxx2 - sx2 * sx2);
-    double density = g.n / (g.side * g.side * g.side), contact = (1.0 - phi / 2.0) / pow(1.0 - phi, 3.0);
-    double nu1 = 4.0 * density * contact * sqrt(PI), haff_rate = 2.0 / 3.0 * (th.a - th.b * th.ratio) * nu1;
-    printf("  e=%g beta=%g phi=%g N=%d: tau <= 40: T_tr, T_rot within %.3f of the theory in tau;\n"
-           "  late (tau %.0f..%.0f, t %.0f..%.0f, T %.2g..%.2g): <T_rot/T_tr> = %.4f (theory %.4f);\n"
-           "  T^-1/2 slope %.4f (Enskog-HZ %.4f), log T vs log t slope %.3f, vs log(t - %.2f) %.4f, fit within %.3f\n",
-           e, beta, phi, (int)g.n, worst_tau_error, tau[first], tau[samples - 1], time[first], time[samples - 1],
-           t_tr[first], t_tr[samples - 1], ratio, th.ratio, slope, haff_rate, log_slope, shift, shifted_slope,
-           worst_fit);
+    double density = g.n / (g.side * g.side * g.side),
+           contact = (1.0 - phi / 2.0) / pow(1.0 - phi, 3.0);
+    double nu1 = 4.0 * density * contact * sqrt(PI),
+           haff_rate = 2.0 / 3.0 * (th.a - th.b * th.ratio) * nu1;
+    printf(
+        "  e=%g beta=%g phi=%g N=%d: tau <= 40: T_tr, T_rot within %.3f of the theory in tau;\n"
+        "  late (tau %.0f..%.0f, t %.0f..%.0f, T %.2g..%.2g): <T_rot/T_tr> = %.4f (theory %.4f);\n"
+        "  T^-1/2 slope %.4f (Enskog-HZ %.4f), log T vs log t slope %.3f, vs log(t - %.2f) %.4f, "
+        "fit within %.3f\n",
+        e, beta, phi, (int)g.n, worst_tau_error, tau[first], tau[samples - 1], time[first],
+        time[samples - 1], t_tr[first], t_tr[samples - 1], ratio, th.ratio, slope, haff_rate,
+        log_slope, shift, shifted_slope, worst_fit);
     CHECK(samples >= 100 && tau[samples - 1] >= tau_end);
     CHECK(worst_tau_error < 0.08);
     CHECK(fabs(ratio / th.ratio - 1.0) < 0.05);
@@ -885,7 +978,8 @@ static void test_homogeneous_cooling(void)
 static void test_angular_velocity_setter(void)
 {
     for (int dim = 2; dim <= 3; dim++) {
-        carom_world_def def = rough_def(dim, 100.0, CAROM_WALLS, 1.0, -1.0, 1.0, -1.0); /* a smooth world */
+        carom_world_def def =
+            rough_def(dim, 100.0, CAROM_WALLS, 1.0, -1.0, 1.0, -1.0); /* a smooth world */
         carom_world *w = make_world(&def);
         if (!w) return;
         carom_body_def b = carom_default_body_def();
@@ -901,7 +995,8 @@ static void test_angular_velocity_setter(void)
         double inertia = s.inertia, work0 = carom_world_stats(w).control_work;
         CHECK_NEAR(inertia, (dim == 2 ? 0.5 : 0.4) * 2.0 * 0.25, 1e-16);
         CHECK(carom_world_set_body_angular_velocity(w, 0, (carom_vec){0, 0, -1.25}) == CAROM_OK);
-        CHECK_NEAR(carom_world_stats(w).control_work - work0, 0.5 * inertia * (1.25 * 1.25 - 0.75 * 0.75), 1e-15);
+        CHECK_NEAR(carom_world_stats(w).control_work - work0,
+                   0.5 * inertia * (1.25 * 1.25 - 0.75 * 0.75), 1e-15);
         CHECK(carom_world_run(w, 16.0, -1) == CAROM_OK);
         s = body_of(w, 0);
         if (dim == 2) CHECK(s.angle == -4.0); /* 6 - 1.25 x 8 */
@@ -912,7 +1007,8 @@ static void test_angular_velocity_setter(void)
             CHECK(carom_world_set_body_angular_velocity(w, 0, (carom_vec){0.5, 0, 0}) == CAROM_OK);
             CHECK(carom_world_run(w, 20.0, -1) == CAROM_OK);
             s = body_of(w, 0);
-            /* rotation by 2 about x, after the rotation by -4 about z: q = (sin 1, 0, 0, cos 1) (0, 0, sin -2, cos -2) */
+            /* rotation by 2 about x, after the rotation by -4 about z: q = (sin 1, 0, 0, cos 1) (0,
+             * 0, sin -2, cos -2) */
             double c1 = cos(1.0), s1 = sin(1.0), c2 = cos(-2.0), s2 = sin(-2.0);
             CHECK_NEAR(s.orientation.x, s1 * c2, 1e-15);
             CHECK_NEAR(s.orientation.y, -s1 * s2, 1e-15);
@@ -922,18 +1018,24 @@ static void test_angular_velocity_setter(void)
         /* refusals: the spin is left as it was */
         carom_vec before = body_of(w, 0).angular_velocity;
         if (dim == 2) {
-            CHECK(carom_world_set_body_angular_velocity(w, 0, (carom_vec){0.5, 0, 1}) == CAROM_INVALID_ARGUMENT);
+            CHECK(carom_world_set_body_angular_velocity(w, 0, (carom_vec){0.5, 0, 1}) ==
+                  CAROM_INVALID_ARGUMENT);
             CHECK(strstr(carom_world_message(w), "angular_velocity.x") != NULL);
-            CHECK(carom_world_set_body_angular_velocity(w, 0, (carom_vec){0, -0.5, 1}) == CAROM_INVALID_ARGUMENT);
+            CHECK(carom_world_set_body_angular_velocity(w, 0, (carom_vec){0, -0.5, 1}) ==
+                  CAROM_INVALID_ARGUMENT);
             CHECK(strstr(carom_world_message(w), "angular_velocity.y") != NULL);
         }
-        CHECK(carom_world_set_body_angular_velocity(w, 0, (carom_vec){0, 0, NAN}) == CAROM_INVALID_ARGUMENT);
+        CHECK(carom_world_set_body_angular_velocity(w, 0, (carom_vec){0, 0, NAN}) ==
+              CAROM_INVALID_ARGUMENT);
         CHECK(strstr(carom_world_message(w), "body 0: angular_velocity.z") != NULL);
-        CHECK(carom_world_set_body_angular_velocity(w, 0, (carom_vec){0, 0, 1e300}) == CAROM_INVALID_ARGUMENT);
+        CHECK(carom_world_set_body_angular_velocity(w, 0, (carom_vec){0, 0, 1e300}) ==
+              CAROM_INVALID_ARGUMENT);
         CHECK(strstr(carom_world_message(w), "angular_velocity.z") != NULL);
-        CHECK(carom_world_set_body_angular_velocity(w, 0, (carom_vec){0, 0, INFINITY}) == CAROM_INVALID_ARGUMENT);
+        CHECK(carom_world_set_body_angular_velocity(w, 0, (carom_vec){0, 0, INFINITY}) ==
+              CAROM_INVALID_ARGUMENT);
         CHECK(carom_world_set_body_angular_velocity(w, 1, (carom_vec){0, 0, 1}) == CAROM_NOT_FOUND);
-        CHECK(carom_world_set_body_angular_velocity(w, -1, (carom_vec){0, 0, 1}) == CAROM_NOT_FOUND);
+        CHECK(carom_world_set_body_angular_velocity(w, -1, (carom_vec){0, 0, 1}) ==
+              CAROM_NOT_FOUND);
         CHECK(strstr(carom_world_message(w), "body -1") != NULL);
         carom_vec after = body_of(w, 0).angular_velocity;
         CHECK(memcmp(&before, &after, sizeof before) == 0);
@@ -956,13 +1058,16 @@ static void test_orientation_over_many_turns(void)
     double q[4] = {0, 0, 0, 1}, step = 0.0625, worst = 0.0;
     for (int k = 0; k < 4000; k++) {
         double big = k % 7 == 0 ? 40.0 : 4.0; /* half angles mostly below 1/4, some above */
-        const double omega[3] = {uniform(&rng, -big, big), uniform(&rng, -big, big), uniform(&rng, -big, big)};
-        CHECK(carom_world_set_body_angular_velocity(w, 0, (carom_vec){omega[0], omega[1], omega[2]}) == CAROM_OK);
+        const double omega[3] = {uniform(&rng, -big, big), uniform(&rng, -big, big),
+                                 uniform(&rng, -big, big)};
+        CHECK(carom_world_set_body_angular_velocity(
+                  w, 0, (carom_vec){omega[0], omega[1], omega[2]}) == CAROM_OK);
         CHECK(carom_world_run(w, (k + 1) * step, -1) == CAROM_OK);
         double turn[4], next[4];
         rotation_quaternion(omega, step, turn);
         quaternion_product(turn, q, next);
-        double norm = sqrt(next[0] * next[0] + next[1] * next[1] + next[2] * next[2] + next[3] * next[3]);
+        double norm =
+            sqrt(next[0] * next[0] + next[1] * next[1] + next[2] * next[2] + next[3] * next[3]);
         for (int c = 0; c < 4; c++) q[c] = next[c] / norm;
         carom_quat o = body_of(w, 0).orientation;
         const double got[4] = {o.x, o.y, o.z, o.w};
@@ -1038,7 +1143,8 @@ static void test_bad_world_def(void)
         check_def_refused(def, "world_def.friction");
     }
     carom_world_def def = carom_default_world_def(); /* the ends of the ranges are fine */
-    def.tangential_restitution = 1.0, def.wall_tangential_restitution = -1.0, def.friction = INFINITY;
+    def.tangential_restitution = 1.0, def.wall_tangential_restitution = -1.0,
+    def.friction = INFINITY;
     carom_world *w = make_world(&def);
     carom_world_destroy(w);
 }
@@ -1057,8 +1163,8 @@ static void check_body_refused(int dim, carom_body_def bad, const char *field)
     bad.position = (carom_vec){3.0, 0, 0};
     CHECK(carom_world_add_body(w, &bad, NULL) == CAROM_INVALID_ARGUMENT);
     const char *m = carom_world_message(w);
-    CHECK_MSG(strstr(m, "body 3") != NULL && strstr(m, field) != NULL, "'%s' does not name body 3 and %s", m,
-              field);
+    CHECK_MSG(strstr(m, "body 3") != NULL && strstr(m, field) != NULL,
+              "'%s' does not name body 3 and %s", m, field);
     CHECK_EQ_INT(carom_world_body_count(w), 3);
     carom_world_destroy(w);
 }
@@ -1075,7 +1181,8 @@ static void test_bad_body_def(void)
     carom_body_def b = carom_default_body_def();
     b.mass = INFINITY, b.inertia = 2.0; /* kinematic: its inertia must be infinite */
     check_body_refused(3, b, "inertia");
-    static const carom_quat not_unit[] = {{0, 0, 0, 2}, {1, 1, 0, 0}, {0.5, 0.5, 0.5, 0.4999}, {NAN, 0, 0, 1}};
+    static const carom_quat not_unit[] = {
+        {0, 0, 0, 2}, {1, 1, 0, 0}, {0.5, 0.5, 0.5, 0.4999}, {NAN, 0, 0, 1}};
     for (size_t k = 0; k < sizeof not_unit / sizeof not_unit[0]; k++) {
         b = carom_default_body_def();
         b.orientation = not_unit[k];
