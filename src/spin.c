@@ -13,7 +13,8 @@
  * collision, a setter), never at every event, so a body that never changes
  * spin turns by an exact closed form however long it runs. In 3D the turn is
  * the quaternion exp(omega dt / 2) applied on the left (omega in the world
- * frame), renormalised after each product.
+ * frame), renormalised after each product (a Newton step; small turns from
+ * Taylor series, see half_turn).
  */
 #include "spin.h"
 
@@ -198,19 +199,49 @@ double spin_angle_at(const carom_world *w, int32_t id, double t)
     return s->orientation[4 * id] + s->omega[3 * id + 2] * (t - s->since[id]);
 }
 
-/* q turned by the rotation vector phi (angle |phi| about phi / |phi|): exp(phi / 2) q. */
+/* For a turn by angle (given squared): c = cos(angle / 2) and k =
+ * sin(angle / 2) / angle. Below angle / 2 = 1/4 (a rough sphere between two
+ * collisions, mostly) from their Taylor series in (angle / 2)^2 through the
+ * 12th power of angle / 2, whose first term left out is below 1e-19 of the
+ * result: no square root, sine, cosine or division. Above, from libm. */
+static void half_turn(double angle_squared, double *c, double *k)
+{
+    double h2 = 0.25 * angle_squared; /* (angle / 2)^2 */
+    if (h2 <= 0.0625) {
+        *c = 1.0 + h2 * (-1.0 / 2.0 +
+                         h2 * (1.0 / 24.0 +
+                               h2 * (-1.0 / 720.0 + h2 * (1.0 / 40320.0 + h2 * (-1.0 / 3628800.0 +
+                                                                                   h2 / 479001600.0)))));
+        double sinc = 1.0 + h2 * (-1.0 / 6.0 +
+                                  h2 * (1.0 / 120.0 +
+                                        h2 * (-1.0 / 5040.0 + h2 * (1.0 / 362880.0 + h2 * (-1.0 / 39916800.0 +
+                                                                                           h2 / 6227020800.0)))));
+        *k = 0.5 * sinc; /* sin(h) / (2 h) */
+        return;
+    }
+    double angle = sqrt(angle_squared);
+    *c = cos(0.5 * angle);
+    *k = sin(0.5 * angle) / angle;
+}
+
+/* q turned by the rotation vector phi (angle |phi| about phi / |phi|):
+ * exp(phi / 2) q, brought back to unit length by one Newton step,
+ * q (3 - |q|^2) / 2, which for a product of two unit quaternions (|q|^2 =
+ * 1 + d, d a few ulps) leaves an error of order d^2: no square root or
+ * division (hot in rough worlds, at every collision). */
 static void turn_quaternion(double q[4], const double phi[3])
 {
-    double angle = sqrt(phi[0] * phi[0] + phi[1] * phi[1] + phi[2] * phi[2]);
-    if (angle == 0.0) return;
-    double c = cos(0.5 * angle), k = sin(0.5 * angle) / angle;
+    double angle_squared = phi[0] * phi[0] + phi[1] * phi[1] + phi[2] * phi[2];
+    if (angle_squared == 0.0) return;
+    double c, k;
+    half_turn(angle_squared, &c, &k);
     const double d[4] = {k * phi[0], k * phi[1], k * phi[2], c};
     double r[4] = {d[3] * q[0] + d[0] * q[3] + d[1] * q[2] - d[2] * q[1],
                    d[3] * q[1] - d[0] * q[2] + d[1] * q[3] + d[2] * q[0],
                    d[3] * q[2] + d[0] * q[1] - d[1] * q[0] + d[2] * q[3],
                    d[3] * q[3] - d[0] * q[0] - d[1] * q[1] - d[2] * q[2]};
-    double norm = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
-    for (int a = 0; a < 4; a++) q[a] = r[a] / norm;
+    double scale = 0.5 * (3.0 - (r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]));
+    for (int a = 0; a < 4; a++) q[a] = r[a] * scale;
 }
 
 void spin_quaternion_at(const carom_world *w, int32_t id, double t, double q[4])
@@ -233,8 +264,13 @@ void spin_bring(carom_world *w, int32_t id, double t)
 {
     spin *s = &w->spin;
     if (t == s->since[id]) return;
-    if (w->dim == 2) s->orientation[4 * id] = spin_angle_at(w, id, t);
-    else spin_quaternion_at(w, id, t, &s->orientation[4 * id]);
+    if (w->dim == 2) {
+        s->orientation[4 * id] = spin_angle_at(w, id, t);
+    } else {
+        double q[4]; /* a copy: spin_quaternion_at clears its output before it reads the stored one */
+        spin_quaternion_at(w, id, t, q);
+        memcpy(&s->orientation[4 * id], q, sizeof q);
+    }
     s->since[id] = t;
 }
 
