@@ -74,13 +74,14 @@ static void reported_position(const carom_world *w, const double x_now[3], doubl
     }
 }
 
-/* Body id's spin part of the angular momentum, I w, added to l, and its
- * rotational energy I w^2 / 2 to *rotation (an infinite inertia is left out). */
-static void add_spin(const carom_world *w, int32_t id, double l[3], double *rotation)
+/* The spin part of the angular momentum of the body in slot, I w, added to
+ * l, and its rotational energy I w^2 / 2 to *rotation (an infinite inertia is
+ * left out). */
+static void add_spin(const carom_world *w, int32_t slot, double l[3], double *rotation)
 {
-    if (!(w->spin.inertia[id] < INFINITY)) return;
-    *rotation += spin_energy(w, id);
-    for (int a = 0; a < 3; a++) l[a] += w->spin.inertia[id] * w->spin.omega[3 * id + a];
+    if (!(w->spin.inertia[slot] < INFINITY)) return;
+    *rotation += spin_energy(w, slot);
+    for (int a = 0; a < 3; a++) l[a] += w->spin.inertia[slot] * w->spin.state[slot].omega[a];
 }
 
 /* Instantaneous sums over all bodies at the world's clock, rotation included
@@ -108,7 +109,7 @@ static void add_instant_sums(const carom_world *w, carom_stats *s, double *open_
         l[0] += m * (r[1] * v[2] - r[2] * v[1]);
         l[1] += m * (r[2] * v[0] - r[0] * v[2]);
         l[2] += m * (r[0] * v[1] - r[1] * v[0]);
-        if (w->spin.on) add_spin(w, id, l, &rotation);
+        if (w->spin.on) add_spin(w, i, l, &rotation);
         mass += m;
         measure_flight(&open, b, m, g, w->has_gravity, w->clock);
     }

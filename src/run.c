@@ -348,12 +348,9 @@ PREFETCH_HELPER void prefetch_records(const carom_world *w, int32_t k)
     } else {
         PREFETCH(&w->grid.cell[k]);
     }
-    if (w->spin.rough) { /* rough_pair reads and writes these (by id) */
-        int32_t id = w->id_of[k];
-        PREFETCH(&w->spin.omega[3 * id]);
-        PREFETCH(&w->spin.orientation[4 * id]);
-        PREFETCH(&w->spin.since[id]);
-        PREFETCH(&w->spin.inertia[id]);
+    if (w->spin.rough) { /* rough_pair reads and writes these */
+        PREFETCH(&w->spin.state[k]);
+        PREFETCH(&w->spin.inertia[k]);
     }
 }
 
