@@ -175,7 +175,10 @@ void spin_new_body(carom_world *w, int32_t slot, const carom_body_def *b, const 
         s->state[slot].omega[1] = b->angular_velocity.y;
         if (!is_identity(b->orientation)) {
             const carom_quat q = b->orientation;
-            double norm = sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+            double norm2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+            /* one of carom's own (unit to round-off) is kept as it is, so
+             * that a state written and read back goes on bit for bit */
+            double norm = fabs(norm2 - 1.0) <= 0x1p-48 ? 1.0 : sqrt(norm2);
             const double unit[4] = {q.x / norm, q.y / norm, q.z / norm, q.w / norm};
             memcpy(s->state[slot].orientation, unit, sizeof unit);
         }
