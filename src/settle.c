@@ -106,6 +106,11 @@ void settle_new_body(carom_world *w, int32_t id)
     }
 }
 
+int settle_bounces_only(const carom_world *w, int32_t id)
+{
+    return drive_moves(&w->drive, id) || w->def.wall_tangential_restitution > -1.0 || spin_polygon(&w->spin, id);
+}
+
 /* ---- the TC model ---------------------------------------------------------- */
 
 static int recently_paired(const carom_world *w, int32_t slot, double t)
@@ -137,7 +142,7 @@ double settle_wall_restitution(const carom_world *w, int32_t i, int wall, double
     /* A driven body never rests, nor does a body on a container (no flat
      * floor, no Zeno series): its bounce soon after its previous event is
      * elastic, so it keeps hopping by about g t_c^2 instead of collapsing. */
-    if (drive_moves(&w->drive, id) || wall == CAROM_WALL_CONTAINER)
+    if (settle_bounces_only(w, id) || wall == CAROM_WALL_CONTAINER)
         return t - previous < w->def.collapse_time ? 1.0 : e;
     if (!recently_paired(w, i, t)) return e;
     /* Elastic, as the TC model asks, if the body comes from its pair
@@ -254,7 +259,7 @@ void settle_after_wall(carom_world *w, int32_t i, int wall, double t, double e)
     if (s->last_partner) s->last_partner[id] = -1;
     int axis = wall / 2;
     if (!s->state || wall >= CAROM_WALL_CONTAINER || s->floor_side[axis] != wall_axis_side(wall) ||
-        drive_moves(&w->drive, id))
+        settle_bounces_only(w, id))
         return;
     double u = fabs(w->hot[i].v[axis]), g = fabs(w->gravity[axis]);
     if (u == 0.0) {
@@ -285,7 +290,7 @@ void settle_after_wall(carom_world *w, int32_t i, int wall, double t, double e)
 void settle_detect_body(carom_world *w, int32_t i)
 {
     settle *s = &w->rest;
-    if (!s->state || drive_moves(&w->drive, w->id_of[i])) return;
+    if (!s->state || settle_bounces_only(w, w->id_of[i])) return;
     body_hot *h = &w->hot[i];
     for (int a = 0; a < 3; a++) {
         if (!s->floor_side[a] || h->v[a] != 0.0) continue;

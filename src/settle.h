@@ -41,6 +41,10 @@ int settle_def_has_floors(const carom_world_def *def);
 int settle_def_has_collapse(const carom_world_def *def);
 void settle_configure(carom_world *w);
 void settle_new_body(carom_world *w, int32_t id);
+/* Body id never comes to rest on a floor (no Zeno series): it bounces, and
+ * the TC model keeps it hopping. Driven bodies, polygons, and every body
+ * when walls are rough (a rest would skip the spin each bounce changes). */
+int settle_bounces_only(const carom_world *w, int32_t id);
 /* The restitution of a pair collision (slots i, j) or a wall bounce at t
  * (previous: the time of the body's previous event). */
 double settle_pair_restitution(const carom_world *w, int32_t i, int32_t j, double t);

@@ -547,6 +547,7 @@ carom_status carom_world_get_body(const carom_world *w, int32_t id, carom_body_s
     carom_status st = world_check_id(w, id);
     if (st != CAROM_OK) return st;
     int32_t s = w->slot_of[id];
+    memset(state, 0, sizeof *state); /* padding too: states compare bytewise */
     double x[3], v[3];
     motion_state_at(&w->hot[s], motion_gravity(w, s), w->has_gravity, w->clock, x, v);
     for (int a = 0; a < 3; a++) {
