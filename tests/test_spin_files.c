@@ -364,6 +364,24 @@ static void test_file_states_refused_by_line(void)
     unlink(yaml);
 }
 
+/* The library's refusal of a generated group's body points at the key it names. */
+static void test_refusal_at_its_key(void)
+{
+    char path[64], error[1024] = "", where[200];
+    write_temp(path, sizeof path, ".yaml",
+               "world: {dim: 2, box: 10}\nbodies:\n  - count: 2\n    mass: .inf\n    velocity: {speed: 1}\n"
+               "    inertia: 3\n");
+    scenario s;
+    carom_world *w = NULL;
+    double box[3];
+    CHECK_MSG(scenario_load(path, &s, error, sizeof error) == 0, "%s", error);
+    CHECK_EQ_INT(place_build_world(&s, NULL, NULL, box, &w, error, sizeof error), -1);
+    snprintf(where, sizeof where, "%s:6:14: body 0: inertia = 3: a kinematic body's inertia", path);
+    CHECK_MSG(strncmp(error, where, strlen(where)) == 0, "expected %s..., got %s", where, error);
+    scenario_free(&s);
+    unlink(path);
+}
+
 int main(void)
 {
     RUN(test_shapes_and_spins_become_bodies);
@@ -376,5 +394,6 @@ int main(void)
     RUN(test_columns_only_with_rotation);
     RUN(test_rotation_columns_refused);
     RUN(test_file_states_refused_by_line);
+    RUN(test_refusal_at_its_key);
     return CHECK_SUMMARY();
 }
