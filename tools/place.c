@@ -150,7 +150,9 @@ static const char *expected_for(carom_status status)
     }
 }
 
-/* The key of group g a world's message is about (the field it names), else the group's start. */
+/* The spin or shape key of group g a world's message is about (the field
+ * it names), else the group's start (a radius or mass refused may be the
+ * box's fault). */
 static scenario_mark mark_for(const scenario_group *g, const char *message)
 {
     const char *field = strchr(message, ':'); /* "body N: FIELD..." */
@@ -158,16 +160,17 @@ static scenario_mark mark_for(const scenario_group *g, const char *message)
     const struct {
         const char *name;
         scenario_mark mark;
-    } keys[] = {{"inertia", g->inertia_mark},          {"angular_velocity", g->angular_velocity_mark},
-                {"orientation", g->orientation_mark},  {"angle", g->orientation_mark},
-                {"polygon", g->shape_mark},            {"mass", g->mass_mark},
-                {"radius", g->radius_mark}};
+    } keys[] = {{"inertia", g->inertia_mark},
+                {"angular_velocity", g->angular_velocity_mark},
+                {"orientation", g->orientation_mark},
+                {"angle", g->orientation_mark},
+                {"polygon", g->shape_mark}};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
         if (!strncmp(field, keys[k].name, strlen(keys[k].name)) && keys[k].mark.line > 0) return keys[k].mark;
     return g->mark;
 }
 
-/* A world error while adding a group's bodies, at the key it is about (or the group's start). */
+/* A world error while adding a group's bodies, at the spin or shape key it is about (or the group's start). */
 static int fail_world(const builder *b, const scenario_group *g, carom_status status)
 {
     const char *message = carom_world_message(b->world);

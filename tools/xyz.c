@@ -16,9 +16,9 @@
  * (mass INFINITY, issue 12) is written with mass and masses inf and momenta
  * 0 (its momentum is not defined; velo holds its velocity), and a mass or
  * masses of inf is read back as one. A world with rotation (issue 14) adds
- * orientation (a unit quaternion, OVITO's x y z w order, so OVITO turns the
- * particles) and omega, and in 2D the angle, which is the exact 2D state: a
- * quaternion read back gives the angle only to rounding and modulo 2 pi.
+ * orientation (a unit quaternion in OVITO's x y z w order) and omega, and
+ * in 2D the angle, which is the exact 2D state: a quaternion read back
+ * gives the angle only to rounding and modulo 2 pi.
  *
  * Reading: frames before the one asked for are skipped by their counts (a
  * negative index counts the frames first). A small tokenizer splits lines at
