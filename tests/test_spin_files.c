@@ -364,6 +364,27 @@ static void test_file_states_refused_by_line(void)
     unlink(yaml);
 }
 
+/* A 2D file without an angle column whose quaternion turns about x is refused at its line. */
+static void test_2d_orientation_about_z_only(void)
+{
+    char xyz[64], text[400], error[1024] = "", yaml[64];
+    write_temp(xyz, sizeof xyz, ".xyz",
+               "2\nProperties=species:S:1:pos:R:3:orientation:R:4\nA 1 2 0 0 0 0.6 0.8\nA -3 -2 0 0.6 0 0 0.8\n");
+    snprintf(text, sizeof text, "world: {dim: 2, box: 20, boundary: walls}\nbodies:\n  - {file: %s}\n", xyz);
+    write_temp(yaml, sizeof yaml, ".yaml", text);
+    scenario s;
+    carom_world *w = NULL;
+    double box[3];
+    CHECK_MSG(scenario_load(yaml, &s, error, sizeof error) == 0, "%s", error);
+    CHECK_EQ_INT(place_build_world(&s, NULL, NULL, box, &w, error, sizeof error), -1);
+    CHECK_MSG(strstr(error, ":3:5: ") && strstr(error, "line 4: orientation (0.59999999999999998, 0, 0, "
+                                                        "0.80000000000000004) turns about an axis other than z"),
+              "%s", error);
+    scenario_free(&s);
+    unlink(xyz);
+    unlink(yaml);
+}
+
 /* The library's refusal of a generated group's body points at the key it names. */
 static void test_refusal_at_its_key(void)
 {
@@ -395,5 +416,6 @@ int main(void)
     RUN(test_rotation_columns_refused);
     RUN(test_file_states_refused_by_line);
     RUN(test_refusal_at_its_key);
+    RUN(test_2d_orientation_about_z_only);
     return CHECK_SUMMARY();
 }

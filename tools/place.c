@@ -839,12 +839,24 @@ static int place_lattice(builder *b, const scenario_group *g, const carom_vec *v
 
 /* ---- groups ---------------------------------------------------------------------- */
 
+/* In 2D a file's orientation, when no angle column gives the angle, must be a turn about z. */
+static int check_turn_about_z(const builder *b, const scenario_group *g, const xyz_frame *f, int32_t k)
+{
+    const carom_quat q = f->bodies[k].orientation;
+    if (b->s->dim == 3 || f->has_angle || !f->has_orientation || (q.x == 0.0 && q.y == 0.0)) return 0;
+    return fail(b, g->mark,
+                "%s, line %lld: orientation (%.17g, %.17g, %.17g, %.17g) turns about an axis other than z "
+                "(expected x = y = 0 in a 2D world, or an angle column)",
+                g->file, (long long)(f->first_body_line + k), q.x, q.y, q.z, q.w);
+}
+
 static int add_file_group(builder *b, int index)
 {
     const scenario_group *g = &b->s->groups[index];
     const xyz_frame *f = &b->frames[index];
     for (int32_t k = 0; k < f->count; k++) {
         const carom_body_state *state = &f->bodies[k];
+        if (check_turn_about_z(b, g, f, k) != 0) return -1;
         carom_body_def body = group_body(g, state->position, state->velocity, state->radius, state->mass,
                                          file_turn(f, state), state->angular_velocity);
         double r = g->polygon_vertices > 0 ? g->bounding_radius : state->radius;
