@@ -9,9 +9,10 @@
  * before its spin changes, a kinematic body (mass and inertia infinite)
  * keeps its motion and its collision counter, and the energy it gives a
  * free body, translation and spin, is counted as its work. The TC model's
- * elastic collisions (settle.c) make e = 1 and keep beta: tangential
- * dissipation does not feed inelastic collapse, whose cause is the normal
- * velocities shrinking geometrically.
+ * collisions (settle.c: bodies still in contact from their last collision)
+ * dissipate nothing: e = 1 and smooth, beta = -1. Keeping beta there let
+ * rough disks in a bed under gravity kick each other off the floor forever
+ * (a jam in tests/test_snapshot.c's granular bed).
  */
 #include "rough.h"
 
@@ -51,7 +52,8 @@ static void store_sphere(carom_world *w, int32_t slot, const impulse_sphere *s, 
     if (w->dim == 2) w->spin.omega[3 * id] = w->spin.omega[3 * id + 1] = 0.0;
 }
 
-double rough_pair(carom_world *w, int32_t i, int32_t j, const double dr[3], double e, double t, double *virial)
+double rough_pair(carom_world *w, int32_t i, int32_t j, const double dr[3], double e, double beta, double t,
+                  double *virial)
 {
     *virial = 0.0;
     if (w->mass[i] < INFINITY) w->counter[i]++; /* a kinematic body's predictions stay valid */
@@ -67,7 +69,7 @@ double rough_pair(carom_world *w, int32_t i, int32_t j, const double dr[3], doub
     impulse_sphere *free_one = s1.mass == INFINITY ? &s2 : s2.mass == INFINITY ? &s1 : NULL;
     double before = free_one ? energy_of(free_one) : 0.0;
     impulse_rough_result out;
-    if (!impulse_rough_pair(&s1, &s2, n, e, w->def.tangential_restitution, &out)) return 0.0;
+    if (!impulse_rough_pair(&s1, &s2, n, e, beta, &out)) return 0.0;
     if (free_one) w->meas.kinematic_work += energy_of(free_one) - before;
     if (s1.mass < INFINITY) store_sphere(w, i, &s1, t);
     if (s2.mass < INFINITY) store_sphere(w, j, &s2, t);
@@ -75,7 +77,7 @@ double rough_pair(carom_world *w, int32_t i, int32_t j, const double dr[3], doub
     return sqrt(out.impulse[0] * out.impulse[0] + out.impulse[1] * out.impulse[1] + out.impulse[2] * out.impulse[2]);
 }
 
-double rough_wall(carom_world *w, int32_t i, const double outward[3], double e, double t)
+double rough_wall(carom_world *w, int32_t i, const double outward[3], double e, double beta, double t)
 {
     double length = sqrt(outward[0] * outward[0] + outward[1] * outward[1] + outward[2] * outward[2]);
     if (!(length > 0.0)) return 0.0;
@@ -83,7 +85,7 @@ double rough_wall(carom_world *w, int32_t i, const double outward[3], double e, 
     assert(w->mass[i] < INFINITY && "a kinematic body bounces as a smooth one (run.c)");
     impulse_sphere s = sphere_of(w, i);
     impulse_rough_result out;
-    if (!impulse_rough_wall(&s, n, e, w->def.wall_tangential_restitution, &out)) return 0.0;
+    if (!impulse_rough_wall(&s, n, e, beta, &out)) return 0.0;
     store_sphere(w, i, &s, t);
     return sqrt(out.impulse[0] * out.impulse[0] + out.impulse[1] * out.impulse[1] + out.impulse[2] * out.impulse[2]);
 }
