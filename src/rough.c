@@ -25,11 +25,10 @@
 
 static impulse_sphere sphere_of(const carom_world *w, int32_t slot)
 {
-    int32_t id = w->id_of[slot];
     impulse_sphere s;
-    for (int a = 0; a < 3; a++) s.v[a] = w->hot[slot].v[a], s.w[a] = w->spin.omega[3 * id + a];
+    for (int a = 0; a < 3; a++) s.v[a] = w->hot[slot].v[a], s.w[a] = w->spin.state[slot].omega[a];
     s.mass = w->mass[slot];
-    s.inertia = w->spin.inertia[id];
+    s.inertia = w->spin.inertia[slot];
     s.radius = w->hot[slot].radius;
     return s;
 }
@@ -46,10 +45,10 @@ static double energy_of(const impulse_sphere *s)
  * orientation first brought to t. */
 static void store_sphere(carom_world *w, int32_t slot, const impulse_sphere *s, double t)
 {
-    int32_t id = w->id_of[slot];
-    spin_bring(w, id, t);
-    for (int a = 0; a < 3; a++) w->hot[slot].v[a] = s->v[a], w->spin.omega[3 * id + a] = s->w[a];
-    if (w->dim == 2) w->spin.omega[3 * id] = w->spin.omega[3 * id + 1] = 0.0;
+    spin_bring(w, slot, t);
+    double *omega = w->spin.state[slot].omega;
+    for (int a = 0; a < 3; a++) w->hot[slot].v[a] = s->v[a], omega[a] = s->w[a];
+    if (w->dim == 2) omega[0] = omega[1] = 0.0;
 }
 
 double rough_pair(carom_world *w, int32_t i, int32_t j, const double dr[3], double e, double beta, double t,

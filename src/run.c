@@ -348,6 +348,10 @@ PREFETCH_HELPER void prefetch_records(const carom_world *w, int32_t k)
     } else {
         PREFETCH(&w->grid.cell[k]);
     }
+    if (w->spin.rough) { /* rough_pair reads and writes these */
+        PREFETCH(&w->spin.state[k]);
+        PREFETCH(&w->spin.inertia[k]);
+    }
 }
 
 /* Stage two, cell lists: the heads of the cells around body k. */

@@ -104,7 +104,8 @@ void settle_new_body(carom_world *w, int32_t id)
 
 int settle_bounces_only(const carom_world *w, int32_t id)
 {
-    return drive_moves(&w->drive, id) || w->def.wall_tangential_restitution > -1.0 || spin_polygon(&w->spin, id);
+    return drive_moves(&w->drive, id) || w->def.wall_tangential_restitution > -1.0 ||
+           (w->spin.polygons && spin_polygon(&w->spin, w->slot_of[id]));
 }
 
 int settle_def_has_collapse(const carom_world_def *def)

@@ -438,11 +438,12 @@ static void write_body(stream *s, const carom_world *w, int32_t i)
         put_i32(s, w->sense.last[id].sensor);
     }
     if (w->spin.on) {
-        for (int a = 0; a < 3; a++) put_f64(s, w->spin.omega[3 * id + a]);
-        for (int a = 0; a < 4; a++) put_f64(s, w->spin.orientation[4 * id + a]);
-        put_f64(s, w->spin.since[id]);
-        put_f64(s, w->spin.inertia[id]);
-        put_i32(s, w->spin.shape[id]);
+        const spin_state *r = &w->spin.state[i];
+        for (int a = 0; a < 3; a++) put_f64(s, r->omega[a]);
+        for (int a = 0; a < 4; a++) put_f64(s, r->orientation[a]);
+        put_f64(s, r->since);
+        put_f64(s, w->spin.inertia[i]);
+        put_i32(s, w->spin.shape[i]);
     }
 }
 
@@ -1203,16 +1204,17 @@ static void read_spin(stream *s, carom_world *w, int32_t i)
 {
     spin *p = &w->spin;
     if (!p->on) return;
-    for (int a = 0; a < 3; a++) p->omega[3 * i + a] = get_f64(s);
-    for (int a = 0; a < 4; a++) p->orientation[4 * i + a] = get_f64(s);
-    p->since[i] = get_f64(s);
+    spin_state *r = &p->state[i];
+    for (int a = 0; a < 3; a++) r->omega[a] = get_f64(s);
+    for (int a = 0; a < 4; a++) r->orientation[a] = get_f64(s);
+    r->since = get_f64(s);
     p->inertia[i] = get_f64(s);
     p->shape[i] = get_i32(s);
 }
 
 static carom_status check_orientation(const carom_world *w, int32_t i, size_t at, const refusal *r)
 {
-    const double *q = &w->spin.orientation[4 * i];
+    const double *q = w->spin.state[i].orientation;
     if (w->dim == 2) {
         if (!(isfinite(q[0]) && fabs(q[0]) <= 1e15) || q[1] != 0.0 || q[2] != 0.0 || q[3] != 0.0)
             return refuse(r, at + 24, "orientation", "body %d: angle %g (%g, %g, %g): expected a finite angle "
@@ -1231,15 +1233,16 @@ static carom_status check_spin_body(carom_world *w, int32_t i, size_t at, const 
     spin *p = &w->spin;
     if (!p->on) return CAROM_OK;
     for (int a = 0; a < 3; a++) {
-        double o = p->omega[3 * i + a];
+        double o = p->state[i].omega[a];
         if (!isfinite(o) || !world_in_scale(o) || (w->dim == 2 && a < 2 && o != 0.0))
             return refuse(r, at + 8 * (size_t)a, "angular velocity", "body %d: %g on axis %d", (int)i, o, a);
     }
     carom_status st = check_orientation(w, i, at, r);
     if (st != CAROM_OK) return st;
-    if (!(isfinite(p->since[i]) && p->since[i] <= w->clock && p->since[i] >= -1e300))
+    double since = p->state[i].since;
+    if (!(isfinite(since) && since <= w->clock))
         return refuse(r, at + 56, "orientation time", "body %d: %g: expected a time not after the clock %.17g",
-                      (int)i, p->since[i], w->clock);
+                      (int)i, since, w->clock);
     double inertia = p->inertia[i];
     int kinematic = drive_is_kinematic(w->mass[i]);
     if (!(inertia == INFINITY || (!kinematic && world_mass_in_range(inertia))))

@@ -204,11 +204,11 @@ carom_status carom_world_set_body_angular_velocity(carom_world *w, int32_t id, c
     if (spin_enable(w) != 0)
         return world_fail(w, CAROM_OUT_OF_MEMORY, "body %d: out of memory for rotation", (int)id);
     int32_t s = w->slot_of[id];
-    spin_bring(w, id, w->clock);
-    double before = spin_energy(w, id);
-    for (int a = 0; a < 3; a++) w->spin.omega[3 * id + a] = omega[a];
-    w->meas.control_work += spin_energy(w, id) - before;
-    if (spin_polygon(&w->spin, id)) {
+    spin_bring(w, s, w->clock);
+    double before = spin_energy(w, s);
+    for (int a = 0; a < 3; a++) w->spin.state[s].omega[a] = omega[a];
+    w->meas.control_work += spin_energy(w, s) - before;
+    if (spin_polygon(&w->spin, s)) {
         bring_to_clock(w, s);
         repredict(w, s);
     }

@@ -198,9 +198,7 @@ static int body_arrays(carom_world *w, int32_t capacity, memory_array arrays[BOD
     }
     if (w->spin.on) {
         spin *r = &w->spin;
-        blocks[count] = (void **)&r->omega, element[count++] = 3 * sizeof *r->omega;
-        blocks[count] = (void **)&r->orientation, element[count++] = 4 * sizeof *r->orientation;
-        blocks[count] = (void **)&r->since, element[count++] = sizeof *r->since;
+        blocks[count] = (void **)&r->state, element[count++] = sizeof *r->state;
         blocks[count] = (void **)&r->inertia, element[count++] = sizeof *r->inertia;
         blocks[count] = (void **)&r->shape, element[count++] = sizeof *r->shape;
     }
