@@ -110,10 +110,11 @@ static double deepest_overlap(const carom_world *w, int *nan_seen)
     return worst;
 }
 
+/* Kinetic + rotational (a rough world passes energy to the spins) + potential. */
 static double energy(const carom_world *w, int with_potential)
 {
     carom_stats st = carom_world_stats(w);
-    return st.kinetic_energy + (with_potential ? st.potential_energy : 0.0);
+    return st.kinetic_energy + st.rotational_energy + (with_potential ? st.potential_energy : 0.0);
 }
 
 int main(int argc, char **argv)

@@ -16,7 +16,10 @@
 #  - Time= of every frame at k * every.
 # Then carom reads its own trajectory back (file: with frame: -1, no box in
 # the scenario: the Lattice becomes the box) and its first frame repeats the
-# last frame read, column for column.
+# last frame read, column for column. Last, the rotation columns of a rough
+# 3D gas and of turned, spinning 2D disks: unit quaternions, the 2D
+# quaternion the turn by the angle column, and carom's rotational energy and
+# angular momentum recomputed from ASE's arrays.
 # Prints "N passed, N failed" last.
 set -u
 carom=$1
@@ -138,6 +141,74 @@ if (cd "$work" && "$carom" run again.yaml --quiet) >"$work/out" 2>&1; then
 else
   fail "read back" "$(cat "$work/out")"
 fi
+
+# Rotation columns (issue 14): a rough 3D gas and a 2D world of spinning,
+# turned disks. ASE keeps orientation, omega and angle as per-atom arrays;
+# each quaternion is a unit one, the 2D quaternion is the turn by the angle
+# about z, and the rotational energy and angular momentum's spin part from
+# ASE's arrays (I = 2 m r^2 / 5 for spheres, m r^2 / 2 for disks) equal
+# carom's statistics at the end.
+cat >"$work/rough.yaml" <<'EOF'
+world: {dim: 3, box: 9, boundary: walls, tangential_restitution: 0.5, wall_tangential_restitution: 1}
+seed: 5
+bodies: [{name: Ar, count: 60, radius: 0.5, mass: 2, orientation: random, velocity: {temperature: 1}}]
+run: {until: 3}
+output: {trajectory: rough.xyz, every: 1, stats: rough.json}
+EOF
+cat >"$work/turned.yaml" <<'EOF'
+world: {dim: 2, box: 12, boundary: walls}
+seed: 6
+bodies: [{name: He, count: 30, radius: 0.4, mass: 3, orientation: random, angular_velocity: 2.5}]
+run: {until: 3}
+output: {trajectory: turned.xyz, every: 1, stats: turned.json}
+EOF
+cat >"$work/spin.py" <<'EOF'
+import json, sys
+import numpy as np
+import ase.io
+
+traj, stats_path, dim = sys.argv[1], sys.argv[2], int(sys.argv[3])
+stats = json.load(open(stats_path))
+frames = ase.io.read(traj, index=":", format="extxyz")
+problems = []
+for k, atoms in enumerate(frames):
+    q, w = atoms.arrays["orientation"], atoms.arrays["omega"]
+    if q.shape != (len(atoms), 4) or w.shape != (len(atoms), 3):
+        problems.append("frame %d: orientation %s, omega %s" % (k, q.shape, w.shape))
+        continue
+    if np.max(np.abs(np.sum(q * q, axis=1) - 1)) > 1e-12:
+        problems.append("frame %d: quaternions not of unit length" % k)
+    if dim == 2:
+        angle = atoms.arrays["angle"]
+        turn = np.stack([np.zeros_like(angle), np.zeros_like(angle), np.sin(angle / 2), np.cos(angle / 2)], axis=1)
+        if np.max(np.abs(turn - q)) > 1e-12 or np.any(w[:, :2] != 0):
+            problems.append("frame %d: the 2D orientation is not the turn by angle about z" % k)
+last = frames[-1]
+m, r, w = last.get_masses(), last.arrays["radius"], last.arrays["omega"]
+inertia = (0.4 if dim == 3 else 0.5) * m * r * r
+energy = 0.5 * np.sum(inertia * np.sum(w * w, axis=1))
+if abs(energy - stats["rotational_energy"]) > 1e-12 * energy:
+    problems.append("rotational energy %.17g from ASE, carom says %.17g" % (energy, stats["rotational_energy"]))
+if energy <= 0:
+    problems.append("nothing spins")
+spin = np.sum(inertia[:, None] * w, axis=0)
+orbit = np.sum(m[:, None] * np.cross(last.positions, last.get_velocities()), axis=0)  # carom's frame: about its origin
+total = np.array(stats["angular_momentum"])
+if np.max(np.abs(spin + orbit - total)) > 1e-10 * (1 + np.max(np.abs(total))):
+    problems.append("angular momentum %s from ASE, carom says %s" % (spin + orbit, total))
+for p in problems:
+    print(p)
+sys.exit(1 if problems else 0)
+EOF
+for case in "rough 3" "turned 2"; do
+  read -r name dim <<<"$case"
+  if (cd "$work" && "$carom" run "$name.yaml" --quiet) >"$work/out" 2>&1 &&
+     out=$("$python" "$work/spin.py" "$work/$name.xyz" "$work/$name.json" "$dim" 2>&1); then
+    pass "ASE reads the rotation columns (${dim}D): unit quaternions, angle, rotational energy, angular momentum"
+  else
+    fail "ASE rotation ${dim}D" "$(cat "$work/out") ${out:-}"
+  fi
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -17,16 +17,16 @@
 #include "checkpoint.h"
 #include "session.h"
 
-/* Offsets in the checkpoint of small_session (format 3): texts from 16,
+/* Offsets in the checkpoint of small_session (format 4): texts from 16,
  * the numbers, the integers, the snapshot's length, the snapshot. */
 enum {
     AT_VERSION = 8,
     AT_TAG = 12,
     AT_FIRST_TEXT = 16,
     AT_NUMBERS = 72,
-    AT_INTEGERS = 152,
-    AT_SNAPSHOT_LENGTH = 192,
-    AT_SNAPSHOT = 200,
+    AT_INTEGERS = 160,
+    AT_SNAPSHOT_LENGTH = 200,
+    AT_SNAPSHOT = 208,
     SNAPSHOT_AT_GRID = 252
 };
 
@@ -79,7 +79,7 @@ static session small_session(void)
     CHECK(session_set_text(&s.checkpoint, "base.ckpt") == 0);
     s.seed = 42, s.until = 10.0, s.events = -1, s.every = 0.1, s.checkpoint_every = 0.0;
     s.next_frame = 7.4, s.next_checkpoint = INFINITY, s.kinetic_energy_initial = 1.5;
-    s.potential_energy_initial = -0.25, s.frames_written = 3;
+    s.potential_energy_initial = -0.25, s.frames_written = 3, s.rotational_energy_initial = 0.625;
     return s;
 }
 
@@ -135,11 +135,13 @@ static void test_round_trip(void)
     CHECK(back.seed == 42 && back.until == 10.0 && back.events == -1 && back.every == 0.1);
     CHECK(back.next_frame == 7.4 && isinf(back.next_checkpoint) &&
           back.kinetic_energy_initial == 1.5);
+    CHECK(back.rotational_energy_initial == 0.625);
     CHECK(back.potential_energy_initial == -0.25 && back.frames_written == 3 &&
           back.checkpoint_every == 0.0);
     CHECK(carom_world_run(w, 30.0, -1) == CAROM_OK && carom_world_run(copy, 30.0, -1) == CAROM_OK);
     for (int32_t id = 0; id < 3; id++) {
         carom_body_state a, b;
+        memset(&a, 0, sizeof a), memset(&b, 0, sizeof b); /* the padding after polygon_vertices */
         CHECK(carom_world_get_body(w, id, &a) == CAROM_OK &&
               carom_world_get_body(copy, id, &b) == CAROM_OK);
         CHECK(memcmp(&a, &b, sizeof a) == 0);
@@ -228,7 +230,7 @@ static void test_forged_fields_refused(void)
     unsigned char *good = good_checkpoint(&size);
     CHECK(memcmp(good + AT_SNAPSHOT, "CAROMSNP", 8) == 0);
     expect_forged_refused(good, size, AT_VERSION, 1, 4,
-                          "checkpoint format version 1, this carom reads version 3");
+                          "checkpoint format version 1, this carom reads version 4");
     expect_forged_refused(good, size, AT_TAG, 0x04030201u, 4, "byte-order tag");
     expect_forged_refused(good, size, AT_FIRST_TEXT, 0x7fffffff, 4, "scenario path");
     expect_forged_refused(good, size, AT_FIRST_TEXT + 4, 0, 1, "NUL");
@@ -238,6 +240,7 @@ static void test_forged_fields_refused(void)
     expect_forged_refused(good, size, AT_INTEGERS + 16, (uint64_t)1 << 40, 8, "frames written");
     expect_forged_refused(good, size, AT_NUMBERS + 64, bits_of(-0.5), 8, "window");
     expect_forged_refused(good, size, AT_NUMBERS + 72, bits_of(INFINITY), 8, "window origin");
+    expect_forged_refused(good, size, AT_NUMBERS + 80, bits_of(-1.0), 8, "initial rotational energy");
     expect_forged_refused(good, size, AT_INTEGERS + 24, (uint64_t)-3, 8, "next controls row");
     expect_forged_refused(good, size, AT_INTEGERS + 32, (uint64_t)1 << 33, 8, "controls checksum");
     expect_forged_refused(good, size, AT_SNAPSHOT_LENGTH, (uint64_t)1 << 40, 8, "snapshot length");
@@ -265,7 +268,7 @@ static void test_older_format_named(void)
     unsigned char old[697] = {'C', 'A', 'R', 'O', 'M', 'C', 'K', 'P', 1, 0, 0, 0};
     expect_refused(
         old, sizeof old,
-        "byte 8 (format version): checkpoint format version 1, this carom reads version 3");
+        "byte 8 (format version): checkpoint format version 1, this carom reads version 4");
     unsigned char foreign[16] = "not a checkpoint";
     char error[300] = "";
     write_file(foreign, sizeof foreign);

@@ -47,8 +47,11 @@ check_stats() {
   close "$rate" "$(awk -v p="$pair" -v n="$n" -v t="$t" 'BEGIN { printf "%.17g", 2 * p / (n * t) }')" 1e-12 ||
     { echo "collision_rate $rate is not 2 pairs / (N t)"; return 1; }
   local e e0
-  e=$(awk -v k="$(json_number "$stats" kinetic_energy)" -v p="$(json_number "$stats" potential_energy)" 'BEGIN { printf "%.17g", k + p }')
-  e0=$(awk -v k="$(json_number "$stats" kinetic_energy_initial)" -v p="$(json_number "$stats" potential_energy_initial)" 'BEGIN { printf "%.17g", k + p }')
+  # kinetic + rotational + potential: a rough run passes energy to the spins
+  e=$(awk -v k="$(json_number "$stats" kinetic_energy)" -v p="$(json_number "$stats" potential_energy)" \
+        -v r="$(json_number "$stats" rotational_energy)" 'BEGIN { printf "%.17g", k + p + r }')
+  e0=$(awk -v k="$(json_number "$stats" kinetic_energy_initial)" -v p="$(json_number "$stats" potential_energy_initial)" \
+         -v r="$(json_number "$stats" rotational_energy_initial)" 'BEGIN { printf "%.17g", k + p + r }')
   if [ "$elastic" = yes ]; then
     close "$e" "$e0" 1e-10 || { echo "energy not conserved: $e0 -> $e"; return 1; }
   else

@@ -700,6 +700,231 @@ static void test_window_errors(void)
     }
 }
 
+/* ---- spin and shape (issue 14) ------------------------------------------------ */
+
+static void test_spin_keys_2d(void)
+{
+    scenario s;
+    if (!expect_ok("2D spin", "world:\n  dim: 2\n  box: 10\n  tangential_restitution: 0.5\n"
+                              "  wall_tangential_restitution: -0.25\n  friction: 0.3\n"
+                              "bodies:\n  - {count: 2, shape: {box: [1.5, 0.5]}, orientation: 0.25, "
+                              "angular_velocity: -2, inertia: 3}\n"
+                              "  - {count: 1, shape: {regular: {sides: 6, radius: 0.5}}, orientation: random}\n"
+                              "  - {count: 1, shape: {polygon: [[0, 0], [2, 0], [0, 1]]}}\n"
+                              "  - {count: 1, radius: 0.25}\n"
+                              "  - {file: a.xyz, shape: {box: [1, 1]}}\n",
+                   &s))
+        return;
+    CHECK(s.tangential_restitution == 0.5 && s.wall_tangential_restitution == -0.25 && s.friction == 0.3);
+    const scenario_group *g = s.groups;
+    CHECK_EQ_INT(g[0].polygon_vertices, 4);
+    const double box[4][2] = {{-0.75, -0.25}, {0.75, -0.25}, {0.75, 0.25}, {-0.75, 0.25}};
+    for (int k = 0; k < 4 && g[0].polygon; k++) CHECK(g[0].polygon[k].x == box[k][0] && g[0].polygon[k].y == box[k][1]);
+    CHECK_NEAR(g[0].bounding_radius, 0.5 * sqrt(1.5 * 1.5 + 0.5 * 0.5), 1e-15);
+    CHECK_NEAR(g[0].polygon_area, 0.75, 1e-15);
+    CHECK(g[0].angle == 0.25 && g[0].angular_velocity[2] == -2.0 && g[0].angular_velocity[0] == 0.0);
+    CHECK(g[0].inertia == 3.0 && !g[0].random_orientation);
+    /* a regular hexagon: every vertex on the circle, one edge at the bottom parallel to x */
+    CHECK_EQ_INT(g[1].polygon_vertices, 6);
+    for (int k = 0; k < 6 && g[1].polygon; k++)
+        CHECK_NEAR(hypot(g[1].polygon[k].x, g[1].polygon[k].y), 0.5, 1e-15);
+    if (g[1].polygon) {
+        CHECK_NEAR(g[1].polygon[0].y, g[1].polygon[1].y, 1e-15);
+        CHECK_NEAR(g[1].polygon[0].y, -0.5 * cos(3.14159265358979323846 / 6), 1e-15);
+        CHECK_NEAR(g[1].polygon[0].x, -g[1].polygon[1].x, 1e-15);
+    }
+    CHECK_NEAR(g[1].polygon_area, 1.5 * sqrt(3.0) * 0.25, 1e-15);
+    CHECK(g[1].random_orientation && g[1].inertia == 0.0);
+    CHECK_EQ_INT(g[2].polygon_vertices, 3);
+    CHECK(g[2].polygon && g[2].polygon[1].x == 2.0 && g[2].polygon[2].y == 1.0);
+    /* the bounding radius is about the centroid (2/3, 1/3): its farthest vertex is (2, 0) */
+    CHECK_NEAR(g[2].bounding_radius, hypot(4.0 / 3.0, 1.0 / 3.0), 1e-15);
+    CHECK(g[3].polygon_vertices == 0 && !g[3].polygon && g[3].angle == 0.0 && g[3].inertia == 0.0);
+    CHECK_EQ_INT(g[4].polygon_vertices, 4);
+    scenario_free(&s);
+    if (expect_ok("friction inf", "world: {dim: 2, friction: .inf}\nbodies: [{count: 1}]\n", &s)) {
+        CHECK(isinf(s.friction) && s.tangential_restitution == -1.0 && s.wall_tangential_restitution == -1.0);
+        scenario_free(&s);
+    }
+}
+
+static void test_spin_keys_3d(void)
+{
+    scenario s;
+    if (!expect_ok("3D spin", "world: {tangential_restitution: 1}\nbodies:\n"
+                              "  - {count: 2, orientation: [0, 0.6, 0, 0.8], angular_velocity: [1, -2, 3.5]}\n"
+                              "  - {count: 2, orientation: random, inertia: .inf}\n"
+                              "  - {count: 2}\n",
+                   &s))
+        return;
+    const scenario_group *g = s.groups;
+    CHECK(s.tangential_restitution == 1.0 && s.friction == 0.0);
+    CHECK(g[0].orientation.x == 0.0 && g[0].orientation.y == 0.6 && g[0].orientation.z == 0.0 &&
+          g[0].orientation.w == 0.8);
+    CHECK(g[0].angular_velocity[0] == 1.0 && g[0].angular_velocity[1] == -2.0 && g[0].angular_velocity[2] == 3.5);
+    CHECK(g[1].random_orientation && isinf(g[1].inertia));
+    CHECK(g[2].orientation.w == 1.0 && g[2].orientation.x == 0.0 && !g[2].random_orientation &&
+          g[2].angular_velocity[2] == 0.0 && g[2].polygon_vertices == 0);
+    scenario_free(&s);
+}
+
+/* The column of the first occurrence of mark in line (1-based). */
+static int column_of(const char *line, const char *mark)
+{
+    const char *at = strstr(line, mark);
+    CHECK_MSG(at != NULL, "'%s' not in '%s'", mark, line);
+    return at ? (int)(at - line) + 1 : 0;
+}
+
+typedef struct spin_case {
+    const char *name, *world, *group, *mark, *phrase;
+} spin_case;
+
+static void expect_spin_errors(const spin_case *cases, size_t count)
+{
+    char text[512];
+    for (size_t k = 0; k < count; k++) {
+        snprintf(text, sizeof text, "world: {%s}\nbodies:\n%s", cases[k].world, cases[k].group);
+        expect_error(cases[k].name, text, 3, column_of(cases[k].group, cases[k].mark), cases[k].phrase);
+    }
+}
+
+static void test_shape_errors(void)
+{
+    static const spin_case cases[] = {
+        {"shape scalar", "dim: 2", "  - {count: 1, shape: 5}\n", "5",
+         "bodies[0].shape is '5' (expected a mapping with keys among: polygon, box, regular)"},
+        {"shape two keys", "dim: 2", "  - {count: 1, shape: {box: [1, 1], regular: {sides: 3, radius: 1}}}\n", "{box",
+         "bodies[0].shape has 2 keys (expected exactly one: polygon, box or regular)"},
+        {"shape unknown", "dim: 2", "  - {count: 1, shape: {circle: 1}}\n", "circle",
+         "unknown key 'circle' in bodies[0].shape"},
+        {"shape in 3D", "dim: 3", "  - {count: 1, shape: {box: [1, 1]}}\n", "{box",
+         "bodies[0].shape: polygons are 2D shapes, but this world is 3D"},
+        {"box negative", "dim: 2", "  - {count: 1, shape: {box: [1, -2]}}\n", "-2",
+         "bodies[0].shape.box = -2 is out of range (expected a finite number > 0)"},
+        {"box of three", "dim: 2", "  - {count: 1, shape: {box: [1, 2, 3]}}\n", "[1, 2",
+         "bodies[0].shape.box has 3 numbers (expected a list of 2 numbers > 0, [width, height])"},
+        {"box scalar", "dim: 2", "  - {count: 1, shape: {box: 2}}\n", "2}",
+         "bodies[0].shape.box is '2' (expected a list of 2 numbers > 0"},
+        {"polygon of two", "dim: 2", "  - {count: 1, shape: {polygon: [[0, 0], [1, 0]]}}\n", "[[",
+         "bodies[0].shape.polygon has 2 vertices (expected a list of 3 to 64 vertices [x, y])"},
+        {"polygon vertex of three", "dim: 2", "  - {count: 1, shape: {polygon: [[0, 0], [1, 0, 2], [0, 1]]}}\n",
+         "[1, 0, 2]", "bodies[0].shape.polygon[1] has 3 numbers (expected a vertex [x, y] of two numbers)"},
+        {"polygon vertex nan", "dim: 2", "  - {count: 1, shape: {polygon: [[0, 0], [1, 0], [0, .nan]]}}\n", ".nan",
+         "bodies[0].shape.polygon[2] = .nan is not a finite number"},
+        {"polygon vertex word", "dim: 2", "  - {count: 1, shape: {polygon: [[0, 0], [1, 0], [x, 1]]}}\n",
+         "x,", "bodies[0].shape.polygon[2] = x is not a number"},
+        {"regular sides 2", "dim: 2", "  - {count: 1, shape: {regular: {sides: 2, radius: 1}}}\n", "2,",
+         "bodies[0].shape.regular.sides = 2 is out of range (expected a whole number from 3 to 64)"},
+        {"regular sides 65", "dim: 2", "  - {count: 1, shape: {regular: {sides: 65, radius: 1}}}\n", "65",
+         "bodies[0].shape.regular.sides = 65 is out of range"},
+        {"regular sides half", "dim: 2", "  - {count: 1, shape: {regular: {sides: 4.5, radius: 1}}}\n", "4.5",
+         "bodies[0].shape.regular.sides = 4.5 is not a whole number"},
+        {"regular no radius", "dim: 2", "  - {count: 1, shape: {regular: {sides: 5}}}\n", "{sides",
+         "bodies[0].shape.regular has no radius (expected {sides: N, radius: R})"},
+        {"regular radius 0", "dim: 2", "  - {count: 1, shape: {regular: {sides: 5, radius: 0}}}\n", "0}",
+         "bodies[0].shape.regular.radius = 0 is out of range (expected a finite number > 0)"},
+        {"regular unknown key", "dim: 2", "  - {count: 1, shape: {regular: {sides: 5, radius: 1, r: 2}}}\n", "r: 2",
+         "unknown key 'r' in bodies[0].shape.regular"},
+    };
+    expect_spin_errors(cases, sizeof cases / sizeof cases[0]);
+}
+
+/* A polygon the core refuses: the message names the group and the vertex
+ * the core names, and points at that vertex. */
+static void expect_polygon_refused(const char *name, const char *vertices, const char *reason)
+{
+    char text[400], group[300];
+    snprintf(group, sizeof group, "  - {count: 1}\n  - {count: 1, shape: {polygon: %s}}\n", vertices);
+    snprintf(text, sizeof text, "world: {dim: 2}\nbodies:\n%s", group);
+    scenario s;
+    attempt a = load_text(text, &s);
+    CHECK_MSG(a.status == -1, "%s: status %d", name, a.status);
+    const char *vertex = strstr(a.error, "vertex ");
+    int k = -1;
+    CHECK_MSG(vertex && sscanf(vertex, "vertex %d", &k) == 1, "%s: no vertex named in '%s'", name, a.error);
+    /* the column of vertex k: the k-th "[" after "polygon: [" */
+    const char *at = strstr(group, "polygon: [[");
+    at = at ? at + strlen("polygon: [") : NULL;
+    for (int j = 0; at && j < k; j++) at = strchr(at + 1, '[');
+    char where[200];
+    snprintf(where, sizeof where, "%s:4:%d: bodies[1].shape.polygon: the polygon is refused: ", a.path,
+             at ? (int)(at - strchr(group, '\n')) : 0);
+    CHECK_MSG(strncmp(a.error, where, strlen(where)) == 0, "%s: expected '%s...', got '%s'", name, where, a.error);
+    CHECK_MSG(strstr(a.error, reason) != NULL, "%s: expected '%s' in '%s'", name, reason, a.error);
+    scenario_free(&s);
+}
+
+static void test_polygons_refused(void)
+{
+    expect_polygon_refused("non-convex", "[[0, 0], [2, 0], [1, 0.2], [2, 2], [0, 2]]", "vertex 2 turns clockwise");
+    expect_polygon_refused("collinear", "[[0, 0], [1, 0], [2, 0]]", "lies on the line");
+    expect_polygon_refused("repeated vertex", "[[0, 0], [0, 0], [1, 0], [0, 1]]", "repeats vertex 0");
+    expect_polygon_refused("self-intersecting", "[[0, 0], [1, 1], [1, 0], [0, 1]]", "vertex");
+    expect_polygon_refused("winds twice", "[[2, 0], [-1, 1.732], [-1, -1.732], [2, 0.001], [-1, 1.733], [-1, -1.731]]",
+                           "vertex");
+}
+
+static void test_spin_errors(void)
+{
+    static const spin_case cases[] = {
+        {"2D orientation list", "dim: 2", "  - {count: 1, orientation: [0, 0, 0, 1]}\n", "[0",
+         "bodies[0].orientation is a list (expected an angle in radians, or random)"},
+        {"2D orientation word", "dim: 2", "  - {count: 1, orientation: randm}\n", "randm",
+         "bodies[0].orientation = randm is not a number (expected an angle in radians, or random)"},
+        {"2D orientation string", "dim: 2", "  - {count: 1, orientation: '1'}\n", "'1'",
+         "bodies[0].orientation is the string '1'"},
+        {"2D orientation nan", "dim: 2", "  - {count: 1, orientation: .nan}\n", ".nan",
+         "bodies[0].orientation = .nan is not a finite number"},
+        {"2D orientation huge", "dim: 2", "  - {count: 1, orientation: 1e16}\n", "1e16",
+         "bodies[0].orientation = 1e16 is out of range"},
+        {"3D orientation not unit", "dim: 3", "  - {count: 1, orientation: [1, 1, 0, 0]}\n", "[1",
+         "bodies[0].orientation has length 1.4142135623730951 (expected a unit quaternion [x, y, z, w]"},
+        {"3D orientation of three", "dim: 3", "  - {count: 1, orientation: [0, 0, 1]}\n", "[0",
+         "bodies[0].orientation has 3 numbers (expected a unit quaternion"},
+        {"3D orientation scalar", "dim: 3", "  - {count: 1, orientation: 1}\n", "1}",
+         "bodies[0].orientation is '1' (expected a unit quaternion"},
+        {"3D orientation inf", "dim: 3", "  - {count: 1, orientation: [0, 0, .inf, 1]}\n", ".inf",
+         "bodies[0].orientation = .inf is not a finite number"},
+        {"2D angular_velocity list", "dim: 2", "  - {count: 1, angular_velocity: [0, 0, 1]}\n", "[0",
+         "bodies[0].angular_velocity is a list (expected one number in 2D, the angular velocity about z"},
+        {"2D angular_velocity nan", "dim: 2", "  - {count: 1, angular_velocity: .nan}\n", ".nan",
+         "bodies[0].angular_velocity = .nan is not a finite number"},
+        {"3D angular_velocity of two", "dim: 3", "  - {count: 1, angular_velocity: [1, 2]}\n", "[1",
+         "bodies[0].angular_velocity has 2 numbers (expected a list of 3 numbers [wx, wy, wz] (rad/T))"},
+        {"inertia 0", "dim: 3", "  - {count: 1, inertia: 0}\n", "0}",
+         "bodies[0].inertia = 0 is out of range (expected a finite number > 0, or .inf)"},
+        {"inertia negative", "dim: 2", "  - {count: 1, inertia: -1}\n", "-1",
+         "bodies[0].inertia = -1 is out of range"},
+        {"inertia -inf", "dim: 2", "  - {count: 1, inertia: -.inf}\n", "-.inf",
+         "bodies[0].inertia = -.inf is not a finite number"},
+        {"orientation of a file group", "dim: 2", "  - {file: a.xyz, orientation: 1}\n", "orientation",
+         "bodies[0].orientation does not apply to bodies read from a file"},
+        {"angular_velocity of a file group", "dim: 2", "  - {file: a.xyz, angular_velocity: 1}\n", "angular",
+         "bodies[0].angular_velocity does not apply to bodies read from a file"},
+        {"tangential_restitution 1.5", "dim: 2, tangential_restitution: 1.5", "  - {count: 1}\n", "",
+         "world.tangential_restitution = 1.5 is out of range (expected a number in [-1, 1])"},
+        {"wall_tangential_restitution -2", "wall_tangential_restitution: -2", "  - {count: 1}\n", "",
+         "world.wall_tangential_restitution = -2 is out of range (expected a number in [-1, 1])"},
+        {"friction negative", "friction: -0.1", "  - {count: 1}\n", "",
+         "world.friction = -0.1 is out of range (expected a finite number >= 0, or .inf)"},
+        {"friction nan", "friction: .nan", "  - {count: 1}\n", "", "world.friction = .nan is not a finite number"},
+        {"friction string", "friction: '1'", "  - {count: 1}\n", "", "world.friction is the string '1'"},
+    };
+    char text[512];
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        if (cases[k].mark[0]) {
+            expect_spin_errors(&cases[k], 1);
+            continue;
+        }
+        /* a world key: its value follows "KEY: " on line 1 */
+        snprintf(text, sizeof text, "world: {%s}\nbodies:\n%s", cases[k].world, cases[k].group);
+        const char *colon = strrchr(cases[k].world, ':');
+        expect_error(cases[k].name, text, 1, (int)strlen("world: {") + (int)(colon - cases[k].world) + 3,
+                     cases[k].phrase);
+    }
+}
+
 int main(void)
 {
     RUN(test_full_scenario);
@@ -730,5 +955,10 @@ int main(void)
     RUN(test_driven_body_errors);
     RUN(test_sensor_errors);
     RUN(test_window_errors);
+    RUN(test_spin_keys_2d);
+    RUN(test_spin_keys_3d);
+    RUN(test_shape_errors);
+    RUN(test_polygons_refused);
+    RUN(test_spin_errors);
     return CHECK_SUMMARY();
 }

@@ -597,6 +597,7 @@ static scenario make_scenario(int dim, double side, carom_boundary boundary, sce
     for (int a = 0; a < 3; a++) s.boundary[a] = boundary;
     s.restitution = 1.0;
     s.wall_restitution = 1.0;
+    s.tangential_restitution = s.wall_tangential_restitution = -1.0; /* smooth, as scenario_init */
     s.seed = 1;
     s.groups = groups;
     s.group_count = group_count;

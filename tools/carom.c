@@ -248,6 +248,7 @@ static int build_from_scenario(runner *r, const options *o)
         carom_stats initial = carom_world_stats(r->world);
         r->s.kinetic_energy_initial = initial.kinetic_energy;
         r->s.potential_energy_initial = initial.potential_energy;
+        r->s.rotational_energy_initial = initial.rotational_energy;
     }
     scenario_free(&sc);
     return st;

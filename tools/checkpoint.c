@@ -1,16 +1,18 @@
 /* checkpoint.c — a checkpoint file holds a run's session and its world's
- * snapshot. Format version 3, every number little-endian:
+ * snapshot. Format version 4, every number little-endian:
  *
  *   magic "CAROMCKP", version (u32), byte-order tag 0x01020304 (u32),
  *   seven texts (u32 length, 0xffffffff for none, then the bytes: scenario,
- *   trajectory, event log, stats, checkpoint, species, controls), ten
+ *   trajectory, event log, stats, checkpoint, species, controls), eleven
  *   numbers (f64: until, every, checkpoint_every, next frame, next
- *   checkpoint, initial KE and PE, equilibrate, window, window origin), five
+ *   checkpoint, initial KE and PE, equilibrate, window, window origin,
+ *   initial rotational energy), five
  *   integers (i64: seed, events, frames written, the next controls row, the
  *   controls file's CRC-32C), the snapshot's length (u64), the snapshot
  *   (which carries its own length and checksum), and a CRC-32C of every
  *   byte before it (u32; carom_crc32c). Version 3 added the window and the
- *   controls (issue 12), so that a windowed run resumes where it was.
+ *   controls (issue 12), so that a windowed run resumes where it was;
+ *   version 4 the initial rotational energy (issue 14), for the stats.
  *
  * A checkpoint is read whole and checked before anything in it is believed:
  * magic, version and tag, then the checksum (any flipped bit is refused),
@@ -30,7 +32,7 @@
 #include "outfile.h"
 
 static const char checkpoint_magic[8] = {'C', 'A', 'R', 'O', 'M', 'C', 'K', 'P'};
-enum { CHECKPOINT_VERSION = 3, TEXTS = 7, NUMBERS = 10, INTEGERS = 5, CHECKSUM_BYTES = 4 };
+enum { CHECKPOINT_VERSION = 4, TEXTS = 7, NUMBERS = 11, INTEGERS = 5, CHECKSUM_BYTES = 4 };
 static const uint32_t byte_order_tag = 0x01020304u;
 static const uint32_t no_text = 0xffffffffu;
 static const uint32_t longest_text = 1u << 20; /* texts are paths */
@@ -123,7 +125,8 @@ static void write_session(cursor *c, const session *s, uint64_t snapshot_size)
                                s->potential_energy_initial,
                                s->equilibrate,
                                s->window,
-                               s->window_origin};
+                               s->window_origin,
+                               s->rotational_energy_initial};
     int64_t integers[INTEGERS] = {(int64_t)s->seed, s->events, s->frames_written, s->controls_next,
                                   (int64_t)s->controls_checksum};
     for (int k = 0; k < NUMBERS; k++) put_f64(c, numbers[k]);
@@ -296,12 +299,13 @@ static int check_numbers(reader *r, size_t at, const double numbers[NUMBERS])
                                          "initial potential energy",
                                          "equilibrate",
                                          "window",
-                                         "window origin"};
+                                         "window origin",
+                                         "initial rotational energy"};
     for (int k = 0; k < NUMBERS; k++) {
         double x = numbers[k];
         int ok = !isnan(x);
         if (k == 0) ok = ok && x > 0.0; /* until may be infinite, and is never 0 */
-        if (k == 1 || k == 2 || k == 5 || k == 7 || k == 8) ok = isfinite(x) && x >= 0.0; /* intervals, an energy, a time */
+        if (k == 1 || k == 2 || k == 5 || k == 7 || k == 8 || k == 10) ok = isfinite(x) && x >= 0.0; /* intervals, an energy, a time */
         if (k == 6 || k == 9) ok = isfinite(x);
         if (!ok) return refuse(r, at + 8 * (size_t)k, names[k], "%g is out of range", x);
     }
@@ -340,6 +344,7 @@ static int read_session(reader *r, session *s)
     s->potential_energy_initial = numbers[6];
     s->equilibrate = numbers[7];
     s->window = numbers[8], s->window_origin = numbers[9];
+    s->rotational_energy_initial = numbers[10];
     s->controls_next = integers[3], s->controls_checksum = (uint32_t)integers[4];
     s->seed = (uint64_t)integers[0], s->events = integers[1], s->frames_written = (int)integers[2];
     return 0;

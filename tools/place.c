@@ -64,13 +64,26 @@
  * its bodies steered (carom_world_set_body_filter) with the filter's window
  * run.window, which steered bodies need.
  *
+ * Spin and shape (issue 14): a group's orientation, angular_velocity,
+ * inertia and shape go into each body def (carom_body_def). A polygon's
+ * vertices are passed as the scenario gives them (the core centres them on
+ * their centroid); placement spaces polygons by their bounding radius about
+ * the centroid (random trials, lattice spacing, walls and container), which
+ * the scenario reader had from the core, and a polygon group's volume (for
+ * packing_fraction) is its polygon's area. orientation: random draws each
+ * body's angle uniformly in [0, 2 pi) in 2D, or a uniform rotation in 3D
+ * (Shoemake 1992). Bodies from files take their orientation (2D: the angle
+ * column, else the quaternion's angle about z) and angular velocity from
+ * the file's columns, their shape and inertia from the scenario.
+ *
  * Random numbers: one carom_rng seeded with the scenario's seed, drawn in
  * this order: groups in order; for each generated group first its
  * velocities (temperature: normals x, y(, z) body by body; speed: one
  * direction per antithetic pair, then for an odd tail one direction and, in
- * 3D, one more for the plane; a 3D direction is three normals), then its
- * positions (random: uniforms x, y(, z) for every trial). Lattices and
- * files draw nothing. */
+ * 3D, one more for the plane; a 3D direction is three normals), then with
+ * orientation: random its orientations (body by body: one uniform in 2D,
+ * three in 3D), then its positions (random: uniforms x, y(, z) for every
+ * trial). Lattices and files draw nothing. */
 #include "place.h"
 
 #include <errno.h>
@@ -137,16 +150,42 @@ static const char *expected_for(carom_status status)
     }
 }
 
-/* A world error while adding a group's bodies, at the group's mark. */
+/* The spin or shape key of group g a world's message is about (the field
+ * it names), else the group's start (a radius or mass refused may be the
+ * box's fault). */
+static scenario_mark mark_for(const scenario_group *g, const char *message)
+{
+    const char *field = strchr(message, ':'); /* "body N: FIELD..." */
+    field = field ? field + 2 : message;
+    const struct {
+        const char *name;
+        scenario_mark mark;
+    } keys[] = {{"inertia", g->inertia_mark},
+                {"angular_velocity", g->angular_velocity_mark},
+                {"orientation", g->orientation_mark},
+                {"angle", g->orientation_mark},
+                {"polygon", g->shape_mark}};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+        if (!strncmp(field, keys[k].name, strlen(keys[k].name)) && keys[k].mark.line > 0) return keys[k].mark;
+    return g->mark;
+}
+
+/* A world error while adding a group's bodies, at the spin or shape key it is about (or the group's start). */
 static int fail_world(const builder *b, const scenario_group *g, carom_status status)
 {
-    return fail(b, g->mark, "%s (expected %s)", carom_world_message(b->world),
-                expected_for(status));
+    const char *message = carom_world_message(b->world);
+    return fail(b, mark_for(g, message), "%s (expected %s)", message, expected_for(status));
 }
 
 static double ball_volume(int dim, double r)
 {
     return dim == 3 ? 4.0 / 3.0 * PI * r * r * r : PI * r * r;
+}
+
+/* The volume (area) of one body of group g: its polygon's, or its ball's of radius r. */
+static double body_volume(const scenario_group *g, int dim, double r)
+{
+    return g->polygon_vertices > 0 ? g->polygon_area : ball_volume(dim, r);
 }
 
 static int axis_periodic(const builder *b, int a) { return b->s->boundary[a] == CAROM_PERIODIC; }
@@ -156,13 +195,41 @@ static carom_vec group_acceleration(const scenario_group *g)
     return (carom_vec){g->acceleration[0], g->acceleration[1], g->acceleration[2]};
 }
 
-/* A body of group g at x with velocity v. */
-static carom_body_def group_body(const scenario_group *g, carom_vec x, carom_vec v, double radius, double mass)
+/* A body's orientation: 2D the angle, 3D the quaternion (x y z w). */
+typedef struct turn {
+    double angle;
+    carom_quat q;
+} turn;
+
+/* The group's own orientation (orientation: a fixed one). */
+static turn group_turn(const scenario_group *g) { return (turn){g->angle, g->orientation}; }
+
+/* A body of group g at x with velocity v, turned by t, spinning at omega;
+ * with the group's acceleration, inertia and shape. */
+static carom_body_def group_body(const scenario_group *g, carom_vec x, carom_vec v, double radius, double mass,
+                                 turn t, carom_vec omega)
 {
     carom_body_def body = carom_default_body_def();
     body.position = x, body.velocity = v, body.radius = radius, body.mass = mass;
     body.acceleration = group_acceleration(g);
+    body.angle = t.angle;
+    body.orientation = t.q;
+    body.angular_velocity = omega;
+    body.inertia = g->inertia;
+    body.polygon_vertices = g->polygon_vertices;
+    body.polygon = g->polygon;
     return body;
+}
+
+static carom_vec group_omega(const scenario_group *g)
+{
+    return (carom_vec){g->angular_velocity[0], g->angular_velocity[1], g->angular_velocity[2]};
+}
+
+/* The radius placement keeps bodies apart by: a polygon's bounding radius. */
+static double group_radius(const scenario_group *g)
+{
+    return g->polygon_vertices > 0 ? g->bounding_radius : g->radius;
 }
 
 /* ---- the world def and the box ----------------------------------------------- */
@@ -176,6 +243,9 @@ carom_world_def place_world_def(const scenario *s, const double box[3])
     def.gravity = (carom_vec){s->gravity[0], s->gravity[1], s->gravity[2]};
     def.restitution = s->restitution;
     def.wall_restitution = s->wall_restitution;
+    def.tangential_restitution = s->tangential_restitution;
+    def.wall_tangential_restitution = s->wall_tangential_restitution;
+    def.friction = s->friction;
     def.elastic_below_speed = s->elastic_below_speed;
     def.collapse_time = s->collapse_time;
     def.neighbour_shell = s->neighbour_shell;
@@ -195,9 +265,9 @@ static double total_volume(const builder *b)
         const scenario_group *group = &s->groups[g];
         if (group->file) {
             for (int32_t k = 0; k < b->frames[g].count; k++)
-                v += ball_volume(s->dim, b->frames[g].bodies[k].radius);
+                v += body_volume(group, s->dim, b->frames[g].bodies[k].radius);
         } else if (group->count > 0) {
-            v += (double)group->count * ball_volume(s->dim, group->radius);
+            v += (double)group->count * body_volume(group, s->dim, group->radius);
         }
     }
     return v;
@@ -408,6 +478,42 @@ static int draw_velocities(builder *b, const scenario_group *g, carom_vec *v, in
     return 0;
 }
 
+/* ---- orientations ---------------------------------------------------------------- */
+
+/* A uniformly random rotation (Shoemake, "Uniform random rotations",
+ * Graphics Gems III, 1992): from three uniforms u1, u2, u3,
+ * q = (sqrt(1-u1) sin 2 pi u2, sqrt(1-u1) cos 2 pi u2, sqrt(u1) sin 2 pi u3, sqrt(u1) cos 2 pi u3). */
+static carom_quat random_rotation(carom_rng *rng)
+{
+    double u1 = carom_rng_uniform(rng), u2 = carom_rng_uniform(rng), u3 = carom_rng_uniform(rng);
+    double a = sqrt(1.0 - u1), c = sqrt(u1);
+    return (carom_quat){a * sin(2.0 * PI * u2), a * cos(2.0 * PI * u2), c * sin(2.0 * PI * u3),
+                        c * cos(2.0 * PI * u3)};
+}
+
+/* Each body's orientation: the group's, or with orientation: random a
+ * uniform angle in [0, 2 pi) (2D) or a uniform rotation (3D). */
+static void draw_turns(builder *b, const scenario_group *g, turn *t, int32_t n)
+{
+    for (int32_t i = 0; i < n; i++) {
+        t[i] = group_turn(g);
+        if (!g->random_orientation) continue;
+        if (b->s->dim == 2) t[i].angle = 2.0 * PI * carom_rng_uniform(&b->rng);
+        else t[i].q = random_rotation(&b->rng);
+    }
+}
+
+/* A body read from a file: its angle column, else the angle of its
+ * orientation quaternion about z (2D), else 0; its quaternion (3D). */
+static turn file_turn(const xyz_frame *f, const carom_body_state *state)
+{
+    turn t = {0.0, {0.0, 0.0, 0.0, 1.0}};
+    if (f->has_angle) t.angle = state->angle;
+    else if (f->has_orientation) t.angle = 2.0 * atan2(state->orientation.z, state->orientation.w);
+    if (f->has_orientation) t.q = state->orientation;
+    return t;
+}
+
 /* ---- random placement ------------------------------------------------------------ */
 
 /* The clearance s(x) - r of a body at x in the container (INFINITY without one). */
@@ -459,31 +565,31 @@ static double close_packing(int dim)
     return dim == 3 ? PI / (3.0 * sqrt(2.0)) : PI / (2.0 * sqrt(3.0));
 }
 
-static int place_random(builder *b, const scenario_group *g, const carom_vec *v, int32_t n)
+static int place_random(builder *b, const scenario_group *g, const carom_vec *v, const turn *t, int32_t n)
 {
-    double own = (double)n * ball_volume(b->s->dim, g->radius) / box_volume(b);
+    double r = group_radius(g), own = (double)n * ball_volume(b->s->dim, r) / box_volume(b);
     if (own > close_packing(b->s->dim))
         return fail(
             b, g->mark,
             "%d bodies of radius %g do not fit in this box: they alone would fill %.3g of it, "
             "more than close packing (%.4f) (expected a larger box or fewer bodies)",
-            (int)n, g->radius, own, close_packing(b->s->dim));
+            (int)n, r, own, close_packing(b->s->dim));
     for (int32_t i = 0; i < n; i++) {
         for (int tries = 1;; tries++) {
-            carom_body_def body = group_body(g, random_spot(b, g->radius), v[i], g->radius, g->mass);
-            carom_status st = clearance(b, body.position, g->radius) < 0.0
+            carom_body_def body = group_body(g, random_spot(b, r), v[i], g->radius, g->mass, t[i], group_omega(g));
+            carom_status st = clearance(b, body.position, r) < 0.0
                                   ? CAROM_OVERLAP /* outside the container: rejected like an overlap */
                                   : carom_world_add_body(b->world, &body, NULL);
             if (st == CAROM_OK) break;
             if (st != CAROM_OVERLAP) return fail_world(b, g, st);
             if (tries < RANDOM_TRIES) continue;
             double phi =
-                (b->volume_added + (double)n * ball_volume(b->s->dim, g->radius)) / box_volume(b);
+                (b->volume_added + (double)n * body_volume(g, b->s->dim, g->radius)) / box_volume(b);
             return fail(
                 b, g->mark,
                 "could place only %d of %d bodies of radius %g at random (packing fraction about "
                 "%.3g): use place: lattice or a larger box",
-                (int)i, (int)n, g->radius, phi);
+                (int)i, (int)n, r, phi);
         }
     }
     return 0;
@@ -683,7 +789,7 @@ static int check_inside(const builder *b, const scenario_group *g, int32_t k, ca
 
 /* Adds the chosen sites in the order x fastest, then y, then z. */
 static int add_lattice_sites(builder *b, const scenario_group *g, const lattice *lat,
-                             const carom_vec *v, int32_t n)
+                             const carom_vec *v, const turn *t, int32_t n)
 {
     unsigned char *keep = choose_sites(lat, n);
     if (!keep) return fail(b, g->count_mark, "out of memory for a lattice of %d bodies", (int)n);
@@ -692,11 +798,11 @@ static int add_lattice_sites(builder *b, const scenario_group *g, const lattice 
     for (int64_t p = 0; p < grid_points(lat) && k < n; p++) {
         if (!(keep[p / 8] & (1u << (p % 8)))) continue;
         grid_point(lat, p, j);
-        carom_vec x = {layer_position(b, lat, 0, j[0], g->radius),
-                       layer_position(b, lat, 1, j[1], g->radius),
-                       layer_position(b, lat, 2, j[2], g->radius)};
-        carom_body_def body = group_body(g, x, v[k], g->radius, g->mass);
-        if (check_inside(b, g, k, x, g->radius, 0) != 0) return free(keep), -1;
+        double r = group_radius(g);
+        carom_vec x = {layer_position(b, lat, 0, j[0], r), layer_position(b, lat, 1, j[1], r),
+                       layer_position(b, lat, 2, j[2], r)};
+        carom_body_def body = group_body(g, x, v[k], g->radius, g->mass, t[k], group_omega(g));
+        if (check_inside(b, g, k, x, r, 0) != 0) return free(keep), -1;
         carom_status st = carom_world_add_body(b->world, &body, NULL);
         if (st != CAROM_OK) {
             free(keep);
@@ -712,25 +818,37 @@ static int add_lattice_sites(builder *b, const scenario_group *g, const lattice 
     return 0;
 }
 
-static int place_lattice(builder *b, const scenario_group *g, const carom_vec *v, int32_t n)
+static int place_lattice(builder *b, const scenario_group *g, const carom_vec *v, const turn *t, int32_t n)
 {
     if (n == 0) return 0;
     lattice lat;
-    if (choose_lattice(b, n, g->radius, &lat) != 0)
+    double r = group_radius(g);
+    if (choose_lattice(b, n, r, &lat) != 0)
         return fail(b, g->mark,
                     "no lattice of %d bodies of radius %g fits this box (expected a larger box)",
-                    (int)n, g->radius);
+                    (int)n, r);
     double nearest = lattice_nearest(&lat);
-    if (nearest < 2.0 * g->radius)
+    if (nearest < 2.0 * r)
         return fail(b, g->mark,
                     "too dense for a lattice of %d bodies of radius %g in this box: nearest sites "
                     "%.6g apart "
                     "(expected at least a diameter, %g: use a larger box or fewer bodies)",
-                    (int)n, g->radius, nearest, 2.0 * g->radius);
-    return add_lattice_sites(b, g, &lat, v, n);
+                    (int)n, r, nearest, 2.0 * r);
+    return add_lattice_sites(b, g, &lat, v, t, n);
 }
 
 /* ---- groups ---------------------------------------------------------------------- */
+
+/* In 2D a file's orientation, when no angle column gives the angle, must be a turn about z. */
+static int check_turn_about_z(const builder *b, const scenario_group *g, const xyz_frame *f, int32_t k)
+{
+    const carom_quat q = f->bodies[k].orientation;
+    if (b->s->dim == 3 || f->has_angle || !f->has_orientation || (q.x == 0.0 && q.y == 0.0)) return 0;
+    return fail(b, g->mark,
+                "%s, line %lld: orientation (%.17g, %.17g, %.17g, %.17g) turns about an axis other than z "
+                "(expected x = y = 0 in a 2D world, or an angle column)",
+                g->file, (long long)(f->first_body_line + k), q.x, q.y, q.z, q.w);
+}
 
 static int add_file_group(builder *b, int index)
 {
@@ -738,14 +856,17 @@ static int add_file_group(builder *b, int index)
     const xyz_frame *f = &b->frames[index];
     for (int32_t k = 0; k < f->count; k++) {
         const carom_body_state *state = &f->bodies[k];
-        carom_body_def body = group_body(g, state->position, state->velocity, state->radius, state->mass);
-        if (check_inside(b, g, k, state->position, state->radius, f->first_body_line + k) != 0) return -1;
+        if (check_turn_about_z(b, g, f, k) != 0) return -1;
+        carom_body_def body = group_body(g, state->position, state->velocity, state->radius, state->mass,
+                                         file_turn(f, state), state->angular_velocity);
+        double r = g->polygon_vertices > 0 ? g->bounding_radius : state->radius;
+        if (check_inside(b, g, k, state->position, r, f->first_body_line + k) != 0) return -1;
         carom_status st = carom_world_add_body(b->world, &body, NULL);
         if (st != CAROM_OK)
             return fail(b, g->mark, "%s, line %lld: %s (expected %s)", g->file,
                         (long long)(f->first_body_line + k), carom_world_message(b->world),
                         expected_for(st));
-        b->volume_added += ball_volume(b->s->dim, state->radius);
+        b->volume_added += body_volume(g, b->s->dim, state->radius);
     }
     return 0;
 }
@@ -761,22 +882,28 @@ static int add_generated_group(builder *b, const scenario_group *g)
     if (!(isfinite(g->radius) && g->radius > 0.0))
         return fail(b, g->radius_mark.line > 0 ? g->radius_mark : g->mark,
                     "radius %g is not valid (expected a finite radius > 0)", g->radius);
+    double r = group_radius(g);
     if (!(g->mass > 0.0)) /* INFINITY: kinematic bodies */
         return fail(b, g->mark, "mass %g is not valid (expected a mass > 0, or .inf)", g->mass);
     for (int a = 0; a < b->s->dim; a++)
-        if (2.0 * g->radius > b->box[a])
-            return fail(b, g->radius_mark.line > 0 ? g->radius_mark : g->mark,
-                        "a body of radius %g does not fit in this box: its diameter %g is wider "
-                        "than the box along %c (%g) (expected a smaller radius or a larger box)",
-                        g->radius, 2.0 * g->radius, "xyz"[a], b->box[a]);
+        if (2.0 * r > b->box[a])
+            return fail(b, g->polygon_vertices > 0 ? g->shape_mark : g->radius_mark.line > 0 ? g->radius_mark : g->mark,
+                        "a body of %s %g does not fit in this box: its diameter %g is wider "
+                        "than the box along %c (%g) (expected a smaller %s or a larger box)",
+                        g->polygon_vertices > 0 ? "bounding radius" : "radius", r, 2.0 * r, "xyz"[a], b->box[a],
+                        g->polygon_vertices > 0 ? "shape" : "radius");
     int32_t n = (int32_t)g->count;
-    carom_vec *v = malloc((size_t)(n > 0 ? n : 1) * sizeof *v);
-    if (!v) return fail(b, g->count_mark, "out of memory for %d bodies", (int)n);
+    size_t room = (size_t)(n > 0 ? n : 1);
+    carom_vec *v = malloc(room * sizeof *v);
+    turn *t = malloc(room * sizeof *t);
+    if (!v || !t) return free(v), free(t), fail(b, g->count_mark, "out of memory for %d bodies", (int)n);
     int st = draw_velocities(b, g, v, n);
+    if (st == 0) draw_turns(b, g, t, n);
     if (st == 0)
-        st = g->place == PLACE_LATTICE ? place_lattice(b, g, v, n) : place_random(b, g, v, n);
+        st = g->place == PLACE_LATTICE ? place_lattice(b, g, v, t, n) : place_random(b, g, v, t, n);
     free(v);
-    if (st == 0) b->volume_added += (double)n * ball_volume(b->s->dim, g->radius);
+    free(t);
+    if (st == 0) b->volume_added += (double)n * body_volume(g, b->s->dim, g->radius);
     return st;
 }
 

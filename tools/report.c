@@ -54,11 +54,16 @@ int report_stats_json(FILE *out, const carom_world *w, const session *s, double 
     json_number(out, "kinetic_energy", st.kinetic_energy, ",");
     json_number(out, "potential_energy_initial", s->potential_energy_initial, ",");
     json_number(out, "potential_energy", st.potential_energy, ",");
+    json_number(out, "rotational_energy_initial", s->rotational_energy_initial, ",");
+    json_number(out, "rotational_energy", st.rotational_energy, ",");
     json_number(out, "control_work", st.control_work, ",");
     json_number(out, "kinematic_work", st.kinematic_work, ",");
     json_number(out, "temperature", st.temperature, ",");
     json_number(out, "mean_temperature", st.mean_temperature, ",");
+    json_number(out, "rotational_temperature", st.rotational_temperature, ",");
     fprintf(out, "  \"momentum\": [%.17g, %.17g, %.17g],\n", st.momentum.x, st.momentum.y, st.momentum.z);
+    fprintf(out, "  \"angular_momentum\": [%.17g, %.17g, %.17g],\n", st.angular_momentum.x, st.angular_momentum.y,
+            st.angular_momentum.z);
     json_number(out, "pressure", st.pressure, ",");
     json_number(out, "compressibility", st.compressibility, ",");
     json_number(out, "wall_pressure", st.wall_pressure, ",");

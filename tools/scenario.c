@@ -206,13 +206,13 @@ static parse_result parse_whole(const char *text, uint64_t *out)
     return PARSED;
 }
 
-typedef enum { ANY_NUMBER, POSITIVE, NON_NEGATIVE, CLOSED_UNIT, OPEN_UNIT } number_range;
+typedef enum { ANY_NUMBER, POSITIVE, NON_NEGATIVE, CLOSED_UNIT, OPEN_UNIT, SIGNED_UNIT } number_range;
 
 static const char *range_text(number_range range)
 {
     const char *const texts[] = {"a finite number", "a finite number > 0", "a finite number >= 0",
                                  "a number in [0, 1]",
-                                 "a number in (0, 1)"}; /* in number_range order */
+                                 "a number in (0, 1)", "a number in [-1, 1]"}; /* in number_range order */
     return texts[range];
 }
 
@@ -227,6 +227,8 @@ static int in_range(double value, number_range range)
         return value >= 0.0 && value <= 1.0;
     case OPEN_UNIT:
         return value > 0.0 && value < 1.0;
+    case SIGNED_UNIT:
+        return value >= -1.0 && value <= 1.0;
     default:
         return 1;
     }
@@ -447,6 +449,36 @@ static int get_text(const section *sec, const char *key, char **out)
     return value ? text_value(sec->r, value, full_name(sec, key, what, sizeof what), out) : 0;
 }
 
+/* YAML's spellings of positive infinity (YAML 1.1 and 1.2 core schema). */
+static int is_yaml_infinity(const char *text)
+{
+    const char *const words[] = {".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF"};
+    for (int k = 0; k < LENGTH(words); k++)
+        if (!strcmp(text, words[k])) return 1;
+    return 0;
+}
+
+/* A number in range, or .inf (INFINITY); mark (if not NULL) gets its place. */
+static int get_number_or_infinity(const section *sec, const char *key, number_range range, double *out,
+                                  scenario_mark *mark)
+{
+    const yaml_node_t *value = find_value(sec, key);
+    if (!value) return 0;
+    if (mark) *mark = mark_of(value);
+    char what[64], expect[64];
+    full_name(sec, key, what, sizeof what);
+    snprintf(expect, sizeof expect, "%s, or .inf", range_text(range));
+    const char *text = plain_text(sec->r, value, what, expect);
+    if (!text) return -1;
+    if (is_yaml_infinity(text)) return *out = INFINITY, 0;
+    double number = 0.0;
+    parse_result result = parse_double(text, &number);
+    if (result == PARSED && !in_range(number, range)) result = OUT_OF_RANGE;
+    if (result != PARSED) return fail_number(sec->r, value, what, result, expect);
+    *out = number;
+    return 0;
+}
+
 static void get_mark(const section *sec, const char *key, scenario_mark *out)
 {
     const yaml_node_t *value = find_value(sec, key);
@@ -637,7 +669,10 @@ static int read_world(reader *r, const yaml_node_t *node, scenario *s)
                                 "collapse_time",
                                 "neighbour_shell",
                                 "sensors",
-                                "container"};
+                                "container",
+                                "tangential_restitution",
+                                "wall_tangential_restitution",
+                                "friction"};
     section world;
     if (open_section(r, node, "world", keys, LENGTH(keys), &world)) return -1;
     s->dim_mark = s->box_mark = mark_of(node);
@@ -649,6 +684,9 @@ static int read_world(reader *r, const yaml_node_t *node, scenario *s)
         get_number(&world, "elastic_below_speed", NON_NEGATIVE, &s->elastic_below_speed) ||
         get_number(&world, "collapse_time", ANY_NUMBER, &s->collapse_time) ||
         get_number(&world, "neighbour_shell", ANY_NUMBER, &s->neighbour_shell) ||
+        get_number(&world, "tangential_restitution", SIGNED_UNIT, &s->tangential_restitution) ||
+        get_number(&world, "wall_tangential_restitution", SIGNED_UNIT, &s->wall_tangential_restitution) ||
+        get_number_or_infinity(&world, "friction", NON_NEGATIVE, &s->friction, NULL) ||
         read_sensors(&world, s) || read_container(&world, s))
         return -1;
     return 0;
@@ -669,6 +707,8 @@ static scenario_group default_group(scenario_mark mark)
     g.velocity_value = 1.0;
     g.steer_mark = mark;
     g.filter = carom_default_filter_def();
+    g.shape_mark = g.orientation_mark = g.angular_velocity_mark = g.inertia_mark = mark;
+    g.orientation = (carom_quat){0.0, 0.0, 0.0, 1.0};
     return g;
 }
 
@@ -742,13 +782,15 @@ static int read_steer(const section *group, scenario_group *g)
 /* place, velocity and packing_fraction are for generated bodies only. */
 static int check_file_group(const section *group)
 {
-    const char *const generated_only[] = {"place", "velocity", "packing_fraction"};
+    const char *const generated_only[] = {"place", "velocity", "packing_fraction", "orientation",
+                                          "angular_velocity"};
     for (int k = 0; k < LENGTH(generated_only); k++) {
         const yaml_node_t *key = find_key(group, generated_only[k]);
         if (key)
             return fail_at(group->r, mark_of(key),
                            "%s.%s does not apply to bodies read from a "
-                           "file (expected it only with count)",
+                           "file (expected it only with count; a file's columns give its bodies' velocities, "
+                           "orientations and spins)",
                            group->name, generated_only[k]);
     }
     return 0;
@@ -789,15 +831,6 @@ static int read_name(const section *group, scenario_group *g)
                        "or .; a chemical symbol such as Ar if ASE is to read the trajectory)",
                        what, text, XYZ_SPECIES_MAX);
     }
-    return 0;
-}
-
-/* YAML's spellings of positive infinity (YAML 1.1 and 1.2 core schema). */
-static int is_yaml_infinity(const char *text)
-{
-    const char *const words[] = {".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF"};
-    for (int k = 0; k < LENGTH(words); k++)
-        if (!strcmp(text, words[k])) return 1;
     return 0;
 }
 
@@ -868,12 +901,230 @@ static int check_group_source(const section *group, const scenario_group *g)
     return fail_at(r, g->mark, "%s has neither count nor file (expected %s)", group->name, either);
 }
 
+/* ---- spin and shape (issue 14) ------------------------------------------------ */
+
+#define SCENARIO_PI 3.14159265358979323846
+
+/* Vertices of a shape as read, before the core's check. */
+typedef struct vertex_list {
+    int count;
+    double xy[CAROM_POLYGON_MAX_VERTICES][2];
+    const yaml_node_t *at[CAROM_POLYGON_MAX_VERTICES]; /* each vertex's node (NULL: built, not written) */
+} vertex_list;
+
+/* polygon: [[x, y], ...], 3 to CAROM_POLYGON_MAX_VERTICES of them. */
+static int read_polygon_vertices(reader *r, const yaml_node_t *node, const char *name, vertex_list *v)
+{
+    char expect[96];
+    snprintf(expect, sizeof expect, "a list of 3 to %d vertices [x, y]", CAROM_POLYGON_MAX_VERTICES);
+    if (node->type != YAML_SEQUENCE_NODE) return fail_kind(r, node, name, expect);
+    const yaml_node_item_t *items = node->data.sequence.items.start;
+    long count = (long)(node->data.sequence.items.top - items);
+    if (count < 3 || count > CAROM_POLYGON_MAX_VERTICES)
+        return fail_at(r, mark_of(node), "%s has %ld vertices (expected %s)", name, count, expect);
+    v->count = (int)count;
+    for (int k = 0; k < v->count; k++) {
+        char what[80];
+        snprintf(what, sizeof what, "%s[%d]", name, k);
+        v->at[k] = yaml_document_get_node(&r->doc, items[k]);
+        if (vector_value(r, v->at[k], what, 2, ANY_NUMBER, "a vertex [x, y] of two numbers", v->xy[k]))
+            return -1;
+    }
+    return 0;
+}
+
+/* box: [w, h], centred on the origin. */
+static int read_box_shape(reader *r, const yaml_node_t *node, const char *name, vertex_list *v)
+{
+    double size[2];
+    if (vector_value(r, node, name, 2, POSITIVE, "a list of 2 numbers > 0, [width, height]", size)) return -1;
+    const double corner[4][2] = {{-0.5, -0.5}, {0.5, -0.5}, {0.5, 0.5}, {-0.5, 0.5}};
+    v->count = 4;
+    for (int k = 0; k < 4; k++) v->xy[k][0] = corner[k][0] * size[0], v->xy[k][1] = corner[k][1] * size[1];
+    return 0;
+}
+
+/* regular: {sides: n, radius: r}: vertices on the circle of radius r, one
+ * edge at the bottom parallel to x (vertex k at angle -pi/2 - pi/n + 2 pi k/n,
+ * the convention of the core's polygon_regular). */
+static int read_regular_shape(reader *r, const yaml_node_t *node, const char *name, vertex_list *v)
+{
+    const char *const keys[] = {"sides", "radius"};
+    section sec;
+    if (open_section(r, node, name, keys, LENGTH(keys), &sec)) return -1;
+    const yaml_node_t *sides_node = find_value(&sec, "sides"), *radius_node = find_value(&sec, "radius");
+    if (!sides_node || !radius_node)
+        return fail_at(r, mark_of(node), "%s has no %s (expected {sides: N, radius: R})", name,
+                       sides_node ? "radius" : "sides");
+    char what[80], expect[64];
+    snprintf(expect, sizeof expect, "a whole number from 3 to %d", CAROM_POLYGON_MAX_VERTICES);
+    uint64_t sides = 0;
+    double radius = 0.0;
+    if (whole_value(r, sides_node, full_name(&sec, "sides", what, sizeof what), 3, CAROM_POLYGON_MAX_VERTICES,
+                    expect, &sides) ||
+        get_number(&sec, "radius", POSITIVE, &radius))
+        return -1;
+    v->count = (int)sides;
+    for (int k = 0; k < v->count; k++) {
+        double angle = -SCENARIO_PI / 2 - SCENARIO_PI / v->count + 2 * SCENARIO_PI * k / v->count;
+        v->xy[k][0] = radius * cos(angle);
+        v->xy[k][1] = radius * sin(angle);
+    }
+    return 0;
+}
+
+/* The node a core message about "vertex K" points at, else fallback. */
+static const yaml_node_t *vertex_node(const vertex_list *v, const char *message, const yaml_node_t *fallback)
+{
+    const char *at = strstr(message, "vertex ");
+    int k = -1;
+    if (at && sscanf(at + 7, "%d", &k) == 1 && k >= 0 && k < v->count && v->at[k]) return v->at[k];
+    return fallback;
+}
+
+/* The core's own check of a polygon (convex, not self-intersecting, no
+ * repeated vertex, area > 0), made by adding it to a one-body world, so the
+ * reader reports it at the shape (or at the vertex the core names); the
+ * world gives the bounding radius about the centroid. */
+static int check_polygon(reader *r, const yaml_node_t *node, const char *name, const vertex_list *v,
+                         scenario_group *g)
+{
+    double reach = 0.0, twice_area = 0.0;
+    for (int k = 0; k < v->count; k++) {
+        const double *p = v->xy[k], *q = v->xy[(k + 1) % v->count];
+        reach = fmax(reach, fmax(fabs(p[0]), fabs(p[1])));
+        twice_area += p[0] * q[1] - q[0] * p[1];
+    }
+    carom_world_def def = carom_default_world_def();
+    def.dim = 2;
+    def.box = (carom_vec){8.0 * reach + 1.0, 8.0 * reach + 1.0, 1.0};
+    for (int a = 0; a < 3; a++) def.boundary[a] = CAROM_WALLS;
+    carom_body_def body = carom_default_body_def();
+    carom_vec2 vertices[CAROM_POLYGON_MAX_VERTICES];
+    for (int k = 0; k < v->count; k++) vertices[k] = (carom_vec2){v->xy[k][0], v->xy[k][1]};
+    body.polygon_vertices = v->count;
+    body.polygon = vertices;
+    carom_world *w = NULL;
+    char why[256] = "";
+    int status = 0;
+    if (carom_world_create(&def, &w, why, sizeof why) != CAROM_OK) {
+        status = fail_at(r, mark_of(node), "%s: %s (expected a polygon of a size carom supports)", name, why);
+    } else if (carom_world_add_body(w, &body, NULL) != CAROM_OK) {
+        const char *message = carom_world_message(w), *prefix = "body 0: polygon: ";
+        if (!strncmp(message, prefix, strlen(prefix))) message += strlen(prefix);
+        status = fail_at(r, mark_of(vertex_node(v, message, node)),
+                         "%s: the polygon is refused: %s (expected a convex polygon, each vertex once, of "
+                         "non-zero area)",
+                         name, message);
+    } else {
+        carom_body_state state;
+        carom_world_get_body(w, 0, &state);
+        g->bounding_radius = state.radius;
+        g->polygon_area = 0.5 * fabs(twice_area);
+    }
+    carom_world_destroy(w);
+    return status;
+}
+
+/* shape: {polygon: ..} | {box: ..} | {regular: ..}, 2D only. */
+static int read_shape(const section *group, int dim, scenario_group *g)
+{
+    reader *r = group->r;
+    const yaml_node_t *value = find_value(group, "shape");
+    if (!value) return 0;
+    g->shape_mark = mark_of(value);
+    char name[48], what[64];
+    full_name(group, "shape", name, sizeof name);
+    if (dim != 2)
+        return fail_at(r, g->shape_mark,
+                       "%s: polygons are 2D shapes, but this world is 3D (expected no shape: with world.dim 3, "
+                       "where bodies are spheres of radius; or world.dim: 2)",
+                       name);
+    const char *const keys[] = {"polygon", "box", "regular"};
+    section shape;
+    if (open_section(r, value, name, keys, LENGTH(keys), &shape)) return -1;
+    long count = (long)(value->data.mapping.pairs.top - value->data.mapping.pairs.start);
+    if (count != 1)
+        return fail_at(r, g->shape_mark, "%s has %ld keys (expected exactly one: polygon, box or regular)", name,
+                       count);
+    const yaml_node_pair_t *pair = value->data.mapping.pairs.start;
+    const char *kind = key_text(&shape, pair);
+    const yaml_node_t *node = yaml_document_get_node(&r->doc, pair->value);
+    full_name(&shape, kind, what, sizeof what);
+    vertex_list v;
+    memset(&v, 0, sizeof v);
+    int st = !strcmp(kind, "polygon") ? read_polygon_vertices(r, node, what, &v)
+             : !strcmp(kind, "box")   ? read_box_shape(r, node, what, &v)
+                                      : read_regular_shape(r, node, what, &v);
+    if (st || check_polygon(r, node, what, &v, g)) return -1;
+    if (!(g->polygon = malloc((size_t)v.count * sizeof *g->polygon))) return out_of_memory(r);
+    for (int k = 0; k < v.count; k++) g->polygon[k] = (carom_vec2){v.xy[k][0], v.xy[k][1]};
+    g->polygon_vertices = v.count;
+    return 0;
+}
+
+/* orientation: 2D an angle, 3D a unit quaternion [x, y, z, w]; or random. */
+static int read_orientation(const section *group, int dim, scenario_group *g)
+{
+    reader *r = group->r;
+    const yaml_node_t *value = find_value(group, "orientation");
+    if (!value) return 0;
+    g->orientation_mark = mark_of(value);
+    char what[64];
+    full_name(group, "orientation", what, sizeof what);
+    const char *expect = dim == 2 ? "an angle in radians, or random"
+                                  : "a unit quaternion [x, y, z, w] (length 1 within 1e-6), or random";
+    if (value->type == YAML_SCALAR_NODE && value->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+        !strcmp((const char *)value->data.scalar.value, "random"))
+        return g->random_orientation = 1, 0;
+    if (dim == 2) {
+        if (value->type != YAML_SCALAR_NODE) return fail_kind(r, value, what, expect);
+        const char *text = plain_text(r, value, what, expect);
+        if (!text) return -1;
+        parse_result result = parse_double(text, &g->angle);
+        if (result == PARSED && !(fabs(g->angle) <= 1e15)) result = OUT_OF_RANGE;
+        return result == PARSED ? 0 : fail_number(r, value, what, result, expect);
+    }
+    if (value->type != YAML_SEQUENCE_NODE) return fail_kind(r, value, what, expect);
+    double q[4];
+    if (vector_value(r, value, what, 4, ANY_NUMBER, expect, q)) return -1;
+    double length = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    if (!(fabs(length - 1.0) <= 1e-6))
+        return fail_at(r, g->orientation_mark, "%s has length %.17g (expected %s)", what, length, expect);
+    g->orientation = (carom_quat){q[0], q[1], q[2], q[3]};
+    return 0;
+}
+
+/* angular_velocity: 2D one number (about z), 3D [wx, wy, wz]. */
+static int read_angular_velocity(const section *group, int dim, scenario_group *g)
+{
+    const yaml_node_t *value = find_value(group, "angular_velocity");
+    if (!value) return 0;
+    g->angular_velocity_mark = mark_of(value);
+    char what[64];
+    full_name(group, "angular_velocity", what, sizeof what);
+    if (dim == 3)
+        return vector_value(group->r, value, what, 3, ANY_NUMBER, "a list of 3 numbers [wx, wy, wz] (rad/T)",
+                            g->angular_velocity);
+    if (value->type != YAML_SCALAR_NODE)
+        return fail_kind(group->r, value, what, "one number in 2D, the angular velocity about z (rad/T)");
+    return number_value(group->r, value, what, ANY_NUMBER, &g->angular_velocity[2]);
+}
+
+static int read_spin(const section *group, int dim, scenario_group *g)
+{
+    return read_shape(group, dim, g) || read_orientation(group, dim, g) ||
+           read_angular_velocity(group, dim, g) ||
+           get_number_or_infinity(group, "inertia", POSITIVE, &g->inertia, &g->inertia_mark);
+}
+
 static int read_group(reader *r, const yaml_node_t *node, const char *name, int dim,
                       scenario_group *g)
 {
     const char *const keys[] = {"count",    "file",     "radius",           "mass",
                                 "place",    "velocity", "packing_fraction", "name",
-                                "frame",    "acceleration", "steer"};
+                                "frame",    "acceleration", "steer",
+                                "shape",    "orientation",  "angular_velocity", "inertia"};
     section group;
     if (open_section(r, node, name, keys, LENGTH(keys), &group)) return -1;
     get_mark(&group, "count", &g->count_mark);
@@ -886,7 +1137,7 @@ static int read_group(reader *r, const yaml_node_t *node, const char *name, int 
         read_mass(&group, g) || read_acceleration(&group, dim, g) ||
         get_number(&group, "packing_fraction", OPEN_UNIT, &g->packing_fraction) ||
         read_place(&group, g) || read_velocity(&group, g) || read_frame(&group, g) ||
-        read_name(&group, g) || read_steer(&group, g))
+        read_name(&group, g) || read_steer(&group, g) || read_spin(&group, dim, g))
         return -1;
     if (check_group_source(&group, g) || check_kinematic_group(&group, g)) return -1;
     if (g->file && !(g->file_resolved = resolve_path(r->path, g->file))) return out_of_memory(r);
@@ -1082,6 +1333,8 @@ void scenario_init(scenario *s)
     for (int a = 0; a < 3; a++) s->boundary[a] = CAROM_PERIODIC;
     s->restitution = 1.0;
     s->wall_restitution = 1.0;
+    s->tangential_restitution = -1.0;
+    s->wall_tangential_restitution = -1.0;
     s->seed = 1;
     s->until = INFINITY;
     s->events = -1;
@@ -1109,6 +1362,7 @@ void scenario_free(scenario *s)
         free(s->groups[k].file);
         free(s->groups[k].file_resolved);
         free(s->groups[k].name);
+        free(s->groups[k].polygon);
     }
     free(s->groups);
     free(s->sensors);

@@ -40,7 +40,26 @@ typedef struct scenario_group {
      * is run.window. steered = 0 if absent. */
     int steered;
     carom_filter_def filter;
+    /* Spin and shape (issue 14). `shape:` (2D only) {polygon: [[x, y], ..]},
+     * {box: [w, h]} or {regular: {sides: n, radius: r}}: polygon_vertices
+     * vertices in the body frame, as written (box: centred on the origin;
+     * regular: one edge at the bottom, parallel to x, vertices on the circle
+     * of radius r); 0 and NULL for a disk or sphere of `radius`. The core
+     * checked the polygon when the scenario was read, and gave its bounding
+     * radius (about the centroid) and area. */
+    int32_t polygon_vertices;
+    carom_vec2 *polygon;
+    double bounding_radius, polygon_area;
+    /* `orientation:` 2D an angle (radians), 3D a unit quaternion [x, y, z, w]
+     * (default 0 / identity), or `random` (random_orientation = 1): uniform
+     * from the run's seed (place.c). Generated groups only. */
+    int random_orientation;
+    double angle;
+    carom_quat orientation;
+    double angular_velocity[3]; /* `angular_velocity:` 2D a number (about z), 3D [wx, wy, wz] (default 0) */
+    double inertia;             /* `inertia:` > 0 or .inf (default 0: from shape and mass) */
     scenario_mark count_mark, packing_mark, file_mark, radius_mark, frame_mark, mass_mark, steer_mark;
+    scenario_mark shape_mark, orientation_mark, angular_velocity_mark, inertia_mark;
 } scenario_group;
 
 /* One entry of `world.sensors:` {axis: x|y|z, at: X, from: [..], to: [..]}:
@@ -63,6 +82,9 @@ typedef struct scenario {
     double gravity[3];       /* `gravity:` (default 0) */
     double restitution;      /* `restitution:` in [0, 1] (default 1) */
     double wall_restitution; /* `wall_restitution:` in [0, 1] (default 1) */
+    double tangential_restitution;      /* `tangential_restitution:` in [-1, 1] (default -1: smooth) */
+    double wall_tangential_restitution; /* `wall_tangential_restitution:` in [-1, 1] (default -1) */
+    double friction;                    /* `friction:` >= 0 or .inf (default 0) */
     double elastic_below_speed; /* `elastic_below_speed:` >= 0 (default 0) */
     double collapse_time;       /* `collapse_time:` the TC model's time (default 0: automatic; < 0: off) */
     double neighbour_shell;     /* `neighbour_shell:` (default 0: automatic; < 0: cell lists) */

@@ -22,6 +22,7 @@ typedef struct session {
     double next_checkpoint;
     double kinetic_energy_initial;
     double potential_energy_initial;
+    double rotational_energy_initial; /* sum of I w^2 / 2 at the start (issue 14) */
     int frames_written;      /* frames in the trajectory file so far (a restart keeps that many) */
     double window;           /* run.window: run in windows of this length (0: one run) */
     double window_origin;    /* window k starts at window_origin + k * window */

@@ -15,7 +15,10 @@
  * `momenta` over the masses. So both pairs are written. A kinematic body
  * (mass INFINITY, issue 12) is written with mass and masses inf and momenta
  * 0 (its momentum is not defined; velo holds its velocity), and a mass or
- * masses of inf is read back as one.
+ * masses of inf is read back as one. A world with rotation (issue 14) adds
+ * orientation (a unit quaternion in OVITO's x y z w order) and omega, and
+ * in 2D the angle, which is the exact 2D state: a quaternion read back
+ * gives the angle only to rounding and modulo 2 pi.
  *
  * Reading: frames before the one asked for are skipped by their counts (a
  * negative index counts the frames first). A small tokenizer splits lines at
@@ -90,30 +93,62 @@ static const char *species_take(species_cursor *c)
 /* ---- writing ------------------------------------------------------------- */
 
 static int write_header(FILE *out, int32_t count, double time, int dim, const double box[3],
-                        const int periodic[3])
+                        const int periodic[3], int spin)
 {
     char pbc[3];
     for (int a = 0; a < 3; a++) pbc[a] = a < dim && periodic[a] ? 'T' : 'F';
     double lz = dim == 3 ? box[2] : 1.0;
+    const char *rotation = !spin ? "" : dim == 2 ? XYZ_SPIN_PROPERTIES XYZ_ANGLE_PROPERTY : XYZ_SPIN_PROPERTIES;
     int n = fprintf(out,
                     "%d\nLattice=\"%.17g 0.0 0.0 0.0 %.17g 0.0 0.0 0.0 %.17g\" "
                     "Origin=\"%.17g %.17g %.17g\" Properties=" XYZ_PROPERTIES
-                    " Time=%.17g pbc=\"%c %c %c\"\n",
-                    (int)count, box[0], box[1], lz, -0.5 * box[0], -0.5 * box[1], -0.5 * lz, time,
+                    "%s Time=%.17g pbc=\"%c %c %c\"\n",
+                    (int)count, box[0], box[1], lz, -0.5 * box[0], -0.5 * box[1], -0.5 * lz, rotation, time,
                     pbc[0], pbc[1], pbc[2]);
     return n < 0 ? -1 : 0;
 }
 
-static int write_body(FILE *out, const char *species, const carom_body_state *b, int dim)
+/* The rotation columns of a body: orientation x y z w, omega (2D: 0 0 wz), 2D the angle. */
+static int write_spin(FILE *out, const carom_body_state *b, int dim)
+{
+    const carom_quat q = b->orientation;
+    const carom_vec w = b->angular_velocity;
+    int n = fprintf(out, " %.17g %.17g %.17g %.17g %.17g %.17g %.17g", q.x, q.y, q.z, q.w,
+                    dim == 3 ? w.x : 0.0, dim == 3 ? w.y : 0.0, w.z);
+    if (n >= 0 && dim == 2) n = fprintf(out, " %.17g", b->angle);
+    return n < 0 ? -1 : 0;
+}
+
+static int write_body(FILE *out, const char *species, const carom_body_state *b, int dim, int spin)
 {
     double z = dim == 3 ? b->position.z : 0.0, vz = dim == 3 ? b->velocity.z : 0.0;
     double m = b->mass, p = isinf(m) ? 0.0 : m; /* a kinematic body: mass inf, momenta 0 (undefined) */
     int n = fprintf(out,
                     "%s %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g "
-                    "%.17g\n",
+                    "%.17g",
                     species, b->position.x, b->position.y, z, b->velocity.x, b->velocity.y, vz, m,
                     b->radius, p * b->velocity.x, p * b->velocity.y, p * vz, m);
-    return n < 0 ? -1 : 0;
+    if (n >= 0 && spin && write_spin(out, b, dim) != 0) return -1;
+    return n < 0 || fputc('\n', out) == EOF ? -1 : 0;
+}
+
+static int turned_or_spinning(const carom_body_state *b)
+{
+    const carom_quat q = b->orientation;
+    const carom_vec w = b->angular_velocity;
+    return b->polygon_vertices > 0 || b->angle != 0.0 || w.x != 0.0 || w.y != 0.0 || w.z != 0.0 ||
+           q.x != 0.0 || q.y != 0.0 || q.z != 0.0 || q.w != 1.0;
+}
+
+int xyz_world_rotates(const carom_world *world)
+{
+    carom_world_def def = carom_world_definition(world);
+    if (def.tangential_restitution > -1.0 || def.wall_tangential_restitution > -1.0) return 1;
+    for (int32_t i = 0; i < carom_world_body_count(world); i++) {
+        carom_body_state b;
+        if (carom_world_get_body(world, i, &b) == CAROM_OK && turned_or_spinning(&b)) return 1;
+    }
+    return 0;
 }
 
 int xyz_write_frame(FILE *out, const carom_world *world, int dim, const double box[3],
@@ -121,12 +156,13 @@ int xyz_write_frame(FILE *out, const carom_world *world, int dim, const double b
 {
     if (!out || !world || !box || !periodic) return -1;
     int32_t count = carom_world_body_count(world);
-    if (write_header(out, count, carom_world_time(world), dim, box, periodic) != 0) return -1;
+    int spin = xyz_world_rotates(world);
+    if (write_header(out, count, carom_world_time(world), dim, box, periodic, spin) != 0) return -1;
     species_cursor cursor = {species, "", 0};
     for (int32_t i = 0; i < count; i++) {
         carom_body_state b;
         if (carom_world_get_body(world, i, &b) != CAROM_OK ||
-            write_body(out, species_take(&cursor), &b, dim) != 0)
+            write_body(out, species_take(&cursor), &b, dim, spin) != 0)
             return -1;
     }
     return ferror(out) ? -1 : 0;
@@ -311,7 +347,18 @@ static int read_count(reader *r, int32_t *count)
 /* ---- reading: the header line ---------------------------------------------- */
 
 /* The quantities carom reads, each from one column group. */
-typedef enum quantity { Q_POS, Q_VELOCITY, Q_MOMENTA, Q_MASS, Q_MASSES, Q_RADIUS, Q_COUNT } quantity;
+typedef enum quantity {
+    Q_POS,
+    Q_VELOCITY,
+    Q_MOMENTA,
+    Q_OMEGA,
+    Q_ORIENTATION,
+    Q_MASS,
+    Q_MASSES,
+    Q_RADIUS,
+    Q_ANGLE,
+    Q_COUNT
+} quantity;
 
 static const struct {
     const char *name;
@@ -320,12 +367,15 @@ static const struct {
     {"pos", Q_POS},           {"positions", Q_POS},     {"velo", Q_VELOCITY},
     {"vel", Q_VELOCITY},      {"velocities", Q_VELOCITY}, {"velocity", Q_VELOCITY},
     {"momenta", Q_MOMENTA},   {"mass", Q_MASS},         {"masses", Q_MASSES},
-    {"radius", Q_RADIUS},
+    {"radius", Q_RADIUS},     {"orientation", Q_ORIENTATION}, {"omega", Q_OMEGA},
+    {"angular_velocity", Q_OMEGA}, {"angle", Q_ANGLE},
 };
 #define KNOWN_NAMES ((int)(sizeof known_names / sizeof known_names[0]))
-#define KNOWN_LIST "pos, positions, velo, vel, velocities, velocity, momenta, mass, masses, radius"
+#define KNOWN_LIST                                                                                         \
+    "pos, positions, velo, vel, velocities, velocity, momenta, mass, masses, radius, orientation, omega, " \
+    "angular_velocity, angle"
 
-static int quantity_size(quantity q) { return q <= Q_MOMENTA ? 3 : 1; }
+static int quantity_size(quantity q) { return q == Q_ORIENTATION ? 4 : q <= Q_OMEGA ? 3 : 1; }
 
 /* Where the quantities carom reads sit among a body line's columns. */
 typedef struct layout {
@@ -572,14 +622,14 @@ static int parse_header(reader *r, xyz_frame *frame, layout *lay)
 
 /* One body line's values, by quantity, and where each group of columns starts. */
 typedef struct body_values {
-    double value[Q_COUNT][3];
+    double value[Q_COUNT][4];
     size_t at[Q_COUNT];
 } body_values;
 
 static const char *quantity_name(quantity q)
 {
-    static const char *const names[Q_COUNT] = {"pos",  "velocity", "momenta",
-                                               "mass", "masses",   "radius"};
+    static const char *const names[Q_COUNT] = {"pos",  "velocity", "momenta", "omega", "orientation",
+                                               "mass", "masses",   "radius",  "angle"};
     return names[q];
 }
 
@@ -631,6 +681,11 @@ static int settle_body(reader *r, const layout *lay, const body_values *v, carom
         const double *p = v->value[Q_MOMENTA];
         b->velocity = (carom_vec){p[0] / b->mass, p[1] / b->mass, p[2] / b->mass};
     }
+    const double *q = v->value[Q_ORIENTATION], *w = v->value[Q_OMEGA];
+    b->orientation = lay->first[Q_ORIENTATION] >= 0 ? (carom_quat){q[0], q[1], q[2], q[3]}
+                                                    : (carom_quat){0.0, 0.0, 0.0, 1.0};
+    b->angular_velocity = (carom_vec){w[0], w[1], w[2]};
+    b->angle = v->value[Q_ANGLE][0];
     return 0;
 }
 
@@ -695,6 +750,9 @@ static int read_bodies(reader *r, const layout *lay, double radius, double mass,
         if (parse_body(r, lay, b) != 0) return -1;
     }
     centre_on_cell(frame);
+    frame->has_orientation = lay->first[Q_ORIENTATION] >= 0;
+    frame->has_omega = lay->first[Q_OMEGA] >= 0;
+    frame->has_angle = lay->first[Q_ANGLE] >= 0;
     return 0;
 }
 

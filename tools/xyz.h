@@ -8,7 +8,14 @@
  * mass are the columns OVITO maps, momenta (m v) and masses the ones ASE
  * maps (get_velocities() is momenta / masses). 2D writes z = 0, Lz = 1.
  * Numbers are written with 17 significant digits so a frame read back
- * reproduces the state bit for bit. */
+ * reproduces the state bit for bit.
+ * A world with rotation (some body turned, spinning or a polygon, or a rough
+ * world: see xyz_world_rotates) adds XYZ_SPIN_PROPERTIES, the orientation
+ * as a unit quaternion in OVITO's order x y z w (2D: the rotation about z)
+ * and the angular velocity omega (2D: 0 0 wz); a 2D world also writes the
+ * angle, the exact 2D state (the quaternion alone would not give back its
+ * bits, nor the turns beyond one). Polygon shapes are not written: a group
+ * read from a file takes its shape from the scenario. */
 #ifndef CAROM_XYZ_H
 #define CAROM_XYZ_H
 
@@ -19,12 +26,18 @@
 
 #define XYZ_PROPERTIES \
     "species:S:1:pos:R:3:velo:R:3:mass:R:1:radius:R:1:momenta:R:3:masses:R:1"
+#define XYZ_SPIN_PROPERTIES ":orientation:R:4:omega:R:3"
+#define XYZ_ANGLE_PROPERTY ":angle:R:1"
 #define XYZ_DEFAULT_SPECIES "X"
 #define XYZ_SPECIES_MAX 32 /* characters in a species name */
 
 typedef struct xyz_frame {
     int32_t count;
-    carom_body_state *bodies; /* position, velocity, radius, mass (collisions unused) */
+    /* position, velocity, radius, mass; orientation, angle and
+     * angular_velocity if their columns are there (else identity and 0);
+     * collisions, inertia and polygon_vertices unused */
+    carom_body_state *bodies;
+    int has_orientation, has_angle, has_omega; /* which rotation columns the frame has */
     double lattice[3];        /* box sides from Lattice= (diagonal); 0 if absent */
     int has_lattice;
     int lattice_line, lattice_col; /* where Lattice's value starts, for messages */
@@ -39,6 +52,11 @@ typedef struct xyz_frame {
  * characters, each a letter, digit, '_', '-', '+' or '.'. */
 int xyz_species_valid(const char *name);
 
+/* Whether the world has rotation to write: some body is turned (angle or
+ * orientation not the identity), spins or is a polygon, or the world is
+ * rough (a tangential restitution above -1) or has friction. */
+int xyz_world_rotates(const carom_world *world);
+
 /* Writes one frame of the world's current state. species lists the bodies'
  * species in index order as "NAME COUNT NAME COUNT ..." (bodies past the
  * listed counts, or all with species NULL, are XYZ_DEFAULT_SPECIES).
@@ -49,7 +67,9 @@ int xyz_write_frame(FILE *out, const carom_world *world, int dim, const double b
 /* Reads frame `index` of a file: 0 the first, k the (k+1)-th, -1 the last,
  * -k the k-th from the end. Properties may come in any order; pos (or
  * positions) is required. Velocity: velo, vel, velocities or velocity (at
- * most one of them); without one, momenta / mass; without either, 0. Mass:
+ * most one of them); without one, momenta / mass; without either, 0.
+ * Rotation: orientation (x y z w), omega (or angular_velocity) and angle,
+ * each optional (has_orientation, has_omega, has_angle say which came). Mass:
  * mass or masses (both: they must be equal), else default_mass. Radius:
  * radius, else default_radius. Other columns are skipped, except one whose
  * name looks like a column carom reads (within edit distance 1 of it, or 2
