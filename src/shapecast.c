@@ -28,14 +28,22 @@
  * fall of c_k: c_k = d_k when d_k > tol (so the gap stays >= 0 through the
  * step: the shapes cannot touch before its end), and when d_k <= tol but the
  * contact points do not approach (just after a collision, or grazing),
- * c_k = d_k + tol / 2 (or tol / 4 if d_k is already below -tol / 4), so the
- * gap stays >= -tol / 2 through the step. The search stops at the first s_k
- * where the gap is <= tol and the contact points approach. Hence at every
- * time before the returned one the gap was >= -tol / 2: a contact deeper
- * than that cannot have happened before it, and a contact that happens is
- * found within the tolerance. Each step is positive (c_k >= tol / 4 > 0),
- * so a search ends at its horizon or after SHAPECAST_BUDGET distance queries
- * (then SHAPECAST_RECHECK at the time reached, where nothing was skipped).
+ * c_k = d_k + tol / 2, so the gap stays >= -tol / 2 (the floor) through the
+ * step. The search stops at the first s_k where the gap is <= tol and the
+ * contact points approach. Hence at every time before the returned one the
+ * gap was >= -tol / 2: a contact deeper than that cannot have happened
+ * before it, and a contact that happens is found within the tolerance.
+ * The floor is absolute, not relative to d_k: a box bouncing on its floor,
+ * whose fall the bound gives exactly, comes back to it and never sinks
+ * bounce after bounce. At the floor (c_k = 0) the step is still positive
+ * where the bound itself separates (a body thrown up under gravity: the
+ * time it takes to come back); where it does not (rounding left d_k at or
+ * below the floor and the bound cannot separate), c_k = tol / 8, the only
+ * way the gap can go below the floor, by tol / 8 a step, which exact
+ * arithmetic never takes (every search starts where a previous one ended,
+ * at or above the floor). So a search ends at its horizon or after
+ * SHAPECAST_BUDGET distance queries (then SHAPECAST_RECHECK at the time
+ * reached, where nothing was skipped).
  * Rounding: the distance is exact to a few ulps of the coordinates
  * (polygon.h), far below tol = 1e-9 of the size.
  *
@@ -81,21 +89,30 @@ typedef struct problem {
     const void *ctx;
 } problem;
 
-/* The least t > 0 with rate t + accel t^2 / 2 = fall (fall > 0), or INFINITY. */
+/* The least t > 0 with rate t + accel t^2 / 2 = fall (fall > 0), or INFINITY.
+ * Neither form cancels (Numerical Recipes 5.6): 2 fall / (rate + root) when
+ * rate >= 0, (root - rate) / accel when rate < 0 (then accel > 0, or no
+ * root): a body thrown away from a wall comes back after about 2 |rate| /
+ * accel, which the first form would get from a difference of nearly equal
+ * numbers (an error of 1e-7 of the flight was seen in a box bouncing on its
+ * floor). */
 static double step_for(double fall, double rate, double accel)
 {
     if (accel == 0.0) return rate > 0.0 ? fall / rate : INFINITY;
     double disc = rate * rate + 2.0 * accel * fall;
     if (!(disc >= 0.0)) return INFINITY; /* decelerating: the fall never reaches it */
-    double denominator = rate + sqrt(disc);
-    return denominator > 0.0 ? 2.0 * fall / denominator : INFINITY;
+    double root = sqrt(disc);
+    if (rate >= 0.0) return 2.0 * fall / (rate + root);
+    return accel > 0.0 ? (root - rate) / accel : INFINITY;
 }
 
-/* How far the gap may fall in the next step (see the proof above). */
+/* How far the gap may fall in the next step (see the proof above): to 0
+ * from beyond the tolerance, to the floor -tolerance / 2 from within it. */
 static double allowed_fall(double gap, double tolerance)
 {
     if (gap > tolerance) return gap;
-    return gap > -0.25 * tolerance ? gap + 0.5 * tolerance : 0.25 * tolerance;
+    double floor = -0.5 * tolerance;
+    return gap > floor ? gap - floor : 0.0;
 }
 
 static int advance(const problem *p, double start, double horizon, double *time)
@@ -114,7 +131,9 @@ static int advance(const problem *p, double start, double horizon, double *time)
             return SHAPECAST_CONTACT;
         }
         if (p->gone && p->gone(p->ctx, s)) break;
-        double t = step_for(allowed_fall(gap, p->tolerance), p->rate(p->ctx, s), p->accel);
+        double rate = p->rate(p->ctx, s);
+        double t = step_for(allowed_fall(gap, p->tolerance), rate, p->accel);
+        if (t == 0.0) t = step_for(0.125 * p->tolerance, rate, p->accel); /* at the floor: a little deeper */
         if (!(t < INFINITY)) break;
         double next = s + t;
         s = next > s ? next : nextafter(s, INFINITY);
