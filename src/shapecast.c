@@ -47,11 +47,12 @@
  * Rounding: the distance is exact to a few ulps of the coordinates
  * (polygon.h), far below tol = 1e-9 of the size.
  *
- * Early rejection (issue 14: "a quadratic in 10-40 ns"): the bounding
- * circles, grown by 2 tol, must touch first (predict.c's kernels give when);
- * the search starts then (at once if they overlap already), and it stops
- * when, without relative acceleration, the true bounding circles are apart
- * and receding (a straight relative line never brings them back).
+ * Early rejection (issue 14: "a quadratic in 10-40 ns"): the shapes can
+ * only touch while their bounding circles, grown by 2 tol, overlap; where
+ * they are apart the search jumps to where they next touch (predict.c's
+ * kernels), or ends if they never do before the horizon. A pair is thus
+ * rejected by one quadratic, and only the stretches where the circles
+ * overlap cost distance queries.
  */
 #include "shapecast.h"
 
@@ -83,7 +84,9 @@ typedef struct problem {
     /* The gap at s and the normal speed of the contact points (< 0: approaching). */
     double (*gap)(const void *ctx, double s, double *approach);
     double (*rate)(const void *ctx, double s); /* R(s) */
-    int (*gone)(const void *ctx, double s);    /* no contact can come after s (may be NULL) */
+    /* The first time >= s at which a contact is possible (s itself, or
+     * INFINITY, or a time >= horizon); NULL: always s. */
+    double (*skip)(const void *ctx, double s, double horizon);
     double accel;                              /* A (may be negative for a wall) */
     double tolerance;
     const void *ctx;
@@ -124,13 +127,19 @@ static int advance(const problem *p, double start, double horizon, double *time)
             *time = s;
             return SHAPECAST_RECHECK;
         }
+        if (p->skip) {
+            double next = p->skip(p->ctx, s, horizon);
+            if (next > s) { /* jumped over a stretch where no contact is possible: counts as a query */
+                s = next;
+                continue;
+            }
+        }
         double approach;
         double gap = p->gap(p->ctx, s, &approach);
         if (gap <= p->tolerance && approach < 0.0) {
             *time = s;
             return SHAPECAST_CONTACT;
         }
-        if (p->gone && p->gone(p->ctx, s)) break;
         double rate = p->rate(p->ctx, s);
         double t = step_for(allowed_fall(gap, p->tolerance), rate, p->accel);
         if (t == 0.0) t = step_for(0.125 * p->tolerance, rate, p->accel); /* at the floor: a little deeper */
@@ -192,7 +201,7 @@ double shapecast_pair_gap(const shapecast_body *a, const shapecast_body *b, doub
 
 typedef struct pair_ctx {
     const shapecast_body *a, *b;
-    int accelerated;
+    double margin; /* the bounding circles are grown by this (2 tol) */
 } pair_ctx;
 
 static double pair_gap(const void *ctx, double s, double *approach)
@@ -215,44 +224,32 @@ static double pair_rate(const void *ctx, double s)
                                        turning_radius(p->b));
 }
 
-/* Without relative acceleration: the bounding circles apart and receding. */
-static int pair_gone(const void *ctx, double s)
+/* When the bounding circles, grown by margin, first touch after s: s if
+ * they overlap then, INFINITY (or a time >= horizon) if not before horizon
+ * (predict.c's kernels: a quadratic, or the quartic under relative
+ * acceleration). Where they are apart the shapes are too, so the search
+ * jumps to there. */
+static double pair_skip(const void *ctx, double s, double horizon)
 {
     const pair_ctx *p = ctx;
-    if (p->accelerated) return 0;
     double xa[2], va[2], xb[2], vb[2], angle;
     shapecast_state_at(p->a, s, xa, va, &angle);
     shapecast_state_at(p->b, s, xb, vb, &angle);
-    double dr[2] = {xb[0] - xa[0], xb[1] - xa[1]}, dv[2] = {vb[0] - va[0], vb[1] - va[1]};
-    double reach = (p->a->radius + p->b->radius) * (1.0 + 1e-12);
-    return dr[0] * dr[0] + dr[1] * dr[1] > reach * reach && dr[0] * dv[0] + dr[1] * dv[1] >= 0.0;
-}
-
-/* When the bounding circles, grown by margin, first touch: 0 if they
- * overlap already, INFINITY (or a time >= horizon) if not before horizon. */
-static double bounding_touch(const shapecast_body *a, const shapecast_body *b, double margin, double horizon)
-{
-    const double dr[3] = {b->x[0] - a->x[0], b->x[1] - a->x[1], 0.0};
-    const double dv[3] = {b->v[0] - a->v[0], b->v[1] - a->v[1], 0.0};
-    const double da[3] = {b->a[0] - a->a[0], b->a[1] - a->a[1], 0.0};
-    double sigma = a->radius + b->radius + margin;
-    if (dr[0] * dr[0] + dr[1] * dr[1] <= sigma * sigma) return 0.0;
-    if (da[0] != 0.0 || da[1] != 0.0) return predict_pair_accelerated(dr, dv, da, sigma, horizon);
-    return predict_pair_before(dr, dv, sigma, horizon);
+    const double dr[3] = {xb[0] - xa[0], xb[1] - xa[1], 0.0}, dv[3] = {vb[0] - va[0], vb[1] - va[1], 0.0};
+    const double da[3] = {p->b->a[0] - p->a->a[0], p->b->a[1] - p->a->a[1], 0.0};
+    double sigma = p->a->radius + p->b->radius + p->margin;
+    if (dr[0] * dr[0] + dr[1] * dr[1] <= sigma * sigma) return s;
+    if (da[0] != 0.0 || da[1] != 0.0) return s + predict_pair_accelerated(dr, dv, da, sigma, horizon - s);
+    return s + predict_pair_before(dr, dv, sigma, horizon - s);
 }
 
 int shapecast_pair(const shapecast_body *a, const shapecast_body *b, double horizon, double *time)
 {
     double tolerance = shapecast_tolerance(a->radius + b->radius);
-    double start = bounding_touch(a, b, 2.0 * tolerance, horizon);
-    if (!(start < horizon)) {
-        *time = INFINITY;
-        return SHAPECAST_NONE;
-    }
+    pair_ctx ctx = {a, b, 2.0 * tolerance};
     double da[2] = {b->a[0] - a->a[0], b->a[1] - a->a[1]};
-    pair_ctx ctx = {a, b, da[0] != 0.0 || da[1] != 0.0};
-    problem p = {pair_gap, pair_rate, pair_gone, hypot(da[0], da[1]), tolerance, &ctx};
-    return advance(&p, start, horizon, time);
+    problem p = {pair_gap, pair_rate, pair_skip, hypot(da[0], da[1]), tolerance, &ctx};
+    return advance(&p, 0.0, horizon, time);
 }
 
 /* ---- walls ------------------------------------------------------------------ */
