@@ -244,10 +244,6 @@ static void consider_pairs(const carom_world *w, int32_t i, candidate *best)
 static void consider_shape_walls(const carom_world *w, int32_t i, candidate *best);
 static inline void consider_walls(const carom_world *w, int32_t i, candidate *best, int with_rest)
 {
-    if (shapes_is_polygon(w, i)) {
-        consider_shape_walls(w, i, best);
-        return;
-    }
     const body_hot *b = &w->hot[i];
     for (int a = 0; a < w->dim; a++) {
         if (w->periodic[a]) continue;
@@ -321,7 +317,8 @@ double schedule_own_time(const carom_world *w, int32_t i, int which, body_event 
         if (which & OWN_CELL) consider_cell_exit(w, i, &best);
         consider_container(w, i, &best, &broken);
     } else {
-        consider_walls(w, i, &best, which & OWN_REST);
+        if (shapes_is_polygon(w, i)) consider_shape_walls(w, i, &best); /* as schedule_body: here, so that consider_walls stays inlined */
+        else consider_walls(w, i, &best, which & OWN_REST);
         if (which & OWN_CELL) consider_cell_exit(w, i, &best);
     }
     if (event) *event = best.event;
@@ -351,7 +348,8 @@ void schedule_body(carom_world *w, int32_t i)
         consider_cell_exit(w, i, &best);
         consider_container(w, i, &best, &w->container_broken);
     } else {
-        consider_walls(w, i, &best, 1);
+        if (shapes_is_polygon(w, i)) consider_shape_walls(w, i, &best);
+        else consider_walls(w, i, &best, 1);
         consider_cell_exit(w, i, &best);
     }
     consider_pairs(w, i, &best);

@@ -409,6 +409,15 @@ static void test_bad_shapes(void)
     refused(w3, box_2x1, 4, "body 0", "2D");
     carom_world_destroy(w3);
 
+    /* a periodic axis: polygons need walls */
+    carom_world_def periodic = carom_default_world_def();
+    periodic.dim = 2, periodic.box = (carom_vec){10.0, 10.0, 0.0};
+    periodic.boundary[0] = CAROM_PERIODIC, periodic.boundary[1] = CAROM_WALLS;
+    carom_world *wp = NULL;
+    CHECK_EQ_INT(carom_world_create(&periodic, &wp, NULL, 0), CAROM_OK);
+    refused(wp, box_2x1, 4, "body 0", "periodic");
+    carom_world_destroy(wp);
+
     /* a union of two balls: not convex */
     carom_container_def ball = carom_default_container_def();
     ball.dim = 2, ball.shape = CAROM_SHAPE_BALL, ball.radius = 3.0;
