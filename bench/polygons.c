@@ -48,7 +48,10 @@ static double uniform(void)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return (double)((z ^ (z >> 31)) >> 11) * 0x1p-53;
 }
-static double gaussian(void) { return sqrt(-2.0 * log(1.0 - uniform())) * cos(2.0 * PI * uniform()); }
+static double gaussian(void)
+{
+    return sqrt(-2.0 * log(1.0 - uniform())) * cos(2.0 * PI * uniform());
+}
 
 static int shape_of(int hexagon, carom_vec2 *v)
 {
@@ -57,7 +60,8 @@ static int shape_of(int hexagon, carom_vec2 *v)
         memcpy(v, box, sizeof box);
         return 4;
     }
-    for (int k = 0; k < 6; k++) v[k] = (carom_vec2){0.5 * cos(PI * k / 3.0), 0.5 * sin(PI * k / 3.0)};
+    for (int k = 0; k < 6; k++)
+        v[k] = (carom_vec2){0.5 * cos(PI * k / 3.0), 0.5 * sin(PI * k / 3.0)};
     return 6;
 }
 
@@ -78,7 +82,8 @@ typedef struct overlap_watch {
     int64_t contacts;
 } overlap_watch;
 
-static int placed_shape(const carom_world *w, int32_t id, polygon_shape *shape, polygon_pose *pose, double *radius)
+static int placed_shape(const carom_world *w, int32_t id, polygon_shape *shape, polygon_pose *pose,
+                        double *radius)
 {
     carom_vec2 v[CAROM_POLYGON_MAX_VERTICES];
     int32_t n = 0;
@@ -111,7 +116,8 @@ static int watch(void *user, const carom_event *e)
         polygon_place(&a, &pa, placed);
         depth = -INFINITY;
         for (int k = 0; k < a.count; k++)
-            for (int axis = 0; axis < 2; axis++) depth = fmax(depth, fabs(placed[k][axis]) - half[axis]);
+            for (int axis = 0; axis < 2; axis++)
+                depth = fmax(depth, fabs(placed[k][axis]) - half[axis]);
         tolerance = CAROM_CONTACT_TOLERANCE * ra;
     } else {
         return 0;
@@ -212,11 +218,13 @@ static int bench_case(const setup *s)
     if (!w || run_collisions(w, s->warmup + s->collisions, s->n) != 0) return -1;
     carom_world_destroy(w);
 
-    int64_t pairs = after.pair_events - before.pair_events, walls = after.wall_events - before.wall_events;
+    int64_t pairs = after.pair_events - before.pair_events,
+            walls = after.wall_events - before.wall_events;
     double predictions = (double)(after.predictions - before.predictions);
-    printf("| %-7s | %6ld | %.2f | %9lld | %8lld | %6.2f | %10.0f | %8.3g | %.3g |\n", s->hexagon ? "hexagon" : "box",
-           s->n, s->density, (long long)pairs, (long long)walls, seconds, (double)(pairs + walls) / seconds,
-           predictions / (double)(pairs + walls), ow.deepest);
+    printf("| %-7s | %6ld | %.2f | %9lld | %8lld | %6.2f | %10.0f | %8.3g | %.3g |\n",
+           s->hexagon ? "hexagon" : "box", s->n, s->density, (long long)pairs, (long long)walls,
+           seconds, (double)(pairs + walls) / seconds, predictions / (double)(pairs + walls),
+           ow.deepest);
     fflush(stdout);
     return 0;
 }
@@ -227,24 +235,36 @@ int main(int argc, char **argv)
     long only_n = 0;
     int only_shape = -1;
     for (int k = 1; k + 1 < argc; k += 2) {
-        if (!strcmp(argv[k], "--n")) only_n = atol(argv[k + 1]);
-        else if (!strcmp(argv[k], "--shape")) only_shape = !strcmp(argv[k + 1], "hexagon");
-        else if (!strcmp(argv[k], "--density")) s.density = atof(argv[k + 1]);
-        else if (!strcmp(argv[k], "--warmup")) s.warmup = atof(argv[k + 1]);
-        else if (!strcmp(argv[k], "--collisions")) s.collisions = atof(argv[k + 1]);
-        else if (!strcmp(argv[k], "--seed")) s.seed = strtoull(argv[k + 1], NULL, 10);
+        if (!strcmp(argv[k], "--n"))
+            only_n = atol(argv[k + 1]);
+        else if (!strcmp(argv[k], "--shape"))
+            only_shape = !strcmp(argv[k + 1], "hexagon");
+        else if (!strcmp(argv[k], "--density"))
+            s.density = atof(argv[k + 1]);
+        else if (!strcmp(argv[k], "--warmup"))
+            s.warmup = atof(argv[k + 1]);
+        else if (!strcmp(argv[k], "--collisions"))
+            s.collisions = atof(argv[k + 1]);
+        else if (!strcmp(argv[k], "--seed"))
+            s.seed = strtoull(argv[k + 1], NULL, 10);
         else {
-            fprintf(stderr, "carom_bench_polygons: unknown option %s (see the opening comment of bench/polygons.c)\n",
+            fprintf(stderr,
+                    "carom_bench_polygons: unknown option %s (see the opening comment of "
+                    "bench/polygons.c)\n",
                     argv[k]);
             return 2;
         }
     }
-    printf("Rotating polygons in a box with walls, e = 1, mu = 0, kT = 1, seed %llu: %g collisions per body timed "
-           "after %g of warm-up (CPU seconds of carom_world_run); overlap: the deepest penetration at any collision, "
-           "in units of the contact tolerance (1e-9 of the pair's summed bounding radii; <= 0.5 promised, negative: "
+    printf("Rotating polygons in a box with walls, e = 1, mu = 0, kT = 1, seed %llu: %g collisions "
+           "per body timed "
+           "after %g of warm-up (CPU seconds of carom_world_run); overlap: the deepest penetration "
+           "at any collision, "
+           "in units of the contact tolerance (1e-9 of the pair's summed bounding radii; <= 0.5 "
+           "promised, negative: "
            "never overlapped)\n\n",
            (unsigned long long)s.seed, s.collisions, s.warmup);
-    printf("| shape   |      N | area fraction | pair collisions | wall hits | CPU s | collisions/s | predictions per collision | deepest overlap / tolerance |\n");
+    printf("| shape   |      N | area fraction | pair collisions | wall hits | CPU s | "
+           "collisions/s | predictions per collision | deepest overlap / tolerance |\n");
     printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     const long sizes[2] = {1000, 10000};
     for (int shape = 0; shape < 2; shape++) {

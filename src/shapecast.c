@@ -37,13 +37,16 @@
  * whose fall the bound gives exactly, comes back to it and never sinks
  * bounce after bounce. At the floor (c_k = 0) the step is still positive
  * where the bound itself separates (a body thrown up under gravity: the
- * time it takes to come back); where it does not (rounding left d_k at or
- * below the floor and the bound cannot separate), c_k = tol / 8, the only
- * way the gap can go below the floor, by tol / 8 a step, which exact
- * arithmetic never takes (every search starts where a previous one ended,
- * at or above the floor). So a search ends at its horizon or after
- * SHAPECAST_BUDGET distance queries (then SHAPECAST_RECHECK at the time
- * reached, where nothing was skipped).
+ * time it takes to come back). Where it does not, at or a hair above the
+ * floor (a vertex gliding along a face, neither approaching nor leaving),
+ * steps of c_k would stall the search, so a step is never shorter than half
+ * the time the bound needs to fall tol / 8: the gap may then go below the
+ * floor by at most tol / 8 in that step. It can keep going down only while
+ * it actually falls, and a falling gap is a closing one (its rate is the
+ * normal speed of the closest points), which the next query stops as a
+ * contact: overlaps stay within tol / 2 + tol / 8 < tol. A search ends at
+ * its horizon or after SHAPECAST_BUDGET queries (then SHAPECAST_RECHECK at
+ * the time reached, where nothing was skipped).
  * Rounding: the distance is exact to a few ulps of the coordinates
  * (polygon.h), far below tol = 1e-9 of the size.
  *
@@ -72,7 +75,8 @@ void shapecast_state_at(const shapecast_body *b, double s, double x[2], double v
 }
 
 /* The velocity of the point p of a body whose centre is at x, moving at v and turning at omega. */
-static void point_velocity(const double x[2], const double v[2], double omega, const double p[2], double out[2])
+static void point_velocity(const double x[2], const double v[2], double omega, const double p[2],
+                           double out[2])
 {
     out[0] = v[0] - omega * (p[1] - x[1]);
     out[1] = v[1] + omega * (p[0] - x[0]);
@@ -87,7 +91,7 @@ typedef struct problem {
     /* The first time >= s at which a contact is possible (s itself, or
      * INFINITY, or a time >= horizon); NULL: always s. */
     double (*skip)(const void *ctx, double s, double horizon);
-    double accel;                              /* A (may be negative for a wall) */
+    double accel; /* A (may be negative for a wall) */
     double tolerance;
     const void *ctx;
 } problem;
@@ -129,7 +133,8 @@ static int advance(const problem *p, double start, double horizon, double *time)
         }
         if (p->skip) {
             double next = p->skip(p->ctx, s, horizon);
-            if (next > s) { /* jumped over a stretch where no contact is possible: counts as a query */
+            if (next >
+                s) { /* jumped over a stretch where no contact is possible: counts as a query */
                 s = next;
                 continue;
             }
@@ -142,7 +147,8 @@ static int advance(const problem *p, double start, double horizon, double *time)
         }
         double rate = p->rate(p->ctx, s);
         double t = step_for(allowed_fall(gap, p->tolerance), rate, p->accel);
-        if (t == 0.0) t = step_for(0.125 * p->tolerance, rate, p->accel); /* at the floor: a little deeper */
+        double least = step_for(0.125 * p->tolerance, rate, p->accel);
+        if (t < 0.5 * least) t = least; /* at the floor, or a hair above it: a little deeper */
         if (!(t < INFINITY)) break;
         double next = s + t;
         s = next > s ? next : nextafter(s, INFINITY);
@@ -165,12 +171,14 @@ static void flip_contact(polygon_contact *c)
     int feature = c->feature_a;
     c->feature_a = c->feature_b;
     c->feature_b = feature;
-    if (c->feature == POLYGON_VERTEX_EDGE) c->feature = POLYGON_EDGE_VERTEX;
-    else if (c->feature == POLYGON_EDGE_VERTEX) c->feature = POLYGON_VERTEX_EDGE;
+    if (c->feature == POLYGON_VERTEX_EDGE)
+        c->feature = POLYGON_EDGE_VERTEX;
+    else if (c->feature == POLYGON_EDGE_VERTEX)
+        c->feature = POLYGON_VERTEX_EDGE;
 }
 
-double shapecast_pair_gap(const shapecast_body *a, const shapecast_body *b, double s, polygon_contact *contact,
-                          double *normal_speed)
+double shapecast_pair_gap(const shapecast_body *a, const shapecast_body *b, double s,
+                          polygon_contact *contact, double *normal_speed)
 {
     double xa[2], va[2], xb[2], vb[2];
     polygon_pose pa, pb;
@@ -186,7 +194,8 @@ double shapecast_pair_gap(const shapecast_body *a, const shapecast_body *b, doub
         flip_contact(contact);
     }
     const double *ends[2] = {contact->point, contact->point};
-    if (contact->feature == POLYGON_EDGE_EDGE) ends[0] = contact->face_from, ends[1] = contact->face_to;
+    if (contact->feature == POLYGON_EDGE_EDGE)
+        ends[0] = contact->face_from, ends[1] = contact->face_to;
     double least = INFINITY;
     for (int k = 0; k < 2; k++) {
         double ua[2], ub[2];
@@ -235,11 +244,15 @@ static double pair_skip(const void *ctx, double s, double horizon)
     double xa[2], va[2], xb[2], vb[2], angle;
     shapecast_state_at(p->a, s, xa, va, &angle);
     shapecast_state_at(p->b, s, xb, vb, &angle);
-    const double dr[3] = {xb[0] - xa[0], xb[1] - xa[1], 0.0}, dv[3] = {vb[0] - va[0], vb[1] - va[1], 0.0};
+    const double dr[3] = {xb[0] - xa[0], xb[1] - xa[1], 0.0},
+                 dv[3] = {vb[0] - va[0], vb[1] - va[1], 0.0};
     const double da[3] = {p->b->a[0] - p->a->a[0], p->b->a[1] - p->a->a[1], 0.0};
-    double sigma = p->a->radius + p->b->radius + p->margin;
-    if (dr[0] * dr[0] + dr[1] * dr[1] <= sigma * sigma) return s;
-    if (da[0] != 0.0 || da[1] != 0.0) return s + predict_pair_accelerated(dr, dv, da, sigma, horizon - s);
+    double sigma = p->a->radius + p->b->radius + p->margin, near = sigma + p->margin;
+    /* overlapping circles grown twice as much: where a jump lands, whatever
+     * the rounding (else a jump of an ulp could follow a jump of an ulp) */
+    if (dr[0] * dr[0] + dr[1] * dr[1] <= near * near) return s;
+    if (da[0] != 0.0 || da[1] != 0.0)
+        return s + predict_pair_accelerated(dr, dv, da, sigma, horizon - s);
     return s + predict_pair_before(dr, dv, sigma, horizon - s);
 }
 
@@ -254,8 +267,9 @@ int shapecast_pair(const shapecast_body *a, const shapecast_body *b, double hori
 
 /* ---- walls ------------------------------------------------------------------ */
 
-double shapecast_wall_gap(const shapecast_body *body, const double normal[2], double offset, double s,
-                          double point[2], double from[2], double to[2], double *normal_speed)
+double shapecast_wall_gap(const shapecast_body *body, const double normal[2], double offset,
+                          double s, double point[2], double from[2], double to[2],
+                          double *normal_speed)
 {
     double x[2], v[2], angle, placed[POLYGON_MAX_VERTICES][2];
     shapecast_state_at(body, s, x, v, &angle);
@@ -313,8 +327,8 @@ static double wall_rate(const void *ctx, double s)
     return w->normal[0] * v[0] + w->normal[1] * v[1] + fabs(w->body->omega) * w->body->radius;
 }
 
-int shapecast_wall(const shapecast_body *body, const double normal[2], double offset, double horizon,
-                   double *time)
+int shapecast_wall(const shapecast_body *body, const double normal[2], double offset,
+                   double horizon, double *time)
 {
     wall_ctx ctx = {body, normal, offset};
     double accel = normal[0] * body->a[0] + normal[1] * body->a[1];
@@ -328,14 +342,16 @@ int shapecast_container_is_convex(const carom_container *c)
 {
     for (int32_t k = 0; k < c->node_count; k++) {
         carom_shape shape = c->nodes[k].shape;
-        if (shape == CAROM_SHAPE_UNION || shape == CAROM_SHAPE_DIFFERENCE || shape == CAROM_SHAPE_FUNCTION)
+        if (shape == CAROM_SHAPE_UNION || shape == CAROM_SHAPE_DIFFERENCE ||
+            shape == CAROM_SHAPE_FUNCTION)
             return 0;
     }
     return 1;
 }
 
-double shapecast_container_gap(const shapecast_body *body, const carom_container *c, double s, int *vertex,
-                               double point[2], double outward[2], double *normal_speed)
+double shapecast_container_gap(const shapecast_body *body, const carom_container *c, double s,
+                               int *vertex, double point[2], double outward[2],
+                               double *normal_speed)
 {
     double x[2], v[2], angle, placed[POLYGON_MAX_VERTICES][2];
     shapecast_state_at(body, s, x, v, &angle);
@@ -382,10 +398,12 @@ static double container_rate(const void *ctx, double s)
     return k->c->lipschitz * (hypot(v[0], v[1]) + fabs(k->body->omega) * k->body->radius);
 }
 
-int shapecast_container(const shapecast_body *body, const carom_container *c, double horizon, double *time)
+int shapecast_container(const shapecast_body *body, const carom_container *c, double horizon,
+                        double *time)
 {
     container_ctx ctx = {body, c};
     double accel = c->lipschitz * hypot(body->a[0], body->a[1]);
-    problem p = {container_gap, container_rate, NULL, accel, shapecast_tolerance(body->radius), &ctx};
+    problem p = {container_gap, container_rate, NULL, accel, shapecast_tolerance(body->radius),
+                 &ctx};
     return advance(&p, 0.0, horizon, time);
 }

@@ -21,9 +21,11 @@ typedef struct shapecast_body {
 
 /* What a search found. */
 enum {
-    SHAPECAST_NONE = 0,    /* no contact before the horizon: *time is INFINITY */
-    SHAPECAST_CONTACT = 1, /* a contact at *time: gap <= tolerance and the contact points approach */
-    SHAPECAST_RECHECK = 2  /* the step budget ran out at *time, with no contact before: search again from there */
+    SHAPECAST_NONE = 0, /* no contact before the horizon: *time is INFINITY */
+    SHAPECAST_CONTACT =
+        1, /* a contact at *time: gap <= tolerance and the contact points approach */
+    SHAPECAST_RECHECK =
+        2 /* the step budget ran out at *time, with no contact before: search again from there */
 };
 
 /* Distance queries a search may make before it gives up with SHAPECAST_RECHECK. */
@@ -39,8 +41,8 @@ double shapecast_tolerance(double size);
  * always points from a to b), and the normal relative speed of the contact
  * points, (velocity of b - velocity of a) . normal, the most negative over the
  * ends of a face-face contact: < 0 means approaching. */
-double shapecast_pair_gap(const shapecast_body *a, const shapecast_body *b, double s, polygon_contact *contact,
-                          double *normal_speed);
+double shapecast_pair_gap(const shapecast_body *a, const shapecast_body *b, double s,
+                          polygon_contact *contact, double *normal_speed);
 
 /* The earliest s in [0, horizon) at which polygon or disk a meets b (at
  * least one of them a polygon): SHAPECAST_CONTACT and *time = s, or
@@ -59,10 +61,11 @@ int shapecast_pair(const shapecast_body *a, const shapecast_body *b, double hori
  * *to the face's ends (both *point for a vertex), *normal_speed the speed of
  * the contact point along normal (> 0: approaching the wall), the largest
  * over a face's ends. */
-double shapecast_wall_gap(const shapecast_body *body, const double normal[2], double offset, double s,
-                          double point[2], double from[2], double to[2], double *normal_speed);
-int shapecast_wall(const shapecast_body *body, const double normal[2], double offset, double horizon,
-                   double *time);
+double shapecast_wall_gap(const shapecast_body *body, const double normal[2], double offset,
+                          double s, double point[2], double from[2], double to[2],
+                          double *normal_speed);
+int shapecast_wall(const shapecast_body *body, const double normal[2], double offset,
+                   double horizon, double *time);
 
 /* Is the container convex, so that a polygon is inside it exactly when its
  * vertices are (its shapes combined by intersection only, no caller's
@@ -73,9 +76,11 @@ int shapecast_container_is_convex(const carom_container *c);
  * distance is concave inside); *vertex the vertex that has it, *outward the
  * boundary's outward unit normal there, *normal_speed that vertex's speed
  * along it (> 0: approaching). */
-double shapecast_container_gap(const shapecast_body *body, const carom_container *c, double s, int *vertex,
-                               double point[2], double outward[2], double *normal_speed);
-int shapecast_container(const shapecast_body *body, const carom_container *c, double horizon, double *time);
+double shapecast_container_gap(const shapecast_body *body, const carom_container *c, double s,
+                               int *vertex, double point[2], double outward[2],
+                               double *normal_speed);
+int shapecast_container(const shapecast_body *body, const carom_container *c, double horizon,
+                        double *time);
 
 /* Body b's centre, velocity and angle at s. */
 void shapecast_state_at(const shapecast_body *b, double s, double x[2], double v[2], double *angle);

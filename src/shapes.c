@@ -40,8 +40,13 @@ static shapecast_body body_at(const carom_world *w, int32_t i, double t, const d
     const double *g = motion_gravity(w, i);
     double x[3], v[3];
     motion_state_at(&w->hot[i], g, w->has_gravity, t, x, v);
-    shapecast_body b = {spin_polygon(&w->spin, id), w->hot[i].radius, {x[0] + shift[0], x[1] + shift[1]},
-                        {v[0], v[1]}, {0.0, 0.0}, 0.0, 0.0};
+    shapecast_body b = {spin_polygon(&w->spin, id),
+                        w->hot[i].radius,
+                        {x[0] + shift[0], x[1] + shift[1]},
+                        {v[0], v[1]},
+                        {0.0, 0.0},
+                        0.0,
+                        0.0};
     if (w->has_gravity) b.a[0] = g[0], b.a[1] = g[1];
     if (w->spin.on) b.angle = spin_angle_at(w, id, t), b.omega = w->spin.omega[3 * id + 2];
     return b;
@@ -49,8 +54,8 @@ static shapecast_body body_at(const carom_world *w, int32_t i, double t, const d
 
 /* ---- contact times ---------------------------------------------------------- */
 
-double shapes_pair_time(const carom_world *w, int32_t i, int32_t j, const double shift[3], double horizon,
-                        int *recheck)
+double shapes_pair_time(const carom_world *w, int32_t i, int32_t j, const double shift[3],
+                        double horizon, int *recheck)
 {
     *recheck = 0;
     if (w->drive.kinematic && drive_is_kinematic(w->mass[i]) && drive_is_kinematic(w->mass[j]))
@@ -98,7 +103,10 @@ double shapes_wall_time(const carom_world *w, int32_t i, double horizon, int *wa
 static impulse_body2 impulse_body_of(const carom_world *w, int32_t i)
 {
     int32_t id = w->id_of[i];
-    impulse_body2 b = {{w->hot[i].v[0], w->hot[i].v[1]}, w->spin.omega[3 * id + 2], w->mass[i], w->spin.inertia[id]};
+    impulse_body2 b = {{w->hot[i].v[0], w->hot[i].v[1]},
+                       w->spin.omega[3 * id + 2],
+                       w->mass[i],
+                       w->spin.inertia[id]};
     return b;
 }
 
@@ -109,8 +117,8 @@ static impulse_contact2 lever_arms(const double p[2], const double x1[2], const 
 }
 
 /* The normal speed (u1 - u2) . n of the contact points at lever arms c. */
-static double normal_speed(const impulse_body2 *b1, const impulse_body2 *b2, const impulse_contact2 *c,
-                           const double n[2])
+static double normal_speed(const impulse_body2 *b1, const impulse_body2 *b2,
+                           const impulse_contact2 *c, const double n[2])
 {
     double u1[2] = {b1->v[0] - b1->omega * c->r1[1], b1->v[1] + b1->omega * c->r1[0]};
     double u2[2] = {b2->v[0] - b2->omega * c->r2[1], b2->v[1] + b2->omega * c->r2[0]};
@@ -121,9 +129,9 @@ static double normal_speed(const impulse_body2 *b1, const impulse_body2 *b2, con
  * point): a face through its middle; if the middle does not approach, at the
  * end that approaches most. Body 1 gets P, body 2 -P; n from body 2 to body
  * 1. e is made elastic below elastic_below_speed. Returns 1 if applied. */
-static int contact_impulse(const carom_world *w, impulse_body2 *b1, impulse_body2 *b2, const double x1[2],
-                           const double x2[2], const double from[2], const double to[2], const double n[2],
-                           double e, impulse_result2 *out)
+static int contact_impulse(const carom_world *w, impulse_body2 *b1, impulse_body2 *b2,
+                           const double x1[2], const double x2[2], const double from[2],
+                           const double to[2], const double n[2], double e, impulse_result2 *out)
 {
     impulse_contact2 ca = lever_arms(from, x1, x2), cb = lever_arms(to, x1, x2);
     double ua = normal_speed(b1, b2, &ca, n), ub = normal_speed(b1, b2, &cb, n);
@@ -131,11 +139,13 @@ static int contact_impulse(const carom_world *w, impulse_body2 *b1, impulse_body
     *out = (impulse_result2){0};
     if (!(fastest < 0.0)) return 0;
     double mu = w->def.friction;
-    if (impulse_face_2d(b1, b2, &ca, &cb, n, collide_restitution(e, w->def.elastic_below_speed,
-                                                                 -0.5 * (ua + ub)), mu, out))
+    if (impulse_face_2d(b1, b2, &ca, &cb, n,
+                        collide_restitution(e, w->def.elastic_below_speed, -0.5 * (ua + ub)), mu,
+                        out))
         return 1;
     const impulse_contact2 *end = ua < ub ? &ca : &cb;
-    return impulse_shape_2d(b1, b2, end, n, collide_restitution(e, w->def.elastic_below_speed, -fastest), mu, out);
+    return impulse_shape_2d(b1, b2, end, n,
+                            collide_restitution(e, w->def.elastic_below_speed, -fastest), mu, out);
 }
 
 static double kinetic_energy(const impulse_body2 *b)
@@ -154,9 +164,11 @@ static void store_motion(carom_world *w, int32_t i, const impulse_body2 *b)
     w->spin.omega[3 * id + 2] = b->omega;
 }
 
-double shapes_collide_pair(carom_world *w, int32_t i, int32_t j, const double dr[3], double e, double *virial)
+double shapes_collide_pair(carom_world *w, int32_t i, int32_t j, const double dr[3], double e,
+                           double *virial)
 {
-    const double at_j[3] = {w->hot[i].x[0] + dr[0] - w->hot[j].x[0], w->hot[i].x[1] + dr[1] - w->hot[j].x[1], 0.0};
+    const double at_j[3] = {w->hot[i].x[0] + dr[0] - w->hot[j].x[0],
+                            w->hot[i].x[1] + dr[1] - w->hot[j].x[1], 0.0};
     shapecast_body a = body_at(w, i, w->clock, no_shift), b = body_at(w, j, w->clock, at_j);
     polygon_contact c;
     double speed;
@@ -170,11 +182,13 @@ double shapes_collide_pair(carom_world *w, int32_t i, int32_t j, const double dr
     impulse_result2 r;
     *virial = 0.0;
     if (!contact_impulse(w, &b1, &b2, b.x, a.x, from, to, c.normal, e, &r)) return 0.0;
-    if (kinematic_i || kinematic_j) w->meas.kinematic_work += kinetic_energy(&b1) + kinetic_energy(&b2) - before;
+    if (kinematic_i || kinematic_j)
+        w->meas.kinematic_work += kinetic_energy(&b1) + kinetic_energy(&b2) - before;
     if (!kinematic_j) store_motion(w, j, &b1), w->counter[j]++;
     if (!kinematic_i) store_motion(w, i, &b2), w->counter[i]++;
     const double t[2] = {-c.normal[1], c.normal[0]};
-    double p[2] = {r.normal * c.normal[0] + r.tangential * t[0], r.normal * c.normal[1] + r.tangential * t[1]};
+    double p[2] = {r.normal * c.normal[0] + r.tangential * t[0],
+                   r.normal * c.normal[1] + r.tangential * t[1]};
     *virial = dr[0] * p[0] + dr[1] * p[1];
     return hypot(p[0], p[1]);
 }
@@ -182,7 +196,8 @@ double shapes_collide_pair(carom_world *w, int32_t i, int32_t j, const double dr
 double shapes_wall_restitution(const carom_world *w, int32_t i, double t, double previous)
 {
     (void)i;
-    if (w->rest.collapse && w->def.collapse_time > 0.0 && t - previous < w->def.collapse_time) return 1.0;
+    if (w->rest.collapse && w->def.collapse_time > 0.0 && t - previous < w->def.collapse_time)
+        return 1.0;
     return w->def.wall_restitution;
 }
 
@@ -199,7 +214,8 @@ double shapes_collide_wall(carom_world *w, int32_t i, int wall, double e)
         shapecast_wall_gap(&body, outward, w->half[wall / 2], 0.0, point, from, to, &speed);
     }
     double *v = w->hot[i].v;
-    if (drive_is_kinematic(w->mass[i])) { /* a kinematic body turns back, as a kinematic disk does */
+    if (drive_is_kinematic(
+            w->mass[i])) { /* a kinematic body turns back, as a kinematic disk does */
         double vn = v[0] * outward[0] + v[1] * outward[1];
         if (vn > 0.0)
             for (int a = 0; a < 2; a++) v[a] -= (1.0 + e) * vn * outward[a];
@@ -215,44 +231,52 @@ double shapes_collide_wall(carom_world *w, int32_t i, int wall, double e)
 
 /* ---- placement ------------------------------------------------------------- */
 
-static carom_status check_polygon_inside(carom_world *w, int32_t id, const double x[3], const polygon_shape *shape,
-                                         double angle)
+static carom_status check_polygon_inside(carom_world *w, int32_t id, const double x[3],
+                                         const polygon_shape *shape, double angle)
 {
     for (int a = 0; a < w->dim; a++)
         if (w->periodic[a])
-            return world_fail(w, CAROM_INVALID_ARGUMENT,
-                              "body %d: polygon: polygons need walls or a convex container, but axis %c is "
-                              "periodic", (int)id, axis_name[a]);
+            return world_fail(
+                w, CAROM_INVALID_ARGUMENT,
+                "body %d: polygon: polygons need walls or a convex container, but axis %c is "
+                "periodic",
+                (int)id, axis_name[a]);
     if (w->container && !shapecast_container_is_convex(w->container))
-        return world_fail(w, CAROM_INVALID_ARGUMENT,
-                          "body %d: polygon: the container is not convex (it has a union, a difference or a "
-                          "caller's distance function): polygons need a convex container", (int)id);
+        return world_fail(
+            w, CAROM_INVALID_ARGUMENT,
+            "body %d: polygon: the container is not convex (it has a union, a difference or a "
+            "caller's distance function): polygons need a convex container",
+            (int)id);
     polygon_pose pose = {x[0], x[1], angle};
     double placed[POLYGON_MAX_VERTICES][2];
     polygon_place(shape, &pose, placed);
     for (int k = 0; k < shape->count; k++) {
         for (int a = 0; a < 2; a++)
             if (!(fabs(placed[k][a]) <= w->half[a]))
-                return world_fail(w, CAROM_OUTSIDE_BOX,
-                                  "body %d: polygon vertex %d at (%g, %g) is outside the walls: expected "
-                                  "|%c| <= %g", (int)id, k, placed[k][0], placed[k][1], axis_name[a], w->half[a]);
+                return world_fail(
+                    w, CAROM_OUTSIDE_BOX,
+                    "body %d: polygon vertex %d at (%g, %g) is outside the walls: expected "
+                    "|%c| <= %g",
+                    (int)id, k, placed[k][0], placed[k][1], axis_name[a], w->half[a]);
         const double p[3] = {placed[k][0], placed[k][1], 0.0};
         double clearance = w->container ? container_distance(w->container, p, NULL) : 0.0;
         if (clearance < 0.0)
-            return world_fail(w, CAROM_OUTSIDE_BOX,
-                              "body %d: polygon vertex %d at (%g, %g) is outside the container (distance %g)",
-                              (int)id, k, placed[k][0], placed[k][1], clearance);
+            return world_fail(
+                w, CAROM_OUTSIDE_BOX,
+                "body %d: polygon vertex %d at (%g, %g) is outside the container (distance %g)",
+                (int)id, k, placed[k][0], placed[k][1], clearance);
     }
     return CAROM_OK;
 }
 
 /* The exact gap between a new body (shape at angle, or a disk) at x and slot j now. */
-static double gap_to(const carom_world *w, const double x[3], double radius, const polygon_shape *shape,
-                     double angle, int32_t j)
+static double gap_to(const carom_world *w, const double x[3], double radius,
+                     const polygon_shape *shape, double angle, int32_t j)
 {
     shapecast_body a = {shape, radius, {x[0], x[1]}, {0.0, 0.0}, {0.0, 0.0}, angle, 0.0};
     shapecast_body b = body_at(w, j, w->clock, no_shift);
-    if (!a.shape && !b.shape) return hypot(b.x[0] - a.x[0], b.x[1] - a.x[1]) - (a.radius + b.radius);
+    if (!a.shape && !b.shape)
+        return hypot(b.x[0] - a.x[0], b.x[1] - a.x[1]) - (a.radius + b.radius);
     polygon_contact c;
     double speed;
     return shapecast_pair_gap(&a, &b, 0.0, &c, &speed);
@@ -273,7 +297,8 @@ carom_status shapes_check_place(carom_world *w, int32_t id, const double x[3], d
         if (dx * dx + dy * dy >= sigma * sigma) continue; /* the bounding circles apart */
         double gap = gap_to(w, x, radius, shape, angle, j);
         if (gap < 0.0)
-            return world_fail(w, CAROM_OVERLAP, "body %d at (%g, %g) overlaps body %d at (%g, %g): gap %.17g < 0",
+            return world_fail(w, CAROM_OVERLAP,
+                              "body %d at (%g, %g) overlaps body %d at (%g, %g): gap %.17g < 0",
                               (int)id, x[0], x[1], (int)w->id_of[j], xj[0], xj[1], gap);
     }
     return CAROM_OK;
@@ -281,8 +306,8 @@ carom_status shapes_check_place(carom_world *w, int32_t id, const double x[3], d
 
 /* ---- the API ------------------------------------------------------------------ */
 
-carom_status carom_world_get_body_polygon(const carom_world *w, int32_t id, carom_vec2 *vertices, int32_t capacity,
-                                          int32_t *count)
+carom_status carom_world_get_body_polygon(const carom_world *w, int32_t id, carom_vec2 *vertices,
+                                          int32_t capacity, int32_t *count)
 {
     if (!w || !count || capacity < 0 || (capacity > 0 && !vertices)) return CAROM_INVALID_ARGUMENT;
     carom_status st = world_check_id(w, id);
@@ -294,6 +319,7 @@ carom_status carom_world_get_body_polygon(const carom_world *w, int32_t id, caro
     polygon_pose pose = {b.x[0], b.x[1], b.angle};
     double placed[POLYGON_MAX_VERTICES][2];
     polygon_place(shape, &pose, placed);
-    for (int32_t k = 0; k < shape->count && k < capacity; k++) vertices[k] = (carom_vec2){placed[k][0], placed[k][1]};
+    for (int32_t k = 0; k < shape->count && k < capacity; k++)
+        vertices[k] = (carom_vec2){placed[k][0], placed[k][1]};
     return CAROM_OK;
 }

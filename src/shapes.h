@@ -18,8 +18,8 @@ static inline int shapes_is_polygon(const carom_world *w, int32_t i)
  * (absolute), at least one a polygon: the time, or INFINITY (or a time >=
  * horizon). *recheck is set when the search ran out of steps: the time is
  * then where to predict again, not a contact. The same bits from either side. */
-double shapes_pair_time(const carom_world *w, int32_t i, int32_t j, const double shift[3], double horizon,
-                        int *recheck);
+double shapes_pair_time(const carom_world *w, int32_t i, int32_t j, const double shift[3],
+                        double horizon, int *recheck);
 
 /* Polygon slot i's earliest contact with a box wall (*wall its number) or,
  * in a container world, the container (*wall = CAROM_WALL_CONTAINER), before
@@ -31,7 +31,8 @@ double shapes_wall_time(const carom_world *w, int32_t i, double horizon, int *wa
  * with restitution e: velocities and spins change; returns |P| and sets
  * *virial to dr . P_j. A kinematic body keeps its motion; the kinetic energy
  * it gives is added to kinematic_work. */
-double shapes_collide_pair(carom_world *w, int32_t i, int32_t j, const double dr[3], double e, double *virial);
+double shapes_collide_pair(carom_world *w, int32_t i, int32_t j, const double dr[3], double e,
+                           double *virial);
 
 /* The restitution of polygon slot i against a wall or the container at t
  * (previous: its previous event; speed: its contact point's normal speed):

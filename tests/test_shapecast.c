@@ -58,8 +58,8 @@ static void random_motion(shapecast_body *b, double spread, double speed, double
 /* The reference motion, written out here. */
 static polygon_pose pose_at(const shapecast_body *b, double s)
 {
-    polygon_pose p = {b->x[0] + b->v[0] * s + 0.5 * b->a[0] * s * s, b->x[1] + b->v[1] * s + 0.5 * b->a[1] * s * s,
-                      b->angle + b->omega * s};
+    polygon_pose p = {b->x[0] + b->v[0] * s + 0.5 * b->a[0] * s * s,
+                      b->x[1] + b->v[1] * s + 0.5 * b->a[1] * s * s, b->angle + b->omega * s};
     return p;
 }
 
@@ -67,9 +67,12 @@ static double reference_gap(const shapecast_body *a, const shapecast_body *b, do
 {
     polygon_pose pa = pose_at(a, s), pb = pose_at(b, s);
     polygon_contact c;
-    if (a->shape && b->shape) polygon_distance(a->shape, &pa, b->shape, &pb, &c);
-    else if (a->shape) polygon_disk_distance(a->shape, &pa, (double[2]){pb.x, pb.y}, b->radius, &c);
-    else polygon_disk_distance(b->shape, &pb, (double[2]){pa.x, pa.y}, a->radius, &c);
+    if (a->shape && b->shape)
+        polygon_distance(a->shape, &pa, b->shape, &pb, &c);
+    else if (a->shape)
+        polygon_disk_distance(a->shape, &pa, (double[2]){pb.x, pb.y}, b->radius, &c);
+    else
+        polygon_disk_distance(b->shape, &pb, (double[2]){pa.x, pa.y}, a->radius, &c);
     return c.distance;
 }
 
@@ -84,7 +87,8 @@ static shapecast_body rebased(const shapecast_body *b, double s)
 }
 
 /* Pair search from 0 to horizon, resuming after each recheck. */
-static double pair_time(const shapecast_body *a, const shapecast_body *b, double horizon, int *rechecks)
+static double pair_time(const shapecast_body *a, const shapecast_body *b, double horizon,
+                        int *rechecks)
 {
     double base = 0.0;
     *rechecks = 0;
@@ -106,8 +110,8 @@ typedef struct tally {
     double worst_overlap;
 } tally;
 
-static void check_pair_case(const shapecast_body *a, const shapecast_body *b, double horizon, int samples,
-                            tally *t)
+static void check_pair_case(const shapecast_body *a, const shapecast_body *b, double horizon,
+                            int samples, tally *t)
 {
     double tol = shapecast_tolerance(a->radius + b->radius);
     if (reference_gap(a, b, 0.0) < 0.0) return; /* the scan starts apart */
@@ -146,19 +150,22 @@ static void check_pair_case(const shapecast_body *a, const shapecast_body *b, do
     for (int k = 0; k < 2000; k++) {
         double s = found - span + span * k / 2000.0;
         double gk = reference_gap(a, b, s);
-        CHECK_MSG(gk >= -tol, "skipped near the contact: gap %.3g at s = %.12g (contact %.12g)", gk, s, found);
+        CHECK_MSG(gk >= -tol, "skipped near the contact: gap %.3g at s = %.12g (contact %.12g)", gk,
+                  s, found);
         if (gk < -tol) return;
     }
 }
 
-static void run_pairs(double spin, double accel, int disks, int cases, int samples, const char *label)
+static void run_pairs(double spin, double accel, int disks, int cases, int samples,
+                      const char *label)
 {
     tally t = {0, 0, 0, 0.0};
     polygon_shape sa, sb;
     for (int n = 0; n < cases; n++) {
         random_shape(&sa);
         random_shape(&sb);
-        shapecast_body a = {&sa, sa.radius, {0}, {0}, {0}, 0, 0}, b = {&sb, sb.radius, {0}, {0}, {0}, 0, 0};
+        shapecast_body a = {&sa, sa.radius, {0}, {0}, {0}, 0, 0},
+                       b = {&sb, sb.radius, {0}, {0}, {0}, 0, 0};
         random_motion(&a, 1.5, 2.0, spin, accel);
         random_motion(&b, 1.5, 2.0, spin, accel);
         if (disks && n % 2) b.shape = NULL, b.radius = uniform(0.05, 0.6);
@@ -173,15 +180,24 @@ static void run_pairs(double spin, double accel, int disks, int cases, int sampl
         }
         check_pair_case(&a, &b, 2.0, samples, &t);
     }
-    printf("%s: %d cases, %d contacts, %d rechecks, deepest overlap before a found time %.3g\n", label, t.cases,
-           t.contacts, t.rechecks, t.worst_overlap);
+    printf("%s: %d cases, %d contacts, %d rechecks, deepest overlap before a found time %.3g\n",
+           label, t.cases, t.contacts, t.rechecks, t.worst_overlap);
     CHECK(t.contacts > t.cases / 5);
 }
 
 static void test_polygon_pairs(void) { run_pairs(2.0, 0.0, 0, 300, 20000, "polygons, slow spin"); }
-static void test_polygon_pairs_fast_spin(void) { run_pairs(60.0, 0.0, 0, 200, 100000, "polygons, fast spin"); }
-static void test_polygon_pairs_accelerated(void) { run_pairs(5.0, 4.0, 0, 200, 20000, "polygons, accelerated"); }
-static void test_polygon_disk_pairs(void) { run_pairs(20.0, 2.0, 1, 300, 40000, "polygons and disks"); }
+static void test_polygon_pairs_fast_spin(void)
+{
+    run_pairs(60.0, 0.0, 0, 200, 100000, "polygons, fast spin");
+}
+static void test_polygon_pairs_accelerated(void)
+{
+    run_pairs(5.0, 4.0, 0, 200, 20000, "polygons, accelerated");
+}
+static void test_polygon_disk_pairs(void)
+{
+    run_pairs(20.0, 2.0, 1, 300, 40000, "polygons and disks");
+}
 
 /* Two squares spinning in place, side by side: their corners sweep through
  * each other's reach at once; the first contact is where a corner reaches
@@ -202,10 +218,11 @@ static void test_spinning_square_closed_form(void)
         int rechecks;
         double found = pair_time(&a, &b, 10.0, &rechecks);
         double tol = shapecast_tolerance(2.0 * square.radius), corner_speed = omega * square.radius;
-        /* within tol of contact, in time: tol over the corner's normal speed there (>= 0.1 omega) */
+        /* within tol of contact, in time: tol over the corner's normal speed there (>= 0.1 omega)
+         */
         CHECK_MSG(fabs(found - theta / omega) <= 2.0 * tol / (0.1 * omega),
-                  "omega %g: found %.15g, closed form %.15g (rechecks %d, corner speed %g)", omega, found,
-                  theta / omega, rechecks, corner_speed);
+                  "omega %g: found %.15g, closed form %.15g (rechecks %d, corner speed %g)", omega,
+                  found, theta / omega, rechecks, corner_speed);
     }
 }
 
@@ -227,14 +244,68 @@ static void test_touching_and_separating(void)
     CHECK_EQ_INT(t.contacts, 1);
 }
 
+/* Bounding circles (grown by the search's margin) just touching, closing
+ * slowly: the jump to where they touch must land where the search goes on,
+ * never a run of jumps an ulp long that ends in a recheck at no time at all
+ * (found by bench/polygons.c: 10,000 hexagons jammed on rechecks). */
+static void test_circles_just_touching(void)
+{
+    polygon_shape sa, sb;
+    int stalls = 0;
+    for (int n = 0; n < 3000; n++) {
+        random_shape(&sa);
+        random_shape(&sb);
+        shapecast_body a = {&sa, sa.radius, {0}, {0}, {0}, 0, 0},
+                       b = {&sb, sb.radius, {0}, {0}, {0}, 0, 0};
+        random_motion(&a, 60.0, 1.0, 3.0,
+                      0.0); /* far from the origin: coordinates round coarsely */
+        random_motion(&b, 0.0, 1.0, 3.0, 0.0);
+        double direction = uniform(0.0, 6.283), tol = shapecast_tolerance(sa.radius + sb.radius);
+        double reach = (sa.radius + sb.radius + 2.0 * tol) * (1.0 + uniform(0.0, 1e-15));
+        double radial = n % 2 ? 1e-3 : 1e-9, tangential = uniform(-1.0, 1.0);
+        b.x[0] = a.x[0] + reach * cos(direction), b.x[1] = a.x[1] + reach * sin(direction);
+        b.v[0] = a.v[0] - radial * cos(direction) + tangential * sin(direction);
+        b.v[1] = a.v[1] - radial * sin(direction) - tangential * cos(direction);
+        double s;
+        if (shapecast_pair(&a, &b, 1.0, &s) == SHAPECAST_RECHECK && s < 1e-12) stalls++;
+    }
+    CHECK_EQ_INT(stalls, 0);
+    /* the pair of hexagons the benchmark caught, bit for bit */
+    const double hexagon[6][2] = {
+        {0.5, 0.0},  {0.25, 0.4330127018922193},   {-0.25, 0.4330127018922193},
+        {-0.5, 0.0}, {-0.25, -0.4330127018922193}, {0.25, -0.4330127018922193}};
+    polygon_shape hex;
+    char why[100];
+    CHECK_EQ_INT(polygon_from_vertices(hexagon, 6, &hex, NULL, why, sizeof why), CAROM_OK);
+    shapecast_body a = {&hex,
+                        0.5,
+                        {-0x1.160e113b9eb13p+5, -0x1.1c7231807f151p+6},
+                        {-0x1.6f36d2bfaa3bcp+0, 0x1.fa1659800d627p-2},
+                        {0.0, 0.0},
+                        0x1.779090dfce02cp+2,
+                        0x1.23a1a3f539a48p-1};
+    shapecast_body b = {&hex,
+                        0.5,
+                        {-0x1.15edaf2590b61p+5, -0x1.187252463bbd1p+6},
+                        {-0x1.a2c6d0e232e08p-4, -0x1.26bbb607bac98p+0},
+                        {0.0, 0.0},
+                        0x1.0b83321106db1p+0,
+                        -0x1.2ada5ba939cd2p+2};
+    double s;
+    int kind = shapecast_pair(&a, &b, 0x1.2764e3ee59882p-2, &s);
+    CHECK_MSG(kind != SHAPECAST_RECHECK || s > 1e-9, "kind %d at %.3g", kind, s);
+}
+
 /* ---- walls and a convex container ---------------------------------------- */
 
-static double reference_wall_gap(const shapecast_body *b, const double n[2], double offset, double s)
+static double reference_wall_gap(const shapecast_body *b, const double n[2], double offset,
+                                 double s)
 {
     polygon_pose p = pose_at(b, s);
     double placed[POLYGON_MAX_VERTICES][2], high = -INFINITY;
     polygon_place(b->shape, &p, placed);
-    for (int k = 0; k < b->shape->count; k++) high = fmax(high, n[0] * placed[k][0] + n[1] * placed[k][1]);
+    for (int k = 0; k < b->shape->count; k++)
+        high = fmax(high, n[0] * placed[k][0] + n[1] * placed[k][1]);
     return offset - high;
 }
 
@@ -246,9 +317,11 @@ static void test_walls(void)
         random_shape(&shape);
         shapecast_body b = {&shape, shape.radius, {0}, {0}, {0}, 0, 0};
         random_motion(&b, 0.3, 3.0, n % 2 ? 50.0 : 3.0, n % 3 ? 0.0 : 5.0);
-        double angle = uniform(0.0, 6.283), normal[2] = {cos(angle), sin(angle)}, offset = uniform(1.0, 2.0);
+        double angle = uniform(0.0, 6.283), normal[2] = {cos(angle), sin(angle)},
+               offset = uniform(1.0, 2.0);
         double tol = shapecast_tolerance(shape.radius), horizon = 2.0, s = 0.0, base = 0.0;
-        if (reference_wall_gap(&b, normal, offset, 0.0) < 0.0) continue; /* starts through the wall */
+        if (reference_wall_gap(&b, normal, offset, 0.0) < 0.0)
+            continue; /* starts through the wall */
         int kind;
         shapecast_body r = b;
         while ((kind = shapecast_wall(&r, normal, offset, horizon - base, &s)) == SHAPECAST_RECHECK)
@@ -258,7 +331,8 @@ static void test_walls(void)
         double first = INFINITY, h = horizon / 50000;
         for (int k = 1; k < 50000; k++) {
             double g = reference_wall_gap(&b, normal, offset, k * h);
-            if (k * h < found) CHECK_MSG(g >= -tol, "wall skipped: gap %.3g at %.9g, found %.9g", g, k * h, found);
+            if (k * h < found)
+                CHECK_MSG(g >= -tol, "wall skipped: gap %.3g at %.9g, found %.9g", g, k * h, found);
             if (g <= 0.0) {
                 first = k * h;
                 break;
@@ -311,13 +385,16 @@ static void test_convex_container(void)
         shapecast_body r = b;
         while ((kind = shapecast_container(&r, ball, horizon - base, &s)) == SHAPECAST_RECHECK)
             base += s, r = rebased(&b, base);
-        double found = kind == SHAPECAST_CONTACT ? base + s : INFINITY, first = INFINITY, h = horizon / 30000;
+        double found = kind == SHAPECAST_CONTACT ? base + s : INFINITY, first = INFINITY,
+               h = horizon / 30000;
         for (int k = 1; k < 30000; k++) {
             polygon_pose p = pose_at(&b, k * h);
             double placed[POLYGON_MAX_VERTICES][2], g = INFINITY;
             polygon_place(&shape, &p, placed);
-            for (int v = 0; v < shape.count; v++) g = fmin(g, 3.0 - hypot(placed[v][0], placed[v][1]));
-            if (k * h < found) CHECK_MSG(g >= -tol, "container skipped: gap %.3g at %.9g", g, k * h);
+            for (int v = 0; v < shape.count; v++)
+                g = fmin(g, 3.0 - hypot(placed[v][0], placed[v][1]));
+            if (k * h < found)
+                CHECK_MSG(g >= -tol, "container skipped: gap %.3g at %.9g", g, k * h);
             if (g <= 0.0) {
                 first = k * h;
                 break;
@@ -343,6 +420,7 @@ int main(void)
 {
     RUN(test_spinning_square_closed_form);
     RUN(test_touching_and_separating);
+    RUN(test_circles_just_touching);
     RUN(test_polygon_pairs);
     RUN(test_polygon_pairs_fast_spin);
     RUN(test_polygon_pairs_accelerated);

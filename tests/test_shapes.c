@@ -25,7 +25,8 @@ static double uniform(double lo, double hi)
 static void *on_event_user; /* the next world's event callback's user (NULL: no callback) */
 static int scan_on_event(void *user, const carom_event *e);
 
-static carom_world *make_world(double side, double gravity_y, double e, double mu, const char *label)
+static carom_world *make_world(double side, double gravity_y, double e, double mu,
+                               const char *label)
 {
     carom_world_def def = carom_default_world_def();
     if (on_event_user) def.on_event = scan_on_event, def.user = on_event_user;
@@ -37,7 +38,8 @@ static carom_world *make_world(double side, double gravity_y, double e, double m
     def.friction = mu;
     carom_world *w = NULL;
     char why[256];
-    if (carom_world_create(&def, &w, why, sizeof why) != CAROM_OK) fprintf(stderr, "%s: %s\n", label, why);
+    if (carom_world_create(&def, &w, why, sizeof why) != CAROM_OK)
+        fprintf(stderr, "%s: %s\n", label, why);
     return w;
 }
 
@@ -46,7 +48,8 @@ static const carom_vec2 box_2x1[4] = {{-1.0, -0.5}, {1.0, -0.5}, {1.0, 0.5}, {-1
 static void regular(int n, double r, carom_vec2 *out)
 {
     for (int k = 0; k < n; k++) {
-        double angle = -1.5707963267948966 - 3.14159265358979323846 / n + 2.0 * 3.14159265358979323846 * k / n;
+        double angle =
+            -1.5707963267948966 - 3.14159265358979323846 / n + 2.0 * 3.14159265358979323846 * k / n;
         out[k] = (carom_vec2){r * cos(angle), r * sin(angle)}; /* one edge at the bottom, flat */
     }
 }
@@ -125,7 +128,9 @@ static void flat_landing_case(const carom_vec2 *shape, int n, double x0, double 
         carom_vec2 v[CAROM_POLYGON_MAX_VERTICES];
         for (int m = 0, c = body_vertices(w, id, v); m < c; m++) lowest = fmin(lowest, v[m].y);
         if (x0 == 0.0) {
-            CHECK_MSG(s.angular_velocity.z == 0.0, "n %d mu %g e %g: omega %g at t %g, collisions %d", n, mu, e, s.angular_velocity.z, 0.05 * k, (int)s.collisions);
+            CHECK_MSG(s.angular_velocity.z == 0.0,
+                      "n %d mu %g e %g: omega %g at t %g, collisions %d", n, mu, e,
+                      s.angular_velocity.z, 0.05 * k, (int)s.collisions);
             CHECK(s.angle == 0.0);
         } else {
             CHECK(fabs(s.angular_velocity.z) < 1e-12);
@@ -142,7 +147,8 @@ static void test_flat_landing_does_not_spin(void)
     carom_vec2 hexagon[6];
     regular(6, 0.7, hexagon); /* symmetric only to round-off: no spin to round-off */
     /* symmetric in the last bit about x = 0: no spin at all */
-    static const carom_vec2 symmetric[6] = {{-0.35, -0.6}, {0.35, -0.6}, {0.7, 0.0}, {0.35, 0.6}, {-0.35, 0.6}, {-0.7, 0.0}};
+    static const carom_vec2 symmetric[6] = {{-0.35, -0.6}, {0.35, -0.6}, {0.7, 0.0},
+                                            {0.35, 0.6},   {-0.35, 0.6}, {-0.7, 0.0}};
     flat_landing_case(box_2x1, 4, 0.0, 0.0, 0.8);
     flat_landing_case(box_2x1, 4, 0.0, 0.6, 0.5);
     flat_landing_case(symmetric, 6, 0.0, 0.0, 1.0);
@@ -169,9 +175,12 @@ static carom_world *random_world(const run_setup *r)
     int total = r->boxes + r->hexagons + r->disks;
     for (int k = 0, tries = 0; k < total && tries < 100000; tries++) {
         carom_body_def b = carom_default_body_def();
-        if (k < r->boxes) b.polygon = box, b.polygon_vertices = 4;
-        else if (k < r->boxes + r->hexagons) b.polygon = hexagon, b.polygon_vertices = 6;
-        else b.radius = uniform(0.2, 0.45);
+        if (k < r->boxes)
+            b.polygon = box, b.polygon_vertices = 4;
+        else if (k < r->boxes + r->hexagons)
+            b.polygon = hexagon, b.polygon_vertices = 6;
+        else
+            b.radius = uniform(0.2, 0.45);
         b.mass = uniform(0.5, 2.0);
         double h = 0.5 * r->side - 0.7;
         b.position = (carom_vec){uniform(-h, h), uniform(-h, h), 0.0};
@@ -207,8 +216,10 @@ static void energy_case(const run_setup *r, double t_end)
         worst = fmax(worst, fabs(total_energy(w) - e0) / e0);
     }
     carom_stats s = carom_world_stats(w);
-    printf("energy: %d boxes, %d hexagons, %d disks, g %g: %lld pairs, %lld walls, relative drift %.3g\n",
-           r->boxes, r->hexagons, r->disks, r->gravity, (long long)s.pair_events, (long long)s.wall_events, worst);
+    printf("energy: %d boxes, %d hexagons, %d disks, g %g: %lld pairs, %lld walls, relative drift "
+           "%.3g\n",
+           r->boxes, r->hexagons, r->disks, r->gravity, (long long)s.pair_events,
+           (long long)s.wall_events, worst);
     CHECK(s.pair_events > 1000);
     CHECK_MSG(worst < 1e-9, "energy drift %.3g", worst);
     carom_world_destroy(w);
@@ -282,18 +293,24 @@ static void scan_overlaps(const carom_world *w, double half, scan_result *out)
         nv[i] = body_vertices(w, i, v[i]);
         for (int k = 0; k < nv[i]; k++) {
             double beyond = fmax(fabs(v[i][k].x), fabs(v[i][k].y)) - half;
-            out->worst_ratio = fmax(out->worst_ratio, beyond / (CAROM_CONTACT_TOLERANCE * s[i].radius));
+            out->worst_ratio =
+                fmax(out->worst_ratio, beyond / (CAROM_CONTACT_TOLERANCE * s[i].radius));
         }
     }
     for (int32_t i = 0; i < count && i < 256; i++)
         for (int32_t j = i + 1; j < count && j < 256; j++) {
             double tol = CAROM_CONTACT_TOLERANCE * (s[i].radius + s[j].radius), pen;
-            carom_vec2 ci = {s[i].position.x, s[i].position.y}, cj = {s[j].position.x, s[j].position.y};
+            carom_vec2 ci = {s[i].position.x, s[i].position.y},
+                       cj = {s[j].position.x, s[j].position.y};
             if (hypot(ci.x - cj.x, ci.y - cj.y) > s[i].radius + s[j].radius) continue;
-            if (nv[i] && nv[j]) pen = polygon_penetration(v[i], nv[i], v[j], nv[j]);
-            else if (nv[i]) pen = disk_penetration(v[i], nv[i], cj, s[j].radius);
-            else if (nv[j]) pen = disk_penetration(v[j], nv[j], ci, s[i].radius);
-            else pen = s[i].radius + s[j].radius - hypot(ci.x - cj.x, ci.y - cj.y);
+            if (nv[i] && nv[j])
+                pen = polygon_penetration(v[i], nv[i], v[j], nv[j]);
+            else if (nv[i])
+                pen = disk_penetration(v[i], nv[i], cj, s[j].radius);
+            else if (nv[j])
+                pen = disk_penetration(v[j], nv[j], ci, s[i].radius);
+            else
+                pen = s[i].radius + s[j].radius - hypot(ci.x - cj.x, ci.y - cj.y);
             out->worst_ratio = fmax(out->worst_ratio, pen / tol);
         }
     out->samples++;
@@ -330,13 +347,15 @@ static void test_no_overlap_at_high_spin(void)
         scan_overlaps(w, 6.5, &scan);
     }
     carom_stats s = carom_world_stats(w);
-    printf("high spin: %lld pairs, %lld walls, %d instants scanned, deepest overlap %.3g of the tolerance; "
+    printf("high spin: %lld pairs, %lld walls, %d instants scanned, deepest overlap %.3g of the "
+           "tolerance; "
            "%d collision instants, deepest %.3g of the tolerance\n",
-           (long long)s.pair_events, (long long)s.wall_events, scan.samples, scan.worst_ratio, es.scan.samples,
-           es.scan.worst_ratio);
+           (long long)s.pair_events, (long long)s.wall_events, scan.samples, scan.worst_ratio,
+           es.scan.samples, es.scan.worst_ratio);
     CHECK(s.pair_events > 2000);
     CHECK_MSG(scan.worst_ratio <= 1.0, "overlap %.3g tolerances", scan.worst_ratio);
-    CHECK_MSG(es.scan.worst_ratio <= 1.0, "overlap %.3g tolerances at a collision", es.scan.worst_ratio);
+    CHECK_MSG(es.scan.worst_ratio <= 1.0, "overlap %.3g tolerances at a collision",
+              es.scan.worst_ratio);
     CHECK(es.scan.worst_ratio > -1.0); /* the scan did see shapes touching */
     int64_t collisions = 0;
     for (int32_t id = 0; id < carom_world_body_count(w); id++) {
@@ -354,7 +373,8 @@ static uint64_t state_hash(const carom_world *w)
     for (int32_t id = 0; id < carom_world_body_count(w); id++) {
         carom_body_state b;
         carom_world_get_body(w, id, &b);
-        double values[6] = {b.position.x, b.position.y, b.velocity.x, b.velocity.y, b.angle, b.angular_velocity.z};
+        double values[6] = {b.position.x, b.position.y, b.velocity.x,
+                            b.velocity.y, b.angle,      b.angular_velocity.z};
         unsigned char bytes[sizeof values];
         memcpy(bytes, values, sizeof values);
         for (size_t k = 0; k < sizeof bytes; k++) h = (h ^ bytes[k]) * 1099511628211ull;
@@ -377,15 +397,16 @@ static void test_same_bits_twice(void)
 
 /* ---- bad shapes --------------------------------------------------------------- */
 
-static void refused(carom_world *w, const carom_vec2 *v, int n, const char *expect1, const char *expect2)
+static void refused(carom_world *w, const carom_vec2 *v, int n, const char *expect1,
+                    const char *expect2)
 {
     carom_body_def b = carom_default_body_def();
     b.polygon = v, b.polygon_vertices = n;
     carom_status st = carom_world_add_body(w, &b, NULL);
     const char *message = carom_world_message(w);
     CHECK_MSG(st == CAROM_INVALID_ARGUMENT, "status %d for %s", (int)st, expect2);
-    CHECK_MSG(strstr(message, expect1) && strstr(message, expect2), "message: %s (expected %s ... %s)", message,
-              expect1, expect2);
+    CHECK_MSG(strstr(message, expect1) && strstr(message, expect2),
+              "message: %s (expected %s ... %s)", message, expect1, expect2);
 }
 
 static void test_bad_shapes(void)
@@ -396,7 +417,8 @@ static void test_bad_shapes(void)
     CHECK_EQ_INT(carom_world_add_body(w, &ok, NULL), CAROM_OK); /* body 0; the next is body 1 */
     const carom_vec2 dart[4] = {{0.0, 0.0}, {1.0, -1.0}, {0.2, 0.0}, {1.0, 1.0}};
     refused(w, dart, 4, "body 1", "vertex");
-    const carom_vec2 star[5] = {{0.0, 1.0}, {0.588, -0.809}, {-0.951, 0.309}, {0.951, 0.309}, {-0.588, -0.809}};
+    const carom_vec2 star[5] = {
+        {0.0, 1.0}, {0.588, -0.809}, {-0.951, 0.309}, {0.951, 0.309}, {-0.588, -0.809}};
     refused(w, star, 5, "body 1", "vertex");
     const carom_vec2 line[3] = {{0.0, 0.0}, {1.0, 1.0}, {2.0, 2.0}};
     refused(w, line, 3, "body 1", "vertex");
@@ -489,7 +511,8 @@ static void test_convex_container(void)
     for (int k = 1; k <= 2000; k++) {
         CHECK_EQ_INT(carom_world_run(w, 0.01 * k, -1), CAROM_OK);
         carom_vec2 v[4];
-        for (int m = 0, n = body_vertices(w, id, v); m < n; m++) farthest = fmax(farthest, hypot(v[m].x, v[m].y));
+        for (int m = 0, n = body_vertices(w, id, v); m < n; m++)
+            farthest = fmax(farthest, hypot(v[m].x, v[m].y));
     }
     carom_stats s = carom_world_stats(w);
     CHECK(s.wall_events > 10);
