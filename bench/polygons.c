@@ -256,12 +256,9 @@ int main(int argc, char **argv)
         }
     }
     printf("Rotating polygons in a box with walls, e = 1, mu = 0, kT = 1, seed %llu: %g collisions "
-           "per body timed "
-           "after %g of warm-up (CPU seconds of carom_world_run); overlap: the deepest penetration "
-           "at any collision, "
-           "in units of the contact tolerance (1e-9 of the pair's summed bounding radii; <= 0.5 "
-           "promised, negative: "
-           "never overlapped)\n\n",
+           "per body timed after %g of warm-up (CPU seconds of carom_world_run); overlap: the "
+           "deepest penetration at any collision, in units of the contact tolerance (1e-9 of the "
+           "pair's summed bounding radii; at most 0.625 promised, negative: never overlapped)\n\n",
            (unsigned long long)s.seed, s.collisions, s.warmup);
     printf("| shape   |      N | area fraction | pair collisions | wall hits | CPU s | "
            "collisions/s | predictions per collision | deepest overlap / tolerance |\n");
