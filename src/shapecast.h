@@ -49,8 +49,10 @@ double shapecast_pair_gap(const shapecast_body *a, const shapecast_body *b, doub
  * SHAPECAST_NONE, or SHAPECAST_RECHECK. Contact means: gap <= tolerance
  * (shapecast_tolerance(a->radius + b->radius)) and the contact points
  * approach. Guarantee (shapecast.c): before the returned time the true gap
- * never fell below -tolerance / 2; so no contact deeper than that is
- * skipped. The same bits for (a, b) and (b, a) are NOT promised: callers
+ * never fell below -tolerance / 2 (by more than tolerance / 8 where a vertex
+ * glides along a face, neither approaching nor leaving); so no contact
+ * deeper than that is skipped. The same bits for (a, b) and (b, a) are NOT
+ * promised: callers
  * order a pair (by body id). */
 int shapecast_pair(const shapecast_body *a, const shapecast_body *b, double horizon, double *time);
 
