@@ -76,6 +76,9 @@ double shapes_wall_time(const carom_world *w, int32_t i, double horizon, int *wa
     shapecast_body b = body_at(w, i, t0, no_shift);
     *recheck = 0;
     *wall = -1;
+    /* a kinematic polygon goes where it is driven: a spinning one could not
+     * be turned back from a wall by its centre's velocity alone */
+    if (drive_is_kinematic(w->mass[i])) return INFINITY;
     if (w->container) {
         int kind = shapecast_container(&b, w->container, horizon - t0, &s);
         if (kind == SHAPECAST_NONE) return INFINITY;
@@ -213,14 +216,7 @@ double shapes_collide_wall(carom_world *w, int32_t i, int wall, double e)
         outward[wall / 2] = wall % 2 ? 1.0 : -1.0;
         shapecast_wall_gap(&body, outward, w->half[wall / 2], 0.0, point, from, to, &speed);
     }
-    double *v = w->hot[i].v;
-    if (drive_is_kinematic(
-            w->mass[i])) { /* a kinematic body turns back, as a kinematic disk does */
-        double vn = v[0] * outward[0] + v[1] * outward[1];
-        if (vn > 0.0)
-            for (int a = 0; a < 2; a++) v[a] -= (1.0 + e) * vn * outward[a];
-        return 0.0;
-    }
+    if (drive_is_kinematic(w->mass[i])) return 0.0; /* never scheduled (shapes_wall_time) */
     const double n[2] = {-outward[0], -outward[1]}; /* from the wall into the body */
     impulse_body2 b1 = impulse_body_of(w, i), b2 = {{0.0, 0.0}, 0.0, INFINITY, INFINITY};
     impulse_result2 r;

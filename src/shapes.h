@@ -23,7 +23,8 @@ double shapes_pair_time(const carom_world *w, int32_t i, int32_t j, const double
 
 /* Polygon slot i's earliest contact with a box wall (*wall its number) or,
  * in a container world, the container (*wall = CAROM_WALL_CONTAINER), before
- * horizon (absolute); *recheck as above. */
+ * horizon (absolute); *recheck as above. A kinematic polygon passes through
+ * walls (it goes where it is driven): INFINITY, *wall = -1. */
 double shapes_wall_time(const carom_world *w, int32_t i, double horizon, int *wall, int *recheck);
 
 /* The impulse of a collision at the clock between slots i and j (at least

@@ -523,12 +523,43 @@ static void test_convex_container(void)
     carom_container_destroy(c);
 }
 
+/* A kinematic box (infinite mass and inertia), spinning and driven across
+ * disks: it keeps its motion exactly, passes through the walls, and the
+ * disks' energy changes by the work it does (KE - kinematic_work constant). */
+static void test_kinematic_box(void)
+{
+    carom_world *w = make_world(10.0, 0.0, 1.0, 0.0, "kinematic");
+    carom_body_def b = carom_default_body_def();
+    b.polygon = box_2x1, b.polygon_vertices = 4, b.mass = INFINITY;
+    b.velocity = (carom_vec){1.0, 0.3, 0.0};
+    b.angular_velocity = (carom_vec){0.0, 0.0, 2.0};
+    CHECK_EQ_INT(carom_world_add_body(w, &b, NULL), CAROM_OK);
+    for (int k = 0; k < 10; k++) {
+        carom_body_def d = carom_default_body_def();
+        d.radius = 0.2;
+        d.position = (carom_vec){-4.0 + 0.8 * k, 3.0, 0.0};
+        d.velocity = (carom_vec){0.1 * k, -1.0, 0.0};
+        CHECK_EQ_INT(carom_world_add_body(w, &d, NULL), CAROM_OK);
+    }
+    carom_stats s0 = carom_world_stats(w);
+    carom_status st = carom_world_run(w, 20.0, -1);
+    CHECK_MSG(st == CAROM_OK, "%s", carom_world_message(w));
+    carom_stats s = carom_world_stats(w);
+    carom_body_state k;
+    carom_world_get_body(w, 0, &k);
+    CHECK(k.velocity.x == 1.0 && k.velocity.y == 0.3 && k.angular_velocity.z == 2.0);
+    CHECK(s.pair_events > 0);
+    CHECK_NEAR(s.kinetic_energy - s.kinematic_work, s0.kinetic_energy, 1e-9 * s0.kinetic_energy);
+    carom_world_destroy(w);
+}
+
 int main(void)
 {
     RUN(test_off_centre_hit);
     RUN(test_flat_landing_does_not_spin);
     RUN(test_bad_shapes);
     RUN(test_convex_container);
+    RUN(test_kinematic_box);
     RUN(test_energy_conserved);
     RUN(test_no_overlap_at_high_spin);
     RUN(test_same_bits_twice);
