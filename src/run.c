@@ -140,7 +140,7 @@ static carom_status process_shape_pair(carom_world *w, int32_t owner, double t)
 static carom_status process_pair(carom_world *w, int32_t owner, double t)
 {
     int32_t partner = w->event[owner].partner;
-    if (w->spin.polygons && (shapes_is_polygon(w, owner) || shapes_is_polygon(w, partner))) return process_shape_pair(w, owner, t);
+    if (shapes_is_polygon(w, owner) || shapes_is_polygon(w, partner)) return process_shape_pair(w, owner, t);
     int first = w->id_of[owner] < w->id_of[partner]; /* i has the lower id */
     int32_t i = first ? owner : partner, j = first ? partner : owner;
     carom_status st = note_instant(w, i, t);

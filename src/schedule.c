@@ -317,7 +317,8 @@ double schedule_own_time(const carom_world *w, int32_t i, int which, body_event 
         if (which & OWN_CELL) consider_cell_exit(w, i, &best);
         consider_container(w, i, &best, &broken);
     } else {
-        if (shapes_is_polygon(w, i)) consider_shape_walls(w, i, &best); /* as schedule_body: here, so that consider_walls stays inlined */
+        /* as in schedule_body: here, so that consider_walls stays inlined */
+        if (shapes_is_polygon(w, i)) consider_shape_walls(w, i, &best);
         else consider_walls(w, i, &best, which & OWN_REST);
         if (which & OWN_CELL) consider_cell_exit(w, i, &best);
     }

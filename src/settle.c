@@ -285,7 +285,8 @@ void settle_after_wall(carom_world *w, int32_t i, int wall, double t, double e)
 void settle_detect_body(carom_world *w, int32_t i)
 {
     settle *s = &w->rest;
-    if (!s->state || drive_moves(&w->drive, w->id_of[i]) || spin_polygon(&w->spin, w->id_of[i])) return; /* polygons never rest */
+    if (!s->state || drive_moves(&w->drive, w->id_of[i])) return;
+    if (spin_polygon(&w->spin, w->id_of[i])) return; /* polygons never rest (shapes.c) */
     body_hot *h = &w->hot[i];
     for (int a = 0; a < 3; a++) {
         if (!s->floor_side[a] || h->v[a] != 0.0) continue;

@@ -531,7 +531,8 @@ carom_status carom_world_add_body(carom_world *w, const carom_body_def *b, int32
     double radius = shape.count > 0 ? shape.radius : b->radius;
     /* every check before anything changes: a refused body leaves the world as it was */
     if (st == CAROM_OK)
-        st = world_check_place_shape(w, id, x, radius, -1, shape.count > 0 ? &shape : NULL, w->dim == 2 ? b->angle : 0.0);
+        st = world_check_place_shape(w, id, x, radius, -1, shape.count > 0 ? &shape : NULL,
+                                     w->dim == 2 ? b->angle : 0.0);
     if (st != CAROM_OK) return st;
     if (world_reserve_bodies(w, id + 1) != 0 || (is_driven_def(b) && drive_enable(w) != 0) ||
         (spin_needed_by(b, w->dim) && spin_enable(w) != 0) || (shape.count > 0 && spin_reserve_shape(w) != 0) ||
