@@ -52,6 +52,8 @@ typedef struct options {
     const char *csv;
     uint64_t seed;
     double shell; /* world_def.neighbour_shell: 0 automatic, < 0 cell lists only */
+    double rough; /* world_def.tangential_restitution: -1 smooth (the default) */
+    double collapse_time; /* world_def.collapse_time: 0 automatic (the default), < 0 off */
 } options;
 
 typedef struct bench_case {
@@ -72,7 +74,7 @@ typedef struct result {
     int64_t events;       /* all events (pair, wall, cell) of the measured part */
     int64_t stale;        /* stale predictions of the measured part */
     double cpu_seconds;   /* inside carom_world_run, measured part only */
-    double energy_error;  /* |KE_end - KE_start| / KE_start */
+    double energy_error;  /* |E_end - E_start| / E_start, E = KE + rotational energy */
     long baseline_kb;     /* ru_maxrss just before the world was created */
     long peak_kb;         /* ru_maxrss at the end of the case */
 } result;
@@ -83,7 +85,8 @@ static void usage(FILE *to)
 {
     fprintf(to, "usage: carom_bench [--quick] [--large] [--only 3d|2d] [--n N[,N...]]\n"
                 "                   [--density X[,X...]] [--collisions C] [--warmup W]\n"
-                "                   [--csv FILE] [--seed S] [--shell X] [--no-fork]\n"
+                "                   [--csv FILE] [--seed S] [--shell X] [--rough BETA]\n"
+                "                   [--collapse-time T] [--no-fork]\n"
                 "\n"
                 "Times libcarom on periodic hard-sphere (3D, fcc start) and hard-disk (2D,\n"
                 "hexagonal start) fluids, sigma = m = kT = 1.\n"
@@ -100,6 +103,10 @@ static void usage(FILE *to)
                 "  --seed S        velocity seed (default 42)\n"
                 "  --shell X       neighbour-list shell in diameters (world_def.neighbour_shell);\n"
                 "                  0 (default) lets the engine choose, -1 forces cell lists\n"
+                "  --rough BETA    rough spheres/disks: tangential restitution BETA in [-1, 1]\n"
+                "                  (world_def.tangential_restitution; default -1, smooth), e = 1\n"
+                "  --collapse-time T  world_def.collapse_time: 0 (default) automatic, < 0 the TC\n"
+                "                  model off (a dissipative BETA turns it on even at e = 1)\n"
                 "  --no-fork       run the cases in this process (for valgrind; peak memory is\n"
                 "                  then the process's high-water mark)\n");
 }
@@ -157,6 +164,7 @@ static options default_options(void)
     o.warmup = o.collisions = -1.0;
     o.csv = "carom_bench.csv";
     o.seed = 42;
+    o.rough = -1.0;
     return o;
 }
 
@@ -199,6 +207,14 @@ static int apply_value(options *o, const char *name, const char *value)
         if (parse_double(value, -1.0, 10.0, &o->shell) != 0)
             return bad_option(name, "a shell in diameters in [-1, 10] (0: automatic, < 0: cell lists)",
                               value);
+    } else if (strcmp(name, "--rough") == 0) {
+        if (parse_double(value, -1.0, 1.0, &o->rough) != 0)
+            return bad_option(
+                name, "a tangential restitution in [-1, 1] (-1 smooth, +1 perfectly rough)", value);
+    } else if (strcmp(name, "--collapse-time") == 0) {
+        if (parse_double(value, -1.0, 1e6, &o->collapse_time) != 0)
+            return bad_option(name, "a time in [-1, 1e6] (0: automatic, < 0: the TC model off)",
+                              value);
     } else if (strcmp(name, "--seed") == 0) {
         if (parse_seed(value, &o->seed) != 0)
             return bad_option(name, "an unsigned 64-bit integer", value);
@@ -208,8 +224,9 @@ static int apply_value(options *o, const char *name, const char *value)
 
 static int is_value_option(const char *name)
 {
-    static const char *const names[] = {"--only",   "--n",   "--density", "--collisions",
-                                        "--warmup", "--csv", "--seed",  "--shell"};
+    static const char *const names[] = {
+        "--only", "--n",    "--density", "--collisions", "--warmup",
+        "--csv",  "--seed", "--shell",   "--rough",      "--collapse-time"};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         if (strcmp(name, names[k]) == 0) return 1;
     return 0;
@@ -453,7 +470,7 @@ static int place_bodies(carom_world *w, const bench_case *c, uint64_t seed)
     return 0;
 }
 
-static carom_world *create_world(const bench_case *c, uint64_t seed, double shell, char *why,
+static carom_world *create_world(const bench_case *c, uint64_t seed, const options *o, char *why,
                                  size_t size)
 {
     carom_world_def def = carom_default_world_def();
@@ -461,7 +478,9 @@ static carom_world *create_world(const bench_case *c, uint64_t seed, double shel
     def.box = (carom_vec){c->side[0], c->side[1], c->dim == 3 ? c->side[2] : 1.0};
     def.boundary[0] = def.boundary[1] = def.boundary[2] = CAROM_PERIODIC;
     def.capacity_hint = c->n;
-    def.neighbour_shell = shell;
+    def.neighbour_shell = o->shell;
+    def.tangential_restitution = o->rough;
+    def.collapse_time = o->collapse_time;
     carom_world *w = NULL;
     char reason[MESSAGE_SIZE];
     if (carom_world_create(&def, &w, reason, sizeof reason) != CAROM_OK) {
@@ -540,7 +559,9 @@ static int measure_world(carom_world *w, const bench_case *c, const options *o, 
     r->pairs = s2.pair_events - s1.pair_events;
     r->events = s2.events - s1.events;
     r->stale = s2.stale_events - s1.stale_events;
-    r->energy_error = fabs(s2.kinetic_energy - s0.kinetic_energy) / s0.kinetic_energy;
+    double e0 = s0.kinetic_energy + s0.rotational_energy,
+           e2 = s2.kinetic_energy + s2.rotational_energy;
+    r->energy_error = fabs(e2 - e0) / e0; /* rough at |beta| < 1: the energy lost */
     return 0;
 }
 
@@ -549,7 +570,7 @@ static void run_case_here(const bench_case *c, const options *o, result *r)
 {
     memset(r, 0, sizeof *r);
     r->baseline_kb = self_maxrss_kb();
-    carom_world *w = create_world(c, o->seed, o->shell, r->message, sizeof r->message);
+    carom_world *w = create_world(c, o->seed, o, r->message, sizeof r->message);
     if (!w) return;
     r->ok = measure_world(w, c, o, r) == 0;
     carom_world_destroy(w);
@@ -700,6 +721,9 @@ static void print_header(const options *o)
            "body,\n  CPU time of the measured part (inside carom_world_run) only, %s\n",
            CAROM_VERSION_STRING, (unsigned long long)o->seed, o->warmup, o->collisions,
            o->no_fork ? "all cases in this process (--no-fork)" : "one child process per case");
+    if (o->rough > -1.0)
+        printf("  rough spheres/disks: tangential restitution %g (e = 1)\n", o->rough);
+    if (o->collapse_time != 0.0) printf("  collapse_time %g\n", o->collapse_time);
     printf("  Mcoll/s: 10^6 pair collisions per CPU second; anchor: the issue's figure in the same "
            "unit;\n  ratio = carom / anchor; B/body = (peak - RSS before the world) / N\n");
     printf("%-3s %8s %7s %-9s %11s %8s %8s %8s %9s %8s %7s %8s %8s %6s\n", "dim", "N", "density",

@@ -63,11 +63,33 @@ void measure_flight(measure *m, const body_hot *b, double mass, const double g[3
         flight_kinetic_integral(b->v, mass, g, has_gravity, from - b->t, t - b->t);
 }
 
-/* Instantaneous sums over all bodies at the world's clock. */
+/* x wrapped into the box on periodic axes, as carom_world_get_body reports it. */
+static void reported_position(const carom_world *w, const double x_now[3], double x[3])
+{
+    for (int a = 0; a < 3; a++) {
+        x[a] = x_now[a];
+        if (!w->periodic[a]) continue;
+        if (x[a] >= w->half[a]) x[a] -= w->side[a];
+        else if (x[a] < -w->half[a]) x[a] += w->side[a];
+    }
+}
+
+/* The spin part of the angular momentum of the body in slot, I w, added to
+ * l, and its rotational energy I w^2 / 2 to *rotation (an infinite inertia is
+ * left out). */
+static void add_spin(const carom_world *w, int32_t slot, double l[3], double *rotation)
+{
+    if (!(w->spin.inertia[slot] < INFINITY)) return;
+    *rotation += spin_energy(w, slot);
+    for (int a = 0; a < 3; a++) l[a] += w->spin.inertia[slot] * w->spin.state[slot].omega[a];
+}
+
+/* Instantaneous sums over all bodies at the world's clock, rotation included
+ * (one pass: each body's state is found once). */
 static void add_instant_sums(const carom_world *w, carom_stats *s, double *open_integral,
                              double *total_mass)
 {
-    double ke = 0.0, pe = 0.0, p[3] = {0.0, 0.0, 0.0}, mass = 0.0;
+    double ke = 0.0, pe = 0.0, p[3] = {0.0, 0.0, 0.0}, mass = 0.0, l[3] = {0.0, 0.0, 0.0}, rotation = 0.0;
     measure open = w->meas;
     open.kinetic_integral = 0.0;
     for (int32_t id = 0; id < w->count; id++) { /* in id order: the same sums whatever the layout */
@@ -82,12 +104,22 @@ static void add_instant_sums(const carom_world *w, carom_stats *s, double *open_
         ke += 0.5 * m * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
         pe -= m * (field[0] * x[0] + field[1] * x[1] + field[2] * x[2]);
         for (int a = 0; a < 3; a++) p[a] += m * v[a];
+        double r[3]; /* angular momentum about the origin: m r x v + I w */
+        reported_position(w, x, r);
+        l[0] += m * (r[1] * v[2] - r[2] * v[1]);
+        l[1] += m * (r[2] * v[0] - r[0] * v[2]);
+        l[2] += m * (r[0] * v[1] - r[1] * v[0]);
+        if (w->spin.on) add_spin(w, i, l, &rotation);
         mass += m;
         measure_flight(&open, b, m, g, w->has_gravity, w->clock);
     }
     s->kinetic_energy = ke;
     s->potential_energy = pe;
     s->momentum = (carom_vec){p[0], p[1], p[2]};
+    s->angular_momentum = (carom_vec){l[0], l[1], l[2]};
+    s->rotational_energy = rotation;
+    double rotations = (w->dim == 2 ? 1.0 : 3.0) * (double)(w->count - w->drive.kinematic); /* free bodies */
+    s->rotational_temperature = rotations > 0.0 ? 2.0 * rotation / rotations : 0.0;
     *open_integral = open.kinetic_integral;
     *total_mass = mass;
 }

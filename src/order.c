@@ -32,13 +32,18 @@ typedef struct body_record {
     body_event event;
     int32_t id, cell;
     calendar_body cal; /* links renamed afterwards by calendar_relabel */
+    spin_state spin;   /* with its inertia and polygon, where the world keeps rotation */
+    double inertia;
+    int32_t shape;
 } body_record;
 
 static body_record load(const carom_world *w, int32_t s)
 {
-    return (body_record){w->hot[s],        w->mass[s],  w->counter[s],   w->instant[s],
-                         w->collisions[s], w->event[s], w->id_of[s], w->grid.cell[s],
-                         w->cal.body[s]};
+    body_record r = {w->hot[s],        w->mass[s],  w->counter[s],   w->instant[s],
+                     w->collisions[s], w->event[s], w->id_of[s], w->grid.cell[s],
+                     w->cal.body[s], {{0.0, 0.0, 0.0}, 0.0, {0.0, 0.0, 0.0, 0.0}}, 0.0, -1};
+    if (w->spin.on) r.spin = w->spin.state[s], r.inertia = w->spin.inertia[s], r.shape = w->spin.shape[s];
+    return r;
 }
 
 static void store(carom_world *w, int32_t s, const body_record *r)
@@ -52,6 +57,7 @@ static void store(carom_world *w, int32_t s, const body_record *r)
     w->id_of[s] = r->id;
     w->grid.cell[s] = r->cell;
     w->cal.body[s] = r->cal;
+    if (w->spin.on) w->spin.state[s] = r->spin, w->spin.inertia[s] = r->inertia, w->spin.shape[s] = r->shape;
 }
 
 /* from[p]: the old slot whose body goes to slot p. Cycle by cycle, in place;

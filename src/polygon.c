@@ -565,3 +565,17 @@ double polygon_approach_rate_bound(const double v1[2], double w1, double r1, con
 {
     return hypot(v1[0] - v2[0], v1[1] - v2[1]) + fabs(w1) * r1 + fabs(w2) * r2;
 }
+
+static int close_to(double a, double b, double scale) { return fabs(a - b) <= 1e-12 * scale; }
+
+int polygon_same_shape(const polygon_shape *a, const polygon_shape *b)
+{
+    if (a->count != b->count || !close_to(a->radius, b->radius, b->radius) ||
+        !close_to(a->area, b->area, b->area) || !close_to(a->second_moment, b->second_moment, b->second_moment))
+        return 0;
+    for (int v = 0; v < a->count; v++)
+        for (int c = 0; c < 2; c++)
+            if (!close_to(a->vertex[v][c], b->vertex[v][c], b->radius) || !close_to(a->normal[v][c], b->normal[v][c], 1.0))
+                return 0;
+    return 1;
+}

@@ -131,6 +131,12 @@ void polygon_disk_distance(const polygon_shape *a, const polygon_pose *pose_a,
  * the least distance (and the penetration depth, a support-function
  * difference). Over a time t the distance falls by at most rate * t: a
  * conservative-advancement step of distance / rate never passes a contact. */
+/* Are a and b the same polygon up to round-off (the same vertex count, and
+ * vertices, normals, area, second moment and radius within 1e-12 relative
+ * to the size)? A snapshot's saved polygon against the one built again from
+ * its vertices. */
+int polygon_same_shape(const polygon_shape *a, const polygon_shape *b);
+
 double polygon_approach_rate_bound(const double v1[2], double w1, double r1, const double v2[2],
                                    double w2, double r2);
 

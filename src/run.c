@@ -22,6 +22,7 @@
 #include "collide.h"
 #include "motion.h"
 #include "order.h"
+#include "rough.h"
 #include "schedule.h"
 #include "settle.h"
 #include "shapes.h"
@@ -86,8 +87,10 @@ static double collide_with_kinematic(carom_world *w, int32_t i, int32_t k, const
 /* The impulse of a pair collision (slots i, j, dr = x_j - x_i); a kinematic
  * body's motion never changes, so its counter is left alone and the
  * predictions others made with it stay valid. */
-static double collide_bodies(carom_world *w, int32_t i, int32_t j, const double dr[3], double e, double *virial)
+static double collide_bodies(carom_world *w, int32_t i, int32_t j, const double dr[3], double e, double beta,
+                             double t, double *virial)
 {
+    if (w->spin.rough) return rough_pair(w, i, j, dr, e, beta, t, virial);
     if (w->drive.kinematic && drive_is_kinematic(w->mass[i])) {
         const double back[3] = {-dr[0], -dr[1], -dr[2]};
         w->counter[j]++;
@@ -150,8 +153,9 @@ static carom_status process_pair(carom_world *w, int32_t owner, double t)
     advance(w, j, t);
     double dr[3], virial;
     contact_separation(w, i, j, dr);
-    double e = w->rest.collapse ? settle_pair_restitution(w, i, j, t) : w->def.restitution;
-    double impulse = collide_bodies(w, i, j, dr, e, &virial);
+    int lasting = w->rest.collapse && settle_pair_is_tc(w, i, j, t); /* the TC model: no dissipation */
+    double e = lasting ? 1.0 : w->def.restitution, beta = lasting ? -1.0 : w->def.tangential_restitution;
+    double impulse = collide_bodies(w, i, j, dr, e, beta, t, &virial);
     w->collisions[i]++, w->collisions[j]++;
     if (w->rest.collapse || w->rest.floors) settle_after_pair(w, i, j, t);
     w->meas.pair_events++;
@@ -160,6 +164,13 @@ static carom_status process_pair(carom_world *w, int32_t owner, double t)
     schedule_body(w, i);
     schedule_body(w, j);
     return report(w, CAROM_EVENT_PAIR, i, j, impulse, 0);
+}
+
+/* The tangential restitution of a wall bounce: the world's, or smooth where
+ * the TC model makes the bounce elastic. */
+static double wall_beta(const carom_world *w, int32_t i, int wall, double t, double speed, double previous)
+{
+    return settle_wall_is_tc(w, i, wall, t, speed, previous) ? -1.0 : w->def.wall_tangential_restitution;
 }
 
 /* A bounce off the container: the normal velocity along the boundary's
@@ -175,6 +186,8 @@ static double reflect_off_container(carom_world *w, int32_t i, double t, double 
     if (!(vn > 0.0 && nn > 0.0)) return 0.0;
     double speed = vn / sqrt(nn);
     double e = settle_wall_restitution(w, i, CAROM_WALL_CONTAINER, t, speed, previous);
+    if (w->spin.rough && w->mass[i] < INFINITY)
+        return rough_wall(w, i, n, e, wall_beta(w, i, CAROM_WALL_CONTAINER, t, speed, previous), t);
     double k = (1.0 + e) * vn / nn;
     for (int a = 0; a < w->dim; a++) v[a] -= k * n[a];
     return (1.0 + e) * w->mass[i] * speed;
@@ -213,7 +226,14 @@ static carom_status process_wall(carom_world *w, int32_t i, double t)
     } else {
         double outward = wall % 2 ? 1.0 : -1.0;
         e = settle_wall_restitution(w, i, wall, t, w->hot[i].v[wall / 2] * outward, previous);
-        impulse = collide_wall(&w->hot[i].v[wall / 2], outward, w->mass[i], e, 0.0);
+        if (w->spin.rough && w->mass[i] < INFINITY) {
+            double normal[3] = {0.0, 0.0, 0.0};
+            normal[wall / 2] = outward;
+            double beta = wall_beta(w, i, wall, t, w->hot[i].v[wall / 2] * outward, previous);
+            impulse = rough_wall(w, i, normal, e, beta, t);
+        } else {
+            impulse = collide_wall(&w->hot[i].v[wall / 2], outward, w->mass[i], e, 0.0);
+        }
     }
     if (!(impulse < INFINITY)) impulse = 0.0; /* a kinematic body: its momentum is not defined */
     w->counter[i]++;
@@ -374,6 +394,10 @@ PREFETCH_HELPER void prefetch_records(const carom_world *w, int32_t k)
         PREFETCH(row + 15);
     } else {
         PREFETCH(&w->grid.cell[k]);
+    }
+    if (w->spin.rough) { /* rough_pair reads and writes these */
+        PREFETCH(&w->spin.state[k]);
+        PREFETCH(&w->spin.inertia[k]);
     }
 }
 

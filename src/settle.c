@@ -65,10 +65,6 @@ int settle_def_has_floors(const carom_world_def *def)
     return 0;
 }
 
-int settle_def_has_collapse(const carom_world_def *def)
-{
-    return def->restitution < 1.0 || def->wall_restitution < 1.0;
-}
 
 void settle_configure(carom_world *w)
 {
@@ -106,6 +102,19 @@ void settle_new_body(carom_world *w, int32_t id)
     }
 }
 
+int settle_bounces_only(const carom_world *w, int32_t id)
+{
+    return drive_moves(&w->drive, id) || w->def.wall_tangential_restitution > -1.0 ||
+           (w->spin.polygons && spin_polygon(&w->spin, w->slot_of[id]));
+}
+
+int settle_def_has_collapse(const carom_world_def *def)
+{
+    double beta = def->tangential_restitution, wall_beta = def->wall_tangential_restitution;
+    return def->restitution < 1.0 || def->wall_restitution < 1.0 || (beta > -1.0 && beta < 1.0) ||
+           (wall_beta > -1.0 && wall_beta < 1.0);
+}
+
 /* ---- the TC model ---------------------------------------------------------- */
 
 static int recently_paired(const carom_world *w, int32_t slot, double t)
@@ -113,10 +122,15 @@ static int recently_paired(const carom_world *w, int32_t slot, double t)
     return t - w->rest.last_pair_time[w->id_of[slot]] < w->def.collapse_time;
 }
 
+int settle_pair_is_tc(const carom_world *w, int32_t i, int32_t j, double t)
+{
+    if (!w->rest.collapse || !(w->def.collapse_time > 0.0)) return 0;
+    return recently_paired(w, i, t) || recently_paired(w, j, t);
+}
+
 double settle_pair_restitution(const carom_world *w, int32_t i, int32_t j, double t)
 {
-    if (!w->rest.collapse || !(w->def.collapse_time > 0.0)) return w->def.restitution;
-    return recently_paired(w, i, t) || recently_paired(w, j, t) ? 1.0 : w->def.restitution;
+    return settle_pair_is_tc(w, i, j, t) ? 1.0 : w->def.restitution;
 }
 
 /* Would an elastic bounce off wall, at this speed, send the body on a hop
@@ -132,20 +146,24 @@ static int tiny_hop(const carom_world *w, int wall, double speed)
 double settle_wall_restitution(const carom_world *w, int32_t i, int wall, double t, double speed, double previous)
 {
     double e = collide_restitution(w->def.wall_restitution, w->def.elastic_below_speed, speed);
-    if (!w->rest.collapse || !(w->def.collapse_time > 0.0)) return e;
+    return settle_wall_is_tc(w, i, wall, t, speed, previous) ? 1.0 : e;
+}
+
+int settle_wall_is_tc(const carom_world *w, int32_t i, int wall, double t, double speed, double previous)
+{
+    if (!w->rest.collapse || !(w->def.collapse_time > 0.0)) return 0;
     int32_t id = w->id_of[i];
     /* A driven body never rests, nor does a body on a container (no flat
      * floor, no Zeno series): its bounce soon after its previous event is
      * elastic, so it keeps hopping by about g t_c^2 instead of collapsing. */
-    if (drive_moves(&w->drive, id) || wall == CAROM_WALL_CONTAINER)
-        return t - previous < w->def.collapse_time ? 1.0 : e;
-    if (!recently_paired(w, i, t)) return e;
+    if (settle_bounces_only(w, id) || wall == CAROM_WALL_CONTAINER) return t - previous < w->def.collapse_time;
+    if (!recently_paired(w, i, t)) return 0;
     /* Elastic, as the TC model asks, if the body comes from its pair
      * collision (pressed between a neighbour and the wall). A tiny hop after
      * anything else (another bounce) would come back again and again (2.7
      * million times for a body meeting its floor at 1e-9 of its speed): the
      * Zeno series, in closed form, ends those. */
-    return previous == w->rest.last_pair_time[id] || !tiny_hop(w, wall, speed) ? 1.0 : e;
+    return previous == w->rest.last_pair_time[id] || !tiny_hop(w, wall, speed);
 }
 
 void settle_set_time_scale(carom_world *w, double time_scale)
@@ -254,7 +272,7 @@ void settle_after_wall(carom_world *w, int32_t i, int wall, double t, double e)
     if (s->last_partner) s->last_partner[id] = -1;
     int axis = wall / 2;
     if (!s->state || wall >= CAROM_WALL_CONTAINER || s->floor_side[axis] != wall_axis_side(wall) ||
-        drive_moves(&w->drive, id))
+        settle_bounces_only(w, id))
         return;
     double u = fabs(w->hot[i].v[axis]), g = fabs(w->gravity[axis]);
     if (u == 0.0) {
@@ -285,8 +303,7 @@ void settle_after_wall(carom_world *w, int32_t i, int wall, double t, double e)
 void settle_detect_body(carom_world *w, int32_t i)
 {
     settle *s = &w->rest;
-    if (!s->state || drive_moves(&w->drive, w->id_of[i])) return;
-    if (spin_polygon(&w->spin, w->id_of[i])) return; /* polygons never rest (shapes.c) */
+    if (!s->state || settle_bounces_only(w, w->id_of[i])) return;
     body_hot *h = &w->hot[i];
     for (int a = 0; a < 3; a++) {
         if (!s->floor_side[a] || h->v[a] != 0.0) continue;

@@ -41,8 +41,17 @@ int settle_def_has_floors(const carom_world_def *def);
 int settle_def_has_collapse(const carom_world_def *def);
 void settle_configure(carom_world *w);
 void settle_new_body(carom_world *w, int32_t id);
-/* The restitution of a pair collision (slots i, j) or a wall bounce at t
- * (previous: the time of the body's previous event). */
+/* Body id never comes to rest on a floor (no Zeno series): it bounces, and
+ * the TC model keeps it hopping. Driven bodies, polygons, and every body
+ * when walls are rough (a rest would skip the spin each bounce changes). */
+int settle_bounces_only(const carom_world *w, int32_t id);
+/* Does the TC model make a pair collision (slots i, j) or a wall bounce at t
+ * (previous: the time of the body's previous event) elastic? Then it
+ * dissipates nothing: normal restitution 1 and, for rough bodies, smooth
+ * (tangential restitution -1), as at a lasting contact. */
+int settle_pair_is_tc(const carom_world *w, int32_t i, int32_t j, double t);
+int settle_wall_is_tc(const carom_world *w, int32_t i, int wall, double t, double speed, double previous);
+/* Their restitution: 1 under the TC model, else the world's. */
 double settle_pair_restitution(const carom_world *w, int32_t i, int32_t j, double t);
 double settle_wall_restitution(const carom_world *w, int32_t i, int wall, double t, double speed,
                                double previous);

@@ -36,11 +36,10 @@ static const double no_shift[3] = {0.0, 0.0, 0.0};
  * acceleration, angle and spin. */
 static shapecast_body body_at(const carom_world *w, int32_t i, double t, const double shift[3])
 {
-    int32_t id = w->id_of[i];
     const double *g = motion_gravity(w, i);
     double x[3], v[3];
     motion_state_at(&w->hot[i], g, w->has_gravity, t, x, v);
-    shapecast_body b = {spin_polygon(&w->spin, id),
+    shapecast_body b = {spin_polygon(&w->spin, i),
                         w->hot[i].radius,
                         {x[0] + shift[0], x[1] + shift[1]},
                         {v[0], v[1]},
@@ -48,7 +47,7 @@ static shapecast_body body_at(const carom_world *w, int32_t i, double t, const d
                         0.0,
                         0.0};
     if (w->has_gravity) b.a[0] = g[0], b.a[1] = g[1];
-    if (w->spin.on) b.angle = spin_angle_at(w, id, t), b.omega = w->spin.omega[3 * id + 2];
+    if (w->spin.on) b.angle = spin_angle_at(w, i, t), b.omega = w->spin.state[i].omega[2];
     return b;
 }
 
@@ -105,11 +104,10 @@ double shapes_wall_time(const carom_world *w, int32_t i, double horizon, int *wa
 
 static impulse_body2 impulse_body_of(const carom_world *w, int32_t i)
 {
-    int32_t id = w->id_of[i];
     impulse_body2 b = {{w->hot[i].v[0], w->hot[i].v[1]},
-                       w->spin.omega[3 * id + 2],
+                       w->spin.state[i].omega[2],
                        w->mass[i],
-                       w->spin.inertia[id]};
+                       w->spin.inertia[i]};
     return b;
 }
 
@@ -161,10 +159,9 @@ static double kinetic_energy(const impulse_body2 *b)
 
 static void store_motion(carom_world *w, int32_t i, const impulse_body2 *b)
 {
-    int32_t id = w->id_of[i];
     w->hot[i].v[0] = b->v[0], w->hot[i].v[1] = b->v[1];
-    spin_bring(w, id, w->clock);
-    w->spin.omega[3 * id + 2] = b->omega;
+    spin_bring(w, i, w->clock);
+    w->spin.state[i].omega[2] = b->omega;
 }
 
 double shapes_collide_pair(carom_world *w, int32_t i, int32_t j, const double dr[3], double e,
@@ -308,7 +305,7 @@ carom_status carom_world_get_body_polygon(const carom_world *w, int32_t id, caro
     if (!w || !count || capacity < 0 || (capacity > 0 && !vertices)) return CAROM_INVALID_ARGUMENT;
     carom_status st = world_check_id(w, id);
     if (st != CAROM_OK) return st;
-    const polygon_shape *shape = w->spin.on ? spin_polygon(&w->spin, id) : NULL;
+    const polygon_shape *shape = w->spin.on ? spin_polygon(&w->spin, w->slot_of[id]) : NULL;
     *count = shape ? shape->count : 0;
     if (!shape) return CAROM_OK;
     shapecast_body b = body_at(w, w->slot_of[id], w->clock, no_shift);

@@ -50,13 +50,16 @@ static const char snapshot_magic[8] = {'C', 'A', 'R', 'O', 'M', 'S', 'N', 'P'};
  * the settling state (floors, Zeno series, TC model); 5: driven bodies (own
  * accelerations, kinematic masses), sensors, the work done from outside;
  * 6: the container (its tree of shapes, last before the checksum), steered
- * bodies (their filters and decisions, after the sensors) */
-enum { SNAPSHOT_VERSION = 6 };
+ * bodies (their filters and decisions, after the sensors); 7: rotation
+ * (tangential restitutions and friction at the header's end, each body's
+ * spin, orientation and inertia, the table of polygons after the steered
+ * bodies) */
+enum { SNAPSHOT_VERSION = 7 };
 static const uint32_t byte_order_tag = 0x01020304u;
 
 /* Bytes of the fixed parts (checked against what the writer writes). */
 enum {
-    HEADER_BYTES = 368,
+    HEADER_BYTES = 404,
     BODY_BYTES = 110,
     ANCHOR_BYTES = 12,
     FLOOR_BYTES = 49,    /* settle state, Zeno end and tolerance per axis */
@@ -67,6 +70,9 @@ enum {
     NODE_BYTES = 113,    /* a container node: shape, children, centre, size, radius, capsule ends */
     VERTEX_BYTES = 16,   /* a polygon's vertex */
     STEERED_BYTES = 140, /* a steered body: id, filter, input, last decision, its hold, least clearance */
+    SPIN_BYTES = 76,     /* angular velocity, orientation, its time, inertia, polygon */
+    SHAPE_BYTES = 28,    /* a polygon's vertex count, area, second moment, bounding radius */
+    SHAPE_VERTEX_BYTES = 32, /* a polygon's vertex and its edge's normal */
     MAX_CONTAINER_NODES = 1 << 16,
     CHECKSUM_BYTES = 4,
     LENGTH_AT = 16, /* where the total length is */
@@ -110,12 +116,15 @@ typedef struct layout {
     int32_t planes; /* sensors: each body has its last crossing when there are any */
     int32_t nodes, vertices; /* the container's */
     int32_t steered;
+    int spin;                   /* rotation state: each body has its spin record */
+    int32_t shapes, shape_vertices; /* the polygon table */
 } layout;
 
 static size_t body_bytes(layout l)
 {
     return BODY_BYTES + (l.anchors ? ANCHOR_BYTES : 0) + (l.floors ? FLOOR_BYTES : 0) +
-           (l.collapse ? COLLAPSE_BYTES : 0) + (l.driven ? DRIVE_BYTES : 0) + (l.planes > 0 ? SENSED_BYTES : 0);
+           (l.collapse ? COLLAPSE_BYTES : 0) + (l.driven ? DRIVE_BYTES : 0) + (l.planes > 0 ? SENSED_BYTES : 0) +
+           (l.spin ? SPIN_BYTES : 0);
 }
 
 /* The snapshot's size for count bodies, or 0 if it does not fit in size_t. */
@@ -124,6 +133,7 @@ static size_t snapshot_bytes(int64_t count, layout l)
     size_t size, planes = (size_t)(l.planes > 0 ? l.planes : 0) * PLANE_BYTES;
     planes += (size_t)l.nodes * NODE_BYTES + (size_t)l.vertices * VERTEX_BYTES; /* all three bounded when read */
     planes += (size_t)l.steered * STEERED_BYTES;
+    planes += (size_t)l.shapes * SHAPE_BYTES + (size_t)l.shape_vertices * SHAPE_VERTEX_BYTES; /* bounded when read */
     if (count < 0 || (uint64_t)count > SIZE_MAX ||
         size_mul_add((size_t)count, body_bytes(l), HEADER_BYTES + CHECKSUM_BYTES + planes, &size) != 0)
         return 0;
@@ -134,18 +144,34 @@ static size_t snapshot_bytes(int64_t count, layout l)
  * lists are rebuilt at the next run, so the anchors mean nothing. */
 static int saves_anchors(int lists_on, int needs_rebuild) { return lists_on && !needs_rebuild; }
 
-static layout layout_of(const carom_world_def *def, int lists_on, int needs_rebuild, int driven, int32_t planes,
-                        int32_t steered)
+/* What the header says besides the def: the parts that change the layout. */
+typedef struct layout_counts {
+    int lists_on, needs_rebuild, driven;
+    int32_t planes, steered;
+    int spin;
+    int32_t shapes, shape_vertices;
+} layout_counts;
+
+static layout layout_of(const carom_world_def *def, layout_counts k)
 {
     const carom_container *c = def->container;
-    return (layout){saves_anchors(lists_on, needs_rebuild), settle_def_has_floors(def),
-                    settle_def_has_collapse(def), driven, planes, c ? c->node_count : 0, c ? c->edge_count : 0,
-                    steered};
+    return (layout){saves_anchors(k.lists_on, k.needs_rebuild), settle_def_has_floors(def),
+                    settle_def_has_collapse(def), k.driven, k.planes, c ? c->node_count : 0, c ? c->edge_count : 0,
+                    k.steered, k.spin, k.shapes, k.shape_vertices};
+}
+
+static int32_t shape_vertices_of(const spin *r)
+{
+    int32_t total = 0;
+    for (int32_t k = 0; k < r->shape_count; k++) total += r->shapes[k].count;
+    return total;
 }
 
 static layout world_layout(const carom_world *w)
 {
-    return layout_of(&w->def, w->nb.on, w->needs_rebuild, w->drive.on, w->sense.count, w->steering.count);
+    layout_counts k = {w->nb.on, w->needs_rebuild, w->drive.on, w->sense.count, w->steering.count,
+                       w->spin.on, w->spin.shape_count, shape_vertices_of(&w->spin)};
+    return layout_of(&w->def, k);
 }
 
 /* ---- little-endian fields ------------------------------------------------ */
@@ -290,6 +316,31 @@ static void write_header(stream *s, const carom_world *w, size_t total)
     put_i64(s, w->steering.decisions);
     put_i64(s, w->steering.crossing_decisions);
     put_i32(s, w->steering.no_crossings);
+    put_f64(s, w->def.tangential_restitution);
+    put_f64(s, w->def.wall_tangential_restitution);
+    put_f64(s, w->def.friction);
+    put_i32(s, w->spin.on);
+    put_i32(s, w->spin.shape_count);
+    put_i32(s, shape_vertices_of(&w->spin));
+}
+
+/* The polygon table: each shape exactly as the world holds it (a restore
+ * builds it again from its vertices to check it, and keeps these bits). */
+static void write_shapes(stream *s, const carom_world *w)
+{
+    for (int32_t k = 0; k < w->spin.shape_count; k++) {
+        const polygon_shape *p = &w->spin.shapes[k];
+        put_i32(s, p->count);
+        put_f64(s, p->area);
+        put_f64(s, p->second_moment);
+        put_f64(s, p->radius);
+        for (int v = 0; v < p->count; v++) {
+            put_f64(s, p->vertex[v][0]);
+            put_f64(s, p->vertex[v][1]);
+            put_f64(s, p->normal[v][0]);
+            put_f64(s, p->normal[v][1]);
+        }
+    }
 }
 
 static void write_steering(stream *s, const carom_world *w)
@@ -386,6 +437,14 @@ static void write_body(stream *s, const carom_world *w, int32_t i)
         put_f64(s, w->sense.last[id].time);
         put_i32(s, w->sense.last[id].sensor);
     }
+    if (w->spin.on) {
+        const spin_state *r = &w->spin.state[i];
+        for (int a = 0; a < 3; a++) put_f64(s, r->omega[a]);
+        for (int a = 0; a < 4; a++) put_f64(s, r->orientation[a]);
+        put_f64(s, r->since);
+        put_f64(s, w->spin.inertia[i]);
+        put_i32(s, w->spin.shape[i]);
+    }
 }
 
 carom_status carom_world_snapshot(const carom_world *w, void *buffer, size_t size)
@@ -408,6 +467,7 @@ carom_status carom_world_snapshot(const carom_world *w, void *buffer, size_t siz
     for (int32_t id = 0; id < w->count; id++) write_body(&s, w, w->slot_of[id]);
     write_planes(&s, w);
     write_steering(&s, w);
+    write_shapes(&s, w);
     if (w->container) write_container(&s, w->container);
     put_u32(&s, carom_crc32c(0, buffer, s.at));
     assert(s.at == needed && "the layout sizes in the enum match what is written");
@@ -491,14 +551,22 @@ typedef struct header {
     carom_world_def def;
     double clock, max_radius, shell, time_scale;
     int32_t count, grid_bodies, needs_rebuild, lists_on, n[3], driven, planes;
-    int32_t container_dim, nodes, vertices, steered, no_crossings;
+    int32_t container_dim, nodes, vertices, steered, no_crossings, spin_on, shapes, shape_vertices;
     double container_volume;
     int64_t decisions, crossing_decisions;
     int64_t events_since_order;
     measure meas;
     size_t at_def, at_clock, at_count, at_max_radius, at_grid_bodies, at_rebuild, at_order, at_meas,
-        at_grid, at_lists, at_time_scale, at_driven, at_planes, at_driven_meas, at_container, at_steering;
+        at_grid, at_lists, at_time_scale, at_driven, at_planes, at_driven_meas, at_container, at_steering,
+        at_rotation;
 } header;
+
+static layout header_layout(const header *h)
+{
+    layout_counts k = {h->lists_on, h->needs_rebuild, h->driven, h->planes, h->steered, h->spin_on, h->shapes,
+                       h->shape_vertices};
+    return layout_of(&h->def, k);
+}
 
 static carom_vec get_vec(stream *s)
 {
@@ -511,7 +579,6 @@ static carom_vec get_vec(stream *s)
 
 static void read_def(stream *s, carom_world_def *def)
 {
-    def->tangential_restitution = def->wall_tangential_restitution = -1.0;
     def->dim = get_i32(s);
     def->box = get_vec(s);
     for (int a = 0; a < 3; a++) def->boundary[a] = (carom_boundary)get_i32(s);
@@ -584,6 +651,13 @@ static void read_header(stream *s, header *h)
     h->decisions = get_i64(s);
     h->crossing_decisions = get_i64(s);
     h->no_crossings = get_i32(s);
+    h->at_rotation = s->at;
+    h->def.tangential_restitution = get_f64(s);
+    h->def.wall_tangential_restitution = get_f64(s);
+    h->def.friction = get_f64(s);
+    h->spin_on = get_i32(s);
+    h->shapes = get_i32(s);
+    h->shape_vertices = get_i32(s);
 }
 
 static carom_status check_world_numbers(const header *h, const refusal *r)
@@ -722,14 +796,30 @@ static carom_status check_grid(const header *h, const double side[3], const int 
 
 /* Every header field against its invariants, and the bodies' size against
  * the bytes present: nothing has been allocated yet. */
+/* The rotation fields (the def's coefficients are checked by carom_world_create). */
+static carom_status check_rotation(const header *h, const refusal *r)
+{
+    int rough = h->def.tangential_restitution > -1.0 || h->def.wall_tangential_restitution > -1.0;
+    if ((h->spin_on != 0 && h->spin_on != 1) || (rough && !h->spin_on))
+        return refuse(r, h->at_rotation + 24, "rotation", "%d: expected 0 or 1, and 1 in a rough world", (int)h->spin_on);
+    if (h->shapes < 0 || h->shapes > h->count || (h->shapes > 0 && (!h->spin_on || h->def.dim != 2)))
+        return refuse(r, h->at_rotation + 28, "polygons", "%d: expected 0 to the body count (%d), and none but in "
+                      "a 2D world with rotation on", (int)h->shapes, (int)h->count);
+    if (h->shape_vertices < 3 * (int64_t)h->shapes || h->shape_vertices > POLYGON_MAX_VERTICES * (int64_t)h->shapes)
+        return refuse(r, h->at_rotation + 32, "polygon vertices", "%d for %d polygons: expected 3 to %d each",
+                      (int)h->shape_vertices, (int)h->shapes, POLYGON_MAX_VERTICES);
+    return CAROM_OK;
+}
+
 static carom_status check_header(const header *h, size_t size, const refusal *r)
 {
     carom_status st = check_world_numbers(h, r);
     if (st == CAROM_OK) st = check_measure(h, r);
     if (st == CAROM_OK) st = check_lists(h, r);
     if (st == CAROM_OK) st = check_driven(h, r);
+    if (st == CAROM_OK) st = check_rotation(h, r);
     if (st != CAROM_OK) return st;
-    layout l = layout_of(&h->def, h->lists_on, h->needs_rebuild, h->driven, h->planes, h->steered);
+    layout l = header_layout(h);
     size_t expected = snapshot_bytes(h->count, l);
     if (expected != size)
         return refuse(r, h->at_count, "body count",
@@ -1109,6 +1199,64 @@ static carom_status check_driven_body(const carom_world *w, int32_t i, size_t at
     return CAROM_OK;
 }
 
+/* Body i's rotation record, where the world keeps one. */
+static void read_spin(stream *s, carom_world *w, int32_t i)
+{
+    spin *p = &w->spin;
+    if (!p->on) return;
+    spin_state *r = &p->state[i];
+    for (int a = 0; a < 3; a++) r->omega[a] = get_f64(s);
+    for (int a = 0; a < 4; a++) r->orientation[a] = get_f64(s);
+    r->since = get_f64(s);
+    p->inertia[i] = get_f64(s);
+    p->shape[i] = get_i32(s);
+}
+
+static carom_status check_orientation(const carom_world *w, int32_t i, size_t at, const refusal *r)
+{
+    const double *q = w->spin.state[i].orientation;
+    if (w->dim == 2) {
+        if (!(isfinite(q[0]) && fabs(q[0]) <= 1e15) || q[1] != 0.0 || q[2] != 0.0 || q[3] != 0.0)
+            return refuse(r, at + 24, "orientation", "body %d: angle %g (%g, %g, %g): expected a finite angle "
+                          "(|angle| <= 1e15) and zeros", (int)i, q[0], q[1], q[2], q[3]);
+        return CAROM_OK;
+    }
+    double norm2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+    if (!(fabs(norm2 - 1.0) <= 1e-12))
+        return refuse(r, at + 24, "orientation", "body %d: (%g, %g, %g, %g): expected a unit quaternion", (int)i,
+                      q[0], q[1], q[2], q[3]);
+    return CAROM_OK;
+}
+
+static carom_status check_spin_body(carom_world *w, int32_t i, size_t at, const refusal *r)
+{
+    spin *p = &w->spin;
+    if (!p->on) return CAROM_OK;
+    for (int a = 0; a < 3; a++) {
+        double o = p->state[i].omega[a];
+        if (!isfinite(o) || !world_in_scale(o) || (w->dim == 2 && a < 2 && o != 0.0))
+            return refuse(r, at + 8 * (size_t)a, "angular velocity", "body %d: %g on axis %d", (int)i, o, a);
+    }
+    carom_status st = check_orientation(w, i, at, r);
+    if (st != CAROM_OK) return st;
+    double since = p->state[i].since;
+    if (!(isfinite(since) && since <= w->clock))
+        return refuse(r, at + 56, "orientation time", "body %d: %g: expected a time not after the clock %.17g",
+                      (int)i, since, w->clock);
+    double inertia = p->inertia[i];
+    int kinematic = drive_is_kinematic(w->mass[i]);
+    if (!(inertia == INFINITY || (!kinematic && world_mass_in_range(inertia))))
+        return refuse(r, at + 64, "inertia", "body %d: %g: expected a number from 1e-100 to 1e100 or infinity "
+                      "(infinity for a kinematic body)", (int)i, inertia);
+    int32_t shape = p->shape[i];
+    if (shape < -1 || shape >= p->shape_count ||
+        (shape >= 0 && w->hot[i].radius != p->shapes[shape].radius))
+        return refuse(r, at + 72, "polygon", "body %d: %d: expected -1 (a disk) or a polygon below %d whose "
+                      "bounding radius is the body's", (int)i, (int)shape, (int)p->shape_count);
+    p->polygons += shape >= 0;
+    return CAROM_OK;
+}
+
 static carom_status read_body(stream *s, carom_world *w, int32_t i, const refusal *r)
 {
     size_t at = s->at;
@@ -1133,9 +1281,12 @@ static carom_status read_body(stream *s, carom_world *w, int32_t i, const refusa
     read_settle(s, w, i);
     size_t at_driven = s->at;
     read_driven(s, w, i);
+    size_t at_spin = s->at;
+    read_spin(s, w, i);
     if (s->failed) return refuse(r, at, "body", "body %d: the snapshot ends inside it", (int)i);
     carom_status st = check_settle(w, i, at_settle, r);
     if (st == CAROM_OK) st = check_driven_body(w, i, at_driven, r);
+    if (st == CAROM_OK) st = check_spin_body(w, i, at_spin, r);
     if (st != CAROM_OK) return st;
     st = check_motion(w, b, at, i, r);
     if (st != CAROM_OK) return st;
@@ -1294,6 +1445,7 @@ static carom_status set_up(carom_world *w, const header *h, const refusal *r)
     settle_set_time_scale(w, h->time_scale);
     int configured = h->n[0] != 0;
     if (world_reserve_bodies(w, h->count) != 0 || (h->driven && drive_enable(w) != 0) ||
+        (h->spin_on && spin_enable(w) != 0) ||
         (h->planes > 0 && sensor_reserve(w, h->planes) != 0) ||
         (configured && cells_shape(&w->grid, w->dim, w->side, w->periodic, h->n) != 0) ||
         (saves_anchors(h->lists_on, h->needs_rebuild) &&
@@ -1306,8 +1458,7 @@ static carom_status set_up(carom_world *w, const header *h, const refusal *r)
 /* The sensor planes, after the bodies, each checked as carom_world_add_sensor checks it. */
 static carom_status read_planes(stream *s, carom_world *w, const header *h, const refusal *r)
 {
-    s->at = HEADER_BYTES + (size_t)h->count * body_bytes(layout_of(&h->def, h->lists_on, h->needs_rebuild,
-                                                                    h->driven, h->planes, h->steered));
+    s->at = HEADER_BYTES + (size_t)h->count * body_bytes(header_layout(h));
     for (int32_t k = 0; k < h->planes; k++) {
         size_t at = s->at;
         carom_sensor_def def;
@@ -1410,6 +1561,56 @@ static carom_status read_steering(stream *s, carom_world *w, const header *h, co
     return CAROM_OK;
 }
 
+/* One polygon of the table: built again from its vertices by the same
+ * checks carom_world_add_body makes, compared with what was saved, and kept
+ * as saved (the bits the saved world used). */
+static carom_status read_shape(stream *s, carom_world *w, int32_t k, const refusal *r)
+{
+    size_t at = s->at;
+    polygon_shape saved;
+    memset(&saved, 0, sizeof saved);
+    saved.count = get_i32(s);
+    saved.area = get_f64(s);
+    saved.second_moment = get_f64(s);
+    saved.radius = get_f64(s);
+    if (saved.count < 3 || saved.count > POLYGON_MAX_VERTICES)
+        return refuse(r, at, "polygon", "polygon %d: %d vertices, expected 3 to %d", (int)k, (int)saved.count,
+                      POLYGON_MAX_VERTICES);
+    for (int v = 0; v < saved.count; v++) {
+        saved.vertex[v][0] = get_f64(s);
+        saved.vertex[v][1] = get_f64(s);
+        saved.normal[v][0] = get_f64(s);
+        saved.normal[v][1] = get_f64(s);
+    }
+    if (s->failed) return refuse(r, at, "polygon", "polygon %d: the snapshot ends inside it", (int)k);
+    polygon_shape built;
+    char why[200];
+    if (polygon_from_vertices((const double(*)[2])saved.vertex, saved.count, &built, NULL, why, sizeof why) !=
+        CAROM_OK)
+        return refuse(r, at, "polygon", "polygon %d: %s", (int)k, why);
+    if (!polygon_same_shape(&saved, &built) || !world_in_scale(saved.radius))
+        return refuse(r, at, "polygon", "polygon %d: its area, moment, radius or normals are not those of its "
+                      "vertices", (int)k);
+    if (spin_reserve_shape(w) != 0) return out_of_memory(r, at, "polygon", "out of memory for the polygons");
+    w->spin.shapes[w->spin.shape_count++] = saved;
+    return CAROM_OK;
+}
+
+/* The polygon table, after the steered bodies; before the bodies, which name its entries. */
+static carom_status read_shapes(stream *s, carom_world *w, const header *h, const refusal *r)
+{
+    int64_t vertices = 0;
+    for (int32_t k = 0; k < h->shapes; k++) {
+        carom_status st = read_shape(s, w, k, r);
+        if (st != CAROM_OK) return st;
+        vertices += w->spin.shapes[k].count;
+    }
+    if (vertices != h->shape_vertices)
+        return refuse(r, h->at_rotation + 32, "polygon vertices", "%d, but the polygons have %lld",
+                      (int)h->shape_vertices, (long long)vertices);
+    return CAROM_OK;
+}
+
 /* A steered body is never kinematic (carom_world_set_body_filter refuses it). */
 static carom_status check_steered_masses(const carom_world *w, const header *h, const refusal *r)
 {
@@ -1428,6 +1629,7 @@ static carom_status restore_world(stream *s, const header *h, carom_world *w, co
     if (st == CAROM_OK) st = read_planes(s, w, h, r);
     if (st == CAROM_OK) st = read_container_volume(w, h, r);
     if (st == CAROM_OK) st = read_steering(s, w, h, r);
+    if (st == CAROM_OK) st = read_shapes(s, w, h, r);
     if (st == CAROM_OK) {
         s->at = HEADER_BYTES;
         st = read_bodies(s, w, h, r);

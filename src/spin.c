@@ -6,6 +6,10 @@
  * world of smooth, non-spinning disks and spheres never reads them
  * (DESIGN.md, "Growing the body record").
  *
+ * The per-body arrays are indexed by slot, so order.c moves them with the
+ * body: a body's spin record (one cache line: angular velocity, orientation
+ * and its time) lies near its neighbours' as its hot record does.
+ *
  * Lazy orientation: the inertia is isotropic (a scalar), so a free body's
  * angular velocity is constant between events and its orientation at t is
  * the stored one turned by omega (t - since). The stored orientation is
@@ -13,7 +17,8 @@
  * collision, a setter), never at every event, so a body that never changes
  * spin turns by an exact closed form however long it runs. In 3D the turn is
  * the quaternion exp(omega dt / 2) applied on the left (omega in the world
- * frame), renormalised after each product.
+ * frame), renormalised after each product (a Newton step; small turns from
+ * Taylor series, see half_turn).
  */
 #include "spin.h"
 
@@ -31,17 +36,16 @@ double spin_round_inertia(int dim, double mass, double radius)
     return (dim == 2 ? 0.5 : 0.4) * mass * radius * radius;
 }
 
-static void set_defaults(carom_world *w, int32_t id)
+static void set_defaults(carom_world *w, int32_t slot)
 {
     spin *s = &w->spin;
-    for (int a = 0; a < 3; a++) s->omega[3 * id + a] = 0.0;
-    double *q = &s->orientation[4 * id];
+    for (int a = 0; a < 3; a++) s->state[slot].omega[a] = 0.0;
+    double *q = s->state[slot].orientation;
     q[0] = q[1] = q[2] = 0.0;
     q[3] = w->dim == 3 ? 1.0 : 0.0;
-    s->since[id] = w->clock;
-    int32_t slot = w->slot_of[id];
-    s->inertia[id] = spin_round_inertia(w->dim, w->mass[slot], w->hot[slot].radius);
-    s->shape[id] = -1;
+    s->state[slot].since = w->clock;
+    s->inertia[slot] = spin_round_inertia(w->dim, w->mass[slot], w->hot[slot].radius);
+    s->shape[slot] = -1;
 }
 
 int spin_enable(carom_world *w)
@@ -49,13 +53,11 @@ int spin_enable(carom_world *w)
     spin *s = &w->spin;
     if (s->on) return 0;
     size_t n = (size_t)w->capacity;
-    memory_array arrays[5] = {{(void **)&s->omega, 0, memory_bytes(n, 3 * sizeof *s->omega)},
-                              {(void **)&s->orientation, 0, memory_bytes(n, 4 * sizeof *s->orientation)},
-                              {(void **)&s->since, 0, memory_bytes(n, sizeof *s->since)},
+    memory_array arrays[3] = {{(void **)&s->state, 0, memory_bytes(n, sizeof *s->state)},
                               {(void **)&s->inertia, 0, memory_bytes(n, sizeof *s->inertia)},
                               {(void **)&s->shape, 0, memory_bytes(n, sizeof *s->shape)}};
-    if (n > 0 && memory_grow_together(&w->def.allocator, arrays, 5) != 0) return -1;
-    for (int32_t id = 0; id < w->count; id++) set_defaults(w, id);
+    if (n > 0 && memory_grow_together(&w->def.allocator, arrays, 3) != 0) return -1;
+    for (int32_t slot = 0; slot < w->count; slot++) set_defaults(w, slot);
     s->on = 1;
     return 0;
 }
@@ -164,86 +166,122 @@ static int32_t store_shape(spin *s, const polygon_shape *shape)
     return s->shape_count++;
 }
 
-void spin_new_body(carom_world *w, int32_t id, const carom_body_def *b, const polygon_shape *shape)
+void spin_new_body(carom_world *w, int32_t slot, const carom_body_def *b, const polygon_shape *shape)
 {
     spin *s = &w->spin;
-    set_defaults(w, id);
+    set_defaults(w, slot);
     if (w->dim == 3) {
-        s->omega[3 * id] = b->angular_velocity.x;
-        s->omega[3 * id + 1] = b->angular_velocity.y;
+        s->state[slot].omega[0] = b->angular_velocity.x;
+        s->state[slot].omega[1] = b->angular_velocity.y;
         if (!is_identity(b->orientation)) {
             const carom_quat q = b->orientation;
             double norm = sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
             const double unit[4] = {q.x / norm, q.y / norm, q.z / norm, q.w / norm};
-            memcpy(&s->orientation[4 * id], unit, sizeof unit);
+            memcpy(s->state[slot].orientation, unit, sizeof unit);
         }
     } else {
-        s->orientation[4 * id] = b->angle;
+        s->state[slot].orientation[0] = b->angle;
     }
-    s->omega[3 * id + 2] = b->angular_velocity.z;
+    s->state[slot].omega[2] = b->angular_velocity.z;
     if (shape->count > 0) {
-        s->shape[id] = store_shape(s, shape);
+        s->shape[slot] = store_shape(s, shape);
         s->polygons++;
-        if (b->mass != INFINITY) s->inertia[id] = b->mass * shape->second_moment / shape->area;
+        if (b->mass != INFINITY) s->inertia[slot] = b->mass * shape->second_moment / shape->area;
     }
-    if (b->inertia != 0.0) s->inertia[id] = b->inertia;
+    if (b->inertia != 0.0) s->inertia[slot] = b->inertia;
 }
 
 /* ---- orientation at a time ------------------------------------------------ */
 
-double spin_angle_at(const carom_world *w, int32_t id, double t)
+double spin_angle_at(const carom_world *w, int32_t slot, double t)
 {
     const spin *s = &w->spin;
     if (!s->on) return 0.0;
-    return s->orientation[4 * id] + s->omega[3 * id + 2] * (t - s->since[id]);
+    return s->state[slot].orientation[0] + s->state[slot].omega[2] * (t - s->state[slot].since);
 }
 
-/* q turned by the rotation vector phi (angle |phi| about phi / |phi|): exp(phi / 2) q. */
+/* For a turn by angle (given squared): c = cos(angle / 2) and k =
+ * sin(angle / 2) / angle. Below angle / 2 = 1/4 (a rough sphere between two
+ * collisions, mostly) from their Taylor series in (angle / 2)^2 through the
+ * 12th power of angle / 2, whose first term left out is below 1e-19 of the
+ * result: no square root, sine, cosine or division. Above, from libm. */
+static void half_turn(double angle_squared, double *c, double *k)
+{
+    double h2 = 0.25 * angle_squared; /* (angle / 2)^2 */
+    if (h2 <= 0.0625) {
+        *c = 1.0 + h2 * (-1.0 / 2.0 +
+                         h2 * (1.0 / 24.0 +
+                               h2 * (-1.0 / 720.0 + h2 * (1.0 / 40320.0 + h2 * (-1.0 / 3628800.0 +
+                                                                                   h2 / 479001600.0)))));
+        double sinc = 1.0 + h2 * (-1.0 / 6.0 +
+                                  h2 * (1.0 / 120.0 +
+                                        h2 * (-1.0 / 5040.0 + h2 * (1.0 / 362880.0 + h2 * (-1.0 / 39916800.0 +
+                                                                                           h2 / 6227020800.0)))));
+        *k = 0.5 * sinc; /* sin(h) / (2 h) */
+        return;
+    }
+    double angle = sqrt(angle_squared);
+    *c = cos(0.5 * angle);
+    *k = sin(0.5 * angle) / angle;
+}
+
+/* q turned by the rotation vector phi (angle |phi| about phi / |phi|):
+ * exp(phi / 2) q, brought back to unit length by one Newton step,
+ * q (3 - |q|^2) / 2, which for a product of two unit quaternions (|q|^2 =
+ * 1 + d, d a few ulps) leaves an error of order d^2: no square root or
+ * division (hot in rough worlds, at every collision). */
 static void turn_quaternion(double q[4], const double phi[3])
 {
-    double angle = sqrt(phi[0] * phi[0] + phi[1] * phi[1] + phi[2] * phi[2]);
-    if (angle == 0.0) return;
-    double c = cos(0.5 * angle), k = sin(0.5 * angle) / angle;
+    double angle_squared = phi[0] * phi[0] + phi[1] * phi[1] + phi[2] * phi[2];
+    if (angle_squared == 0.0) return;
+    double c, k;
+    half_turn(angle_squared, &c, &k);
     const double d[4] = {k * phi[0], k * phi[1], k * phi[2], c};
     double r[4] = {d[3] * q[0] + d[0] * q[3] + d[1] * q[2] - d[2] * q[1],
                    d[3] * q[1] - d[0] * q[2] + d[1] * q[3] + d[2] * q[0],
                    d[3] * q[2] + d[0] * q[1] - d[1] * q[0] + d[2] * q[3],
                    d[3] * q[3] - d[0] * q[0] - d[1] * q[1] - d[2] * q[2]};
-    double norm = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
-    for (int a = 0; a < 4; a++) q[a] = r[a] / norm;
+    double scale = 0.5 * (3.0 - (r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]));
+    for (int a = 0; a < 4; a++) q[a] = r[a] * scale;
 }
 
-void spin_quaternion_at(const carom_world *w, int32_t id, double t, double q[4])
+void spin_quaternion_at(const carom_world *w, int32_t slot, double t, double q[4])
 {
     const spin *s = &w->spin;
     q[0] = q[1] = q[2] = 0.0, q[3] = 1.0;
     if (!s->on) return;
     if (w->dim == 2) {
-        double half = 0.5 * spin_angle_at(w, id, t);
+        double half = 0.5 * spin_angle_at(w, slot, t);
         q[2] = sin(half), q[3] = cos(half);
         return;
     }
-    memcpy(q, &s->orientation[4 * id], 4 * sizeof *q);
-    double dt = t - s->since[id];
-    const double phi[3] = {s->omega[3 * id] * dt, s->omega[3 * id + 1] * dt, s->omega[3 * id + 2] * dt};
+    memcpy(q, s->state[slot].orientation, 4 * sizeof *q);
+    double dt = t - s->state[slot].since;
+    const double *omega = s->state[slot].omega;
+    const double phi[3] = {omega[0] * dt, omega[1] * dt, omega[2] * dt};
     turn_quaternion(q, phi);
 }
 
-void spin_bring(carom_world *w, int32_t id, double t)
+void spin_bring(carom_world *w, int32_t slot, double t)
 {
     spin *s = &w->spin;
-    if (t == s->since[id]) return;
-    if (w->dim == 2) s->orientation[4 * id] = spin_angle_at(w, id, t);
-    else spin_quaternion_at(w, id, t, &s->orientation[4 * id]);
-    s->since[id] = t;
+    if (t == s->state[slot].since) return;
+    if (w->dim == 2) {
+        s->state[slot].orientation[0] = spin_angle_at(w, slot, t);
+    } else {
+        double q[4]; /* a copy: spin_quaternion_at clears its output before it reads the stored one */
+        spin_quaternion_at(w, slot, t, q);
+        memcpy(s->state[slot].orientation, q, sizeof q);
+    }
+    s->state[slot].since = t;
 }
 
-double spin_energy(const carom_world *w, int32_t id)
+double spin_energy(const carom_world *w, int32_t slot)
 {
     const spin *s = &w->spin;
-    if (!s->on || !(s->inertia[id] < INFINITY)) return 0.0;
-    const double *o = &s->omega[3 * id];
-    return 0.5 * s->inertia[id] * (o[0] * o[0] + o[1] * o[1] + o[2] * o[2]);
+    if (!s->on || !(s->inertia[slot] < INFINITY)) return 0.0;
+    const double *o = &s->state[slot].omega[0];
+    return 0.5 * s->inertia[slot] * (o[0] * o[0] + o[1] * o[1] + o[2] * o[2]);
 }
 
 void spin_get_state(const carom_world *w, int32_t id, carom_body_state *state)
@@ -251,13 +289,13 @@ void spin_get_state(const carom_world *w, int32_t id, carom_body_state *state)
     const spin *s = &w->spin;
     int32_t slot = w->slot_of[id];
     double q[4];
-    spin_quaternion_at(w, id, w->clock, q);
+    spin_quaternion_at(w, slot, w->clock, q);
     state->orientation = (carom_quat){q[0], q[1], q[2], q[3]};
-    state->angle = w->dim == 2 ? spin_angle_at(w, id, w->clock) : 0.0;
-    const double *o = s->on ? &s->omega[3 * id] : NULL;
+    state->angle = w->dim == 2 ? spin_angle_at(w, slot, w->clock) : 0.0;
+    const double *o = s->on ? &s->state[slot].omega[0] : NULL;
     state->angular_velocity = o ? (carom_vec){o[0], o[1], o[2]} : (carom_vec){0.0, 0.0, 0.0};
-    state->inertia = s->on ? s->inertia[id] : spin_round_inertia(w->dim, w->mass[slot], w->hot[slot].radius);
-    const polygon_shape *shape = s->on ? spin_polygon(s, id) : NULL;
+    state->inertia = s->on ? s->inertia[slot] : spin_round_inertia(w->dim, w->mass[slot], w->hot[slot].radius);
+    const polygon_shape *shape = s->on ? spin_polygon(s, slot) : NULL;
     state->polygon_vertices = shape ? shape->count : 0;
 }
 

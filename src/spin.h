@@ -10,6 +10,18 @@
 #include "carom.h"
 #include "polygon.h"
 
+/* A body's spin record, one cache line: its angular velocity (2D: z
+ * only), and its orientation at time since: 3D a unit quaternion (x y z w);
+ * 2D [0] the angle (radians, not wrapped), [1..3] zero. The orientation is
+ * brought forward only when the angular velocity changes, so a body's
+ * orientation at t is exactly this one turned by omega (t - since). */
+typedef struct spin_state {
+    double omega[3];
+    double since;
+    double orientation[4];
+} spin_state;
+_Static_assert(sizeof(spin_state) == 64, "a spin record is one cache line");
+
 typedef struct spin {
     /* The arrays below exist (allocated with the world's other per-body
      * arrays) once some body spins, is a polygon, has its own inertia, or the
@@ -19,14 +31,8 @@ typedef struct spin {
      * above -1: disk and sphere collisions use the rough law. */
     int rough;
     int32_t polygons; /* polygon bodies in the world */
-    /* By body id (never permuted with the memory layout): */
-    double *omega;       /* 3 per body: angular velocity (2D: z only) */
-    /* 4 per body: the orientation at time since[id]; 3D a unit quaternion
-     * (x y z w), 2D [0] the angle (radians, not wrapped), [1..3] unused. It
-     * is brought forward only when the angular velocity changes, so a
-     * body's orientation at t is exactly orientation turned by omega (t - since). */
-    double *orientation;
-    double *since;
+    /* By slot, moved with the body when order.c re-sorts the memory: */
+    spin_state *state;
     double *inertia;     /* about the centre of mass; INFINITY for a kinematic body */
     int32_t *shape;      /* index into shapes, or -1 for a disk or sphere */
     /* The distinct polygons (a body added with the same polygon as the body
@@ -51,31 +57,31 @@ int spin_needed_by(const carom_body_def *b, int dim);
 carom_status spin_check_def(carom_world *w, int32_t id, const carom_body_def *b, polygon_shape *shape);
 /* Makes room for one more distinct polygon. 0, or -1 if out of memory. */
 int spin_reserve_shape(carom_world *w);
-/* Stores a new body's rotation state (the arrays exist; shape as
+/* Stores a new body's rotation state in its slot (the arrays exist; shape as
  * spin_check_def built it, count 0 for a disk), orientation at the clock. */
-void spin_new_body(carom_world *w, int32_t id, const carom_body_def *b, const polygon_shape *shape);
+void spin_new_body(carom_world *w, int32_t slot, const carom_body_def *b, const polygon_shape *shape);
 
 /* The default moment of inertia of a disk (2D) or sphere (3D) of this mass and radius. */
 double spin_round_inertia(int dim, double mass, double radius);
 
-/* Body id's orientation at time t: 2D the angle; 3D the unit quaternion
- * (x y z w). Identity when the arrays do not exist. */
-double spin_angle_at(const carom_world *w, int32_t id, double t);
-void spin_quaternion_at(const carom_world *w, int32_t id, double t, double q[4]);
-/* Brings the stored orientation of body id to time t (since = t), before its
- * angular velocity changes. */
-void spin_bring(carom_world *w, int32_t id, double t);
+/* The orientation at time t of the body in slot: 2D the angle; 3D the unit
+ * quaternion (x y z w). Identity when the arrays do not exist. */
+double spin_angle_at(const carom_world *w, int32_t slot, double t);
+void spin_quaternion_at(const carom_world *w, int32_t slot, double t, double q[4]);
+/* Brings the stored orientation of the body in slot to time t (since = t),
+ * before its angular velocity changes. */
+void spin_bring(carom_world *w, int32_t slot, double t);
 
-/* The polygon of body id, or NULL for a disk or sphere. */
-static inline const polygon_shape *spin_polygon(const spin *s, int32_t id)
+/* The polygon of the body in slot, or NULL for a disk or sphere. */
+static inline const polygon_shape *spin_polygon(const spin *s, int32_t slot)
 {
-    return s->polygons && s->shape[id] >= 0 ? &s->shapes[s->shape[id]] : (const polygon_shape *)0;
+    return s->polygons && s->shape[slot] >= 0 ? &s->shapes[s->shape[slot]] : (const polygon_shape *)0;
 }
 
-/* Rotational kinetic energy I w^2 / 2 of body id (0 for a kinematic body). */
-double spin_energy(const carom_world *w, int32_t id);
+/* Rotational kinetic energy I w^2 / 2 of the body in slot (0 for a kinematic body). */
+double spin_energy(const carom_world *w, int32_t slot);
 
-/* Fills the rotation part of a body's state (orientation, angle, angular
+/* Fills the rotation part of body id's state (orientation, angle, angular
  * velocity, inertia, polygon vertex count) at the world's clock. */
 void spin_get_state(const carom_world *w, int32_t id, carom_body_state *state);
 

@@ -185,3 +185,32 @@ carom_status carom_world_drive_body(carom_world *w, int32_t id, carom_vec target
     kick(w, s, v);
     return CAROM_OK;
 }
+
+/* Spin changes no disk's or sphere's contact times, so only a polygon is
+ * predicted again; the orientation is brought to the clock first (spin.c). */
+carom_status carom_world_set_body_angular_velocity(carom_world *w, int32_t id, carom_vec angular_velocity)
+{
+    carom_status st = check_setter(w, id);
+    if (st != CAROM_OK) return st;
+    const double omega[3] = {angular_velocity.x, angular_velocity.y, angular_velocity.z};
+    for (int a = 0; a < 3 && st == CAROM_OK; a++) {
+        if (w->dim == 2 && a < 2 && omega[a] != 0.0)
+            return world_fail(w, CAROM_INVALID_ARGUMENT,
+                              "body %d: angular_velocity.%c = %g: in 2D a body turns about z only (expected 0)",
+                              (int)id, axis_name[a], omega[a]);
+        st = world_check_number(w, id, "angular_velocity", axis_name[a], omega[a]);
+    }
+    if (st != CAROM_OK) return st;
+    if (spin_enable(w) != 0)
+        return world_fail(w, CAROM_OUT_OF_MEMORY, "body %d: out of memory for rotation", (int)id);
+    int32_t s = w->slot_of[id];
+    spin_bring(w, s, w->clock);
+    double before = spin_energy(w, s);
+    for (int a = 0; a < 3; a++) w->spin.state[s].omega[a] = omega[a];
+    w->meas.control_work += spin_energy(w, s) - before;
+    if (spin_polygon(&w->spin, s)) {
+        bring_to_clock(w, s);
+        repredict(w, s);
+    }
+    return CAROM_OK;
+}

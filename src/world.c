@@ -199,9 +199,7 @@ static int body_arrays(carom_world *w, int32_t capacity, memory_array arrays[BOD
     }
     if (w->spin.on) {
         spin *r = &w->spin;
-        blocks[count] = (void **)&r->omega, element[count++] = 3 * sizeof *r->omega;
-        blocks[count] = (void **)&r->orientation, element[count++] = 4 * sizeof *r->orientation;
-        blocks[count] = (void **)&r->since, element[count++] = sizeof *r->since;
+        blocks[count] = (void **)&r->state, element[count++] = sizeof *r->state;
         blocks[count] = (void **)&r->inertia, element[count++] = sizeof *r->inertia;
         blocks[count] = (void **)&r->shape, element[count++] = sizeof *r->shape;
     }
@@ -458,8 +456,9 @@ static carom_status check_in_container(carom_world *w, int32_t id, const double 
 
 carom_status world_check_place(carom_world *w, int32_t id, double x[3], double radius, int32_t skip)
 {
-    const polygon_shape *shape = skip >= 0 && w->spin.polygons ? spin_polygon(&w->spin, id) : NULL;
-    return world_check_place_shape(w, id, x, radius, skip, shape, shape ? spin_angle_at(w, id, w->clock) : 0.0);
+    const polygon_shape *shape = skip >= 0 && w->spin.polygons ? spin_polygon(&w->spin, skip) : NULL;
+    return world_check_place_shape(w, id, x, radius, skip, shape,
+                                   shape ? spin_angle_at(w, skip, w->clock) : 0.0);
 }
 
 carom_status world_check_place_shape(carom_world *w, int32_t id, double x[3], double radius, int32_t skip,
@@ -562,6 +561,7 @@ carom_status carom_world_get_body(const carom_world *w, int32_t id, carom_body_s
     carom_status st = world_check_id(w, id);
     if (st != CAROM_OK) return st;
     int32_t s = w->slot_of[id];
+    memset(state, 0, sizeof *state); /* padding too: states compare bytewise */
     double x[3], v[3];
     motion_state_at(&w->hot[s], motion_gravity(w, s), w->has_gravity, w->clock, x, v);
     for (int a = 0; a < 3; a++) {

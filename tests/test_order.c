@@ -35,7 +35,9 @@ static int log_event(void *user, const carom_event *e)
     return 0;
 }
 
-/* 2D or 3D, polydisperse; granular: walls on y, gravity, restitution < 1;
+/* 2D or 3D, polydisperse; granular: 1 walls on y, gravity, restitution < 1,
+ * 2 that with rough bodies and walls, spinning (their spin records move with
+ * them);
  * shell: world_def.neighbour_shell (> 0 forces neighbour lists). */
 static carom_world *make_world(int dim, int granular, int n, double shell, event_log *log)
 {
@@ -49,6 +51,7 @@ static carom_world *make_world(int dim, int granular, int n, double shell, event
         def.restitution = 0.9;
         def.elastic_below_speed = 0.05;
     }
+    if (granular == 2) def.tangential_restitution = 0.5, def.wall_tangential_restitution = 0.2;
     def.neighbour_shell = shell;
     def.on_event = log_event;
     def.user = log;
@@ -64,6 +67,9 @@ static carom_world *make_world(int dim, int granular, int n, double shell, event
         b.position = (carom_vec){u[0], u[1], dim == 3 ? u[2] : 0.0};
         b.velocity = (carom_vec){carom_rng_normal(&rng), carom_rng_normal(&rng),
                                  dim == 3 ? carom_rng_normal(&rng) : 0.0};
+        if (granular == 2)
+            b.angular_velocity = (carom_vec){dim == 3 ? carom_rng_normal(&rng) : 0.0,
+                                             dim == 3 ? carom_rng_normal(&rng) : 0.0, carom_rng_normal(&rng)};
         (void)carom_world_add_body(w, &b, NULL);
     }
     CHECK(carom_world_body_count(w) == n);
@@ -89,10 +95,16 @@ static void shuffle(carom_world *w, carom_rng *rng)
 static uint64_t stats_hash(const carom_world *w)
 {
     carom_stats st = carom_world_stats(w);
-    double measured[6] = {st.time, st.kinetic_energy, st.pressure, st.collision_rate,
-                          st.mean_temperature, st.wall_pressure};
+    double measured[8] = {st.time, st.kinetic_energy, st.pressure, st.collision_rate,
+                          st.mean_temperature, st.wall_pressure, st.rotational_energy, st.angular_momentum.z};
     int64_t counts[4] = {st.pair_events, st.wall_events, st.cell_events, st.stale_events};
     uint64_t hash = fnv1a(hash_bodies(FNV1A_OFFSET, w, 1), measured, sizeof measured);
+    for (int32_t id = 0; id < carom_world_body_count(w); id++) {
+        carom_body_state b;
+        CHECK(carom_world_get_body(w, id, &b) == CAROM_OK);
+        hash = fnv1a(hash, &b.orientation, sizeof b.orientation);
+        hash = fnv1a(hash, &b.angular_velocity, sizeof b.angular_velocity);
+    }
     return fnv1a(hash, counts, sizeof counts);
 }
 
@@ -135,6 +147,8 @@ static void test_neighbour_lists_3d(void) { check_layout_free(3, 0, 733, 0.2); }
 static void test_periodic_2d(void) { check_layout_free(2, 0, 1499, 0.0); }
 static void test_granular_3d(void) { check_layout_free(3, 1, 1201, 0.0); }
 static void test_granular_2d(void) { check_layout_free(2, 1, 613, 0.0); }
+static void test_rough_3d(void) { check_layout_free(3, 2, 887, 0.0); }
+static void test_rough_2d(void) { check_layout_free(2, 2, 541, 0.0); }
 
 /* A shuffled world's snapshot restores (to slot = id) and carries on the same. */
 static void test_snapshot_of_shuffled_world(void)
@@ -206,6 +220,8 @@ int main(void)
     RUN(test_periodic_2d);
     RUN(test_granular_3d);
     RUN(test_granular_2d);
+    RUN(test_rough_3d);
+    RUN(test_rough_2d);
     RUN(test_snapshot_of_shuffled_world);
     RUN(test_automatic_order);
     RUN(test_automatic_order_with_lists);

@@ -3,6 +3,7 @@
  * snapshot is taken after a number of events or at a time between events,
  * with gravity and inelastic collisions too; damaged or foreign snapshots are
  * refused with a message, never crash. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,13 @@
 static uint64_t state_hash(const carom_world *w)
 {
     uint64_t hash = hash_bodies(FNV1A_OFFSET, w, 1);
+    for (int32_t i = 0; i < carom_world_body_count(w); i++) { /* rotation too */
+        carom_body_state b;
+        CHECK(carom_world_get_body(w, i, &b) == CAROM_OK);
+        hash = fnv1a(hash, &b.orientation, sizeof b.orientation);
+        hash = fnv1a(hash, &b.angle, sizeof b.angle);
+        hash = fnv1a(hash, &b.angular_velocity, sizeof b.angular_velocity);
+    }
     carom_stats st = carom_world_stats(w);
     double measured[6] = {st.time, st.pressure, st.collision_rate, st.mean_temperature, st.control_work,
                           st.kinematic_work};
@@ -51,15 +59,33 @@ static void drive_some(carom_world *w, carom_rng *rng, carom_body_def *b, int co
     }
 }
 
+/* Rough worlds: spinning bodies, some turned, one with its own inertia. */
+static void spin_some(carom_world *w, carom_rng *rng, carom_body_def *b, int count)
+{
+    int dim = carom_world_definition(w).dim;
+    b->angular_velocity = (carom_vec){0.0, 0.0, 2.0 * carom_rng_uniform(rng) - 1.0};
+    if (dim == 3) b->angular_velocity.x = carom_rng_uniform(rng) - 0.5, b->angular_velocity.y = 0.3;
+    if (dim == 2) b->angle = 6.0 * carom_rng_uniform(rng);
+    if (dim == 3 && count % 4 == 1) b->orientation = (carom_quat){0.6, 0.0, 0.0, 0.8};
+    if (count % 7 == 3) b->inertia = 0.05 + 0.1 * carom_rng_uniform(rng);
+}
+
 /* granular: 0 a fluid, 1 a granular gas under gravity, 2 driven bodies in a
- * 2D box with walls, 3 driven bodies in a 3D periodic box.
+ * 2D box with walls, 3 driven bodies in a 3D periodic box, 4 rough spinning
+ * spheres in a 3D periodic box, 5 rough spinning disks under gravity in a 2D
+ * box of smooth walls (they come to rest on the floor), 6 rough spinning
+ * disks in a 2D box of rough walls.
  * shell: world_def.neighbour_shell (> 0 forces neighbour lists). */
 static carom_world *make_world(int granular, double shell)
 {
-    int driven = granular >= 2;
+    int driven = granular == 2 || granular == 3;
     carom_world_def def = carom_default_world_def();
     def.neighbour_shell = shell;
-    def.dim = granular == 1 || granular == 2 ? 2 : 3;
+    def.dim = granular == 1 || granular == 2 || granular >= 5 ? 2 : 3;
+    if (granular >= 4) def.tangential_restitution = 0.4, def.restitution = 0.95;
+    if (granular >= 5) def.boundary[0] = def.boundary[1] = CAROM_WALLS;
+    if (granular == 5) def.gravity = (carom_vec){0.0, -0.5, 0}, def.elastic_below_speed = 0.05;
+    if (granular == 6) def.wall_tangential_restitution = 0.3, def.wall_restitution = 0.9;
     def.box = (carom_vec){14, 12, 10};
     if (granular == 2) def.boundary[0] = def.boundary[1] = CAROM_WALLS;
     if (granular == 1) {
@@ -81,6 +107,7 @@ static carom_world *make_world(int granular, double shell)
         b.velocity = (carom_vec){carom_rng_uniform(&rng) - 0.5, carom_rng_uniform(&rng) - 0.5,
                                  carom_rng_uniform(&rng) - 0.5};
         if (driven) drive_some(w, &rng, &b, carom_world_body_count(w));
+        if (granular >= 4) spin_some(w, &rng, &b, carom_world_body_count(w));
         (void)carom_world_add_body(w, &b, NULL);
     }
     return w;
@@ -140,6 +167,9 @@ static void test_restart_between_events(void) { check_restart(0, 17.3, -1, 0.0);
 static void test_restart_with_neighbour_lists(void) { check_restart(0, 13.1, -1, 0.3); }
 static void test_restart_granular(void) { check_restart(1, 21.7, -1, 0.0); }
 static void test_restart_driven(void) { check_restart(2, 19.9, -1, 0.0); }
+static void test_restart_rough_spheres(void) { check_restart(4, 15.7, -1, 0.0); }
+static void test_restart_rough_disks_under_gravity(void) { check_restart(5, 23.3, -1, 0.0); }
+static void test_restart_rough_disks_on_rough_walls(void) { check_restart(6, 9.1, -1, 0.0); }
 static void test_restart_driven_with_lists(void) { check_restart(3, 11.3, -1, 0.3); }
 
 static void test_restart_before_first_run(void)
@@ -168,7 +198,7 @@ enum {
     AT_WALL_EVENTS = 180,
     AT_WINDOW_START = 204,
     AT_GRID = 252,
-    HEADER = 368,
+    HEADER = 404,
     BODY = 110,
     BODY_V = 24,
     BODY_T = 48,
@@ -305,6 +335,27 @@ static void expect_field_refused(const unsigned char *good, size_t size, size_t 
     free(bad);
 }
 
+/* Format 7's rotation: the header's coefficients and flags, each body's spin record. */
+static void test_forged_rotation_refused(void)
+{
+    carom_world *w = make_world(4, 0.0); /* rough spinning spheres: 198-byte bodies */
+    CHECK(carom_world_run(w, 3.0, -1) == CAROM_OK);
+    size_t size, at_rotation = HEADER - 36;
+    unsigned char *good = snapshot_of(w, &size);
+    size_t body = (size - HEADER - 4) / (size_t)carom_world_body_count(w), at_spin = HEADER + body - 76;
+    CHECK(body == BODY + 12 + 76); /* the TC model's record, then the spin's */
+    expect_field_refused(good, size, at_rotation, bits_of(1.5), 8, "tangential_restitution");
+    expect_field_refused(good, size, at_rotation + 16, bits_of(-0.5), 8, "friction");
+    expect_field_refused(good, size, at_rotation + 24, 0, 4, "rotation");
+    expect_field_refused(good, size, at_rotation + 28, 1, 4, "polygons");
+    expect_field_refused(good, size, at_spin, bits_of(NAN), 8, "angular velocity");
+    expect_field_refused(good, size, at_spin + 24, bits_of(0.9), 8, "orientation");
+    expect_field_refused(good, size, at_spin + 56, bits_of(1e9), 8, "orientation time");
+    expect_field_refused(good, size, at_spin + 64, bits_of(-1.0), 8, "inertia");
+    expect_field_refused(good, size, at_spin + 72, 0, 4, "polygon");
+    free(good);
+    carom_world_destroy(w);
+}
 
 static void test_forged_fields_refused(void)
 {
@@ -314,7 +365,7 @@ static void test_forged_fields_refused(void)
     double clock = get_f64_le(good, AT_CLOCK);
     size_t body1 = HEADER + BODY;
     expect_field_refused(good, size, 8, 3, 4,
-                         "snapshot format version 3, this carom reads version 6");
+                         "snapshot format version 3, this carom reads version 7");
     expect_field_refused(good, size, 12, 0x04030201u, 4, "byte-order tag");
     expect_field_refused(good, size, 24, 7, 4, "world def"); /* dim */
     expect_field_refused(good, size, AT_COUNT, 2, 4, "make a snapshot of");
@@ -635,12 +686,16 @@ int main(void)
     RUN(test_restart_with_neighbour_lists);
     RUN(test_restart_granular);
     RUN(test_restart_driven);
+    RUN(test_restart_rough_spheres);
+    RUN(test_restart_rough_disks_under_gravity);
+    RUN(test_restart_rough_disks_on_rough_walls);
     RUN(test_restart_driven_with_lists);
     RUN(test_restart_before_first_run);
     RUN(test_crc32c);
     RUN(test_every_bit_flip_refused);
     RUN(test_every_truncation_refused);
     RUN(test_forged_fields_refused);
+    RUN(test_forged_rotation_refused);
     RUN(test_random_forgeries_are_safe);
     RUN(test_forged_sizes_cost_no_memory);
     RUN(test_collision_counts);
