@@ -108,11 +108,12 @@ int settle_bounces_only(const carom_world *w, int32_t id)
            (w->spin.polygons && spin_polygon(&w->spin, w->slot_of[id]));
 }
 
+/* Normal restitution below 1 only: inelastic collapse is the normal
+ * velocities of a cluster shrinking geometrically; a dissipative tangential
+ * restitution at e = 1 takes energy but never shrinks a normal velocity. */
 int settle_def_has_collapse(const carom_world_def *def)
 {
-    double beta = def->tangential_restitution, wall_beta = def->wall_tangential_restitution;
-    return def->restitution < 1.0 || def->wall_restitution < 1.0 || (beta > -1.0 && beta < 1.0) ||
-           (wall_beta > -1.0 && wall_beta < 1.0);
+    return def->restitution < 1.0 || def->wall_restitution < 1.0;
 }
 
 /* ---- the TC model ---------------------------------------------------------- */
