@@ -25,6 +25,7 @@
 #include "rough.h"
 #include "schedule.h"
 #include "settle.h"
+#include "shapes.h"
 #include "world.h"
 
 /* Brings body i to time t, closing its flight in the kinetic-energy integral. */
@@ -114,9 +115,35 @@ static void contact_separation(const carom_world *w, int32_t i, int32_t j, doubl
     }
 }
 
+/* A pair with a polygon in it (shapes.c): counted as process_pair counts. */
+static carom_status process_shape_pair(carom_world *w, int32_t owner, double t)
+{
+    int32_t partner = w->event[owner].partner;
+    int first = w->id_of[owner] < w->id_of[partner]; /* i has the lower id */
+    int32_t i = first ? owner : partner, j = first ? partner : owner;
+    carom_status st = note_instant(w, i, t);
+    if (st == CAROM_OK) st = note_instant(w, j, t);
+    if (st != CAROM_OK) return st;
+    advance(w, i, t);
+    advance(w, j, t);
+    double dr[3], virial;
+    contact_separation(w, i, j, dr);
+    double e = w->rest.collapse ? settle_pair_restitution(w, i, j, t) : w->def.restitution;
+    double impulse = shapes_collide_pair(w, i, j, dr, e, &virial);
+    w->collisions[i]++, w->collisions[j]++;
+    if (w->rest.collapse || w->rest.floors) settle_after_pair(w, i, j, t);
+    w->meas.pair_events++;
+    w->meas.window_pairs++;
+    w->meas.virial += virial;
+    schedule_body(w, i);
+    schedule_body(w, j);
+    return report(w, CAROM_EVENT_PAIR, i, j, impulse, 0);
+}
+
 static carom_status process_pair(carom_world *w, int32_t owner, double t)
 {
     int32_t partner = w->event[owner].partner;
+    if (shapes_is_polygon(w, owner) || shapes_is_polygon(w, partner)) return process_shape_pair(w, owner, t);
     int first = w->id_of[owner] < w->id_of[partner]; /* i has the lower id */
     int32_t i = first ? owner : partner, j = first ? partner : owner;
     carom_status st = note_instant(w, i, t);
@@ -166,8 +193,28 @@ static double reflect_off_container(carom_world *w, int32_t i, double t, double 
     return (1.0 + e) * w->mass[i] * speed;
 }
 
+/* A polygon's bounce off a wall or the container (shapes.c): it never
+ * starts a Zeno series on a floor (settle.c's rest is for disks). */
+static carom_status process_shape_wall(carom_world *w, int32_t i, double t)
+{
+    int wall = w->event[i].partner;
+    double previous = w->hot[i].t; /* the body's previous event */
+    carom_status st = note_instant(w, i, t);
+    if (st != CAROM_OK) return st;
+    advance(w, i, t);
+    double impulse = shapes_collide_wall(w, i, wall, shapes_wall_restitution(w, i, t, previous));
+    w->counter[i]++;
+    w->collisions[i]++;
+    if (w->rest.last_partner) w->rest.last_partner[w->id_of[i]] = -1;
+    w->meas.wall_events++;
+    w->meas.wall_impulse += impulse;
+    schedule_body(w, i);
+    return report(w, CAROM_EVENT_WALL, i, wall, impulse, 0);
+}
+
 static carom_status process_wall(carom_world *w, int32_t i, double t)
 {
+    if (shapes_is_polygon(w, i)) return process_shape_wall(w, i, t);
     int wall = w->event[i].partner;
     double previous = w->hot[i].t; /* the body's previous event */
     carom_status st = note_instant(w, i, t);

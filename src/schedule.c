@@ -14,6 +14,7 @@
 #include "motion.h"
 #include "predict.h"
 #include "settle.h"
+#include "shapes.h"
 
 /* The pair's contact time if it comes before horizon (absolute), else INFINITY
  * or a time >= horizon. Both sides of a pair get the same bits: positions are
@@ -184,9 +185,46 @@ SCAN void consider_cell_pairs(const carom_world *w, int32_t i, candidate *best, 
     }
 }
 
+/* A world with polygons: each pair by its kind, disk pairs by the general
+ * kernel, pairs with a polygon by conservative advancement (shapes.c), which
+ * may ask to be predicted again from where its search stopped. A polygon
+ * pair is never held back as last partners (still_touching measures
+ * bounding circles): its search needs approaching contact points anyway. */
+static void offer_any_pair(const carom_world *w, int32_t i, int32_t j, const double shift[3], candidate *best)
+{
+    if (!shapes_is_polygon(w, i) && !shapes_is_polygon(w, j)) {
+        offer_pair(w, best, pair_time_before(w, i, j, shift, best->reach), i, j, shift, best->just >= 0);
+        return;
+    }
+    int recheck;
+    double t = shapes_pair_time(w, i, j, shift, best->reach, &recheck);
+    if (recheck) consider(best, t, EVENT_RECHECK, 0, 0);
+    else offer_pair(w, best, t, i, j, shift, 0);
+}
+
+static void consider_shape_pairs(const carom_world *w, int32_t i, candidate *best)
+{
+    if (w->nb.on) {
+        const int32_t *row = neighbours_row(&w->nb, i);
+        for (int k = 0, n = w->nb.count[i]; k < n; k++)
+            offer_any_pair(w, i, neighbours_slot(row[k]), neighbours_shift(&w->grid, row[k]), best);
+        return;
+    }
+    int32_t home = w->grid.cell[i];
+    const cells_pattern *pattern = cells_pattern_at(&w->grid, home);
+    const int32_t *head = w->grid.head + home, *next = w->grid.next;
+    for (int k = 0; k < pattern->count; k++) {
+        const double *shift = w->grid.image_shift[pattern->image[k]];
+        for (int32_t j = head[pattern->offset[k]]; j >= 0; j = next[j])
+            if (j != i) offer_any_pair(w, i, j, shift, best);
+    }
+}
+
 static void consider_pairs(const carom_world *w, int32_t i, candidate *best)
 {
-    if (best->just >= 0) {
+    if (w->spin.polygons) {
+        consider_shape_pairs(w, i, best);
+    } else if (best->just >= 0) {
         if (w->nb.on && w->has_gravity) consider_listed_pairs_accelerated(w, i, best, 1);
         else if (w->nb.on) consider_listed_pairs(w, i, best, 1);
         else if (w->has_gravity) consider_cell_pairs_under_gravity(w, i, best, 1);
@@ -203,6 +241,7 @@ static void consider_pairs(const carom_world *w, int32_t i, candidate *best)
 
 /* The walls; on a floor where the body's Zeno series is finishing, its end
  * (the hops left are negligible, see settle.c); none on a floor it rests on. */
+static void consider_shape_walls(const carom_world *w, int32_t i, candidate *best);
 static inline void consider_walls(const carom_world *w, int32_t i, candidate *best, int with_rest)
 {
     const body_hot *b = &w->hot[i];
@@ -230,6 +269,10 @@ static inline void consider_walls(const carom_world *w, int32_t i, candidate *be
  * got to, with no contact before: the body is predicted again from there. */
 static void consider_container(const carom_world *w, int32_t i, candidate *best, int *broken)
 {
+    if (shapes_is_polygon(w, i)) {
+        consider_shape_walls(w, i, best);
+        return;
+    }
     static const double no_field[3] = {0.0, 0.0, 0.0};
     const body_hot *b = &w->hot[i];
     const double *g = w->has_gravity ? motion_gravity(w, i) : no_field;
@@ -253,6 +296,19 @@ static void consider_cell_exit(const carom_world *w, int32_t i, candidate *best)
     consider(best, b->t + s, EVENT_CELL, face, 0);
 }
 
+/* A polygon against the walls or the container (shapes.c), searched no
+ * further than its cell or shell exit, which comes before it in
+ * schedule_body's order only when it is earlier: a search with an infinite
+ * horizon would spend its step budget on a body spinning in open space. */
+static void consider_shape_walls(const carom_world *w, int32_t i, candidate *best)
+{
+    candidate exit = *best;
+    consider_cell_exit(w, i, &exit);
+    int wall, recheck;
+    double t = shapes_wall_time(w, i, exit.reach, &wall, &recheck);
+    if (wall >= 0) consider(best, t, recheck ? EVENT_RECHECK : EVENT_WALL, wall, 0);
+}
+
 double schedule_own_time(const carom_world *w, int32_t i, int which, body_event *event)
 {
     candidate best = {INFINITY, INFINITY, 0.0, {-1, 0, EVENT_NONE}, -1};
@@ -261,7 +317,9 @@ double schedule_own_time(const carom_world *w, int32_t i, int which, body_event 
         if (which & OWN_CELL) consider_cell_exit(w, i, &best);
         consider_container(w, i, &best, &broken);
     } else {
-        consider_walls(w, i, &best, which & OWN_REST);
+        /* as in schedule_body: here, so that consider_walls stays inlined */
+        if (shapes_is_polygon(w, i)) consider_shape_walls(w, i, &best);
+        else consider_walls(w, i, &best, which & OWN_REST);
         if (which & OWN_CELL) consider_cell_exit(w, i, &best);
     }
     if (event) *event = best.event;
@@ -291,7 +349,8 @@ void schedule_body(carom_world *w, int32_t i)
         consider_cell_exit(w, i, &best);
         consider_container(w, i, &best, &w->container_broken);
     } else {
-        consider_walls(w, i, &best, 1);
+        if (shapes_is_polygon(w, i)) consider_shape_walls(w, i, &best);
+        else consider_walls(w, i, &best, 1);
         consider_cell_exit(w, i, &best);
     }
     consider_pairs(w, i, &best);

@@ -21,6 +21,7 @@
 #include "motion.h"
 #include "schedule.h"
 #include "settle.h"
+#include "shapes.h"
 
 static const char axis_name[3] = {'x', 'y', 'z'};
 
@@ -455,6 +456,19 @@ static carom_status check_in_container(carom_world *w, int32_t id, const double 
 
 carom_status world_check_place(carom_world *w, int32_t id, double x[3], double radius, int32_t skip)
 {
+    const polygon_shape *shape = skip >= 0 && w->spin.polygons ? spin_polygon(&w->spin, skip) : NULL;
+    return world_check_place_shape(w, id, x, radius, skip, shape,
+                                   shape ? spin_angle_at(w, skip, w->clock) : 0.0);
+}
+
+carom_status world_check_place_shape(carom_world *w, int32_t id, double x[3], double radius, int32_t skip,
+                                     const polygon_shape *shape, double angle)
+{
+    if (shape || w->spin.polygons) { /* exact shapes (shapes.c); a disk is first checked as below */
+        carom_status st = shape ? CAROM_OK : check_in_box(w, id, x, radius);
+        if (st == CAROM_OK && !shape && w->container) st = check_in_container(w, id, x, radius);
+        return st == CAROM_OK ? shapes_check_place(w, id, x, radius, shape, angle, skip) : st;
+    }
     carom_status st = check_in_box(w, id, x, radius);
     if (st == CAROM_OK && w->container) st = check_in_container(w, id, x, radius);
     if (st != CAROM_OK) return st;
@@ -515,7 +529,9 @@ carom_status carom_world_add_body(carom_world *w, const carom_body_def *b, int32
     double x[3] = {b->position.x, b->position.y, w->dim == 3 ? b->position.z : 0.0};
     double radius = shape.count > 0 ? shape.radius : b->radius;
     /* every check before anything changes: a refused body leaves the world as it was */
-    if (st == CAROM_OK) st = world_check_place(w, id, x, radius, -1);
+    if (st == CAROM_OK)
+        st = world_check_place_shape(w, id, x, radius, -1, shape.count > 0 ? &shape : NULL,
+                                     w->dim == 2 ? b->angle : 0.0);
     if (st != CAROM_OK) return st;
     if (world_reserve_bodies(w, id + 1) != 0 || (is_driven_def(b) && drive_enable(w) != 0) ||
         (spin_needed_by(b, w->dim) && spin_enable(w) != 0) || (shape.count > 0 && spin_reserve_shape(w) != 0) ||

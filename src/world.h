@@ -108,6 +108,9 @@ carom_status world_check_number(carom_world *w, int32_t id, const char *what, ch
  * overlapping no body but the one in slot skip (-1: none); x is wrapped
  * into the box on periodic axes. */
 carom_status world_check_place(carom_world *w, int32_t id, double x[3], double radius, int32_t skip);
+/* The same for a body of this polygon (NULL: a disk of this radius) at this angle. */
+carom_status world_check_place_shape(carom_world *w, int32_t id, double x[3], double radius, int32_t skip,
+                                     const polygon_shape *shape, double angle);
 
 /* Writes the world's message (printf-style) and returns status. */
 carom_status world_fail(carom_world *w, carom_status status, const char *format, ...)
