@@ -128,8 +128,9 @@ static carom_status process_shape_pair(carom_world *w, int32_t owner, double t)
     advance(w, j, t);
     double dr[3], virial;
     contact_separation(w, i, j, dr);
-    double e = w->rest.collapse ? settle_pair_restitution(w, i, j, t) : w->def.restitution;
-    double impulse = shapes_collide_pair(w, i, j, dr, e, &virial);
+    int lasting = w->rest.collapse && settle_pair_is_tc(w, i, j, t); /* the TC model: no dissipation */
+    double e = lasting ? 1.0 : w->def.restitution, mu = lasting ? 0.0 : w->def.friction;
+    double impulse = shapes_collide_pair(w, i, j, dr, e, mu, &virial);
     w->collisions[i]++, w->collisions[j]++;
     if (w->rest.collapse || w->rest.floors) settle_after_pair(w, i, j, t);
     w->meas.pair_events++;
@@ -202,7 +203,9 @@ static carom_status process_shape_wall(carom_world *w, int32_t i, double t)
     carom_status st = note_instant(w, i, t);
     if (st != CAROM_OK) return st;
     advance(w, i, t);
-    double impulse = shapes_collide_wall(w, i, wall, shapes_wall_restitution(w, i, t, previous));
+    int lasting = shapes_wall_is_tc(w, i, t, previous); /* the TC model: no dissipation */
+    double e = lasting ? 1.0 : w->def.wall_restitution, mu = lasting ? 0.0 : w->def.friction;
+    double impulse = shapes_collide_wall(w, i, wall, e, mu);
     w->counter[i]++;
     w->collisions[i]++;
     if (w->rest.last_partner) w->rest.last_partner[w->id_of[i]] = -1;

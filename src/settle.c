@@ -108,12 +108,15 @@ int settle_bounces_only(const carom_world *w, int32_t id)
            (w->spin.polygons && spin_polygon(&w->spin, w->slot_of[id]));
 }
 
-/* Normal restitution below 1 only: inelastic collapse is the normal
- * velocities of a cluster shrinking geometrically; a dissipative tangential
- * restitution at e = 1 takes energy but never shrinks a normal velocity. */
+/* A normal restitution below 1, or friction: inelastic collapse is the
+ * normal velocities of a cluster shrinking geometrically, which friction
+ * does too at a polygon's corner (its impulse turns the body, which brings
+ * the other corner down: a rocking block); a dissipative tangential
+ * restitution of disks at e = 1 takes energy but never shrinks a normal
+ * velocity. */
 int settle_def_has_collapse(const carom_world_def *def)
 {
-    return def->restitution < 1.0 || def->wall_restitution < 1.0;
+    return def->restitution < 1.0 || def->wall_restitution < 1.0 || def->friction > 0.0;
 }
 
 /* ---- the TC model ---------------------------------------------------------- */

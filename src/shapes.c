@@ -132,14 +132,13 @@ static double normal_speed(const impulse_body2 *b1, const impulse_body2 *b2,
  * 1. e is made elastic below elastic_below_speed. Returns 1 if applied. */
 static int contact_impulse(const carom_world *w, impulse_body2 *b1, impulse_body2 *b2,
                            const double x1[2], const double x2[2], const double from[2],
-                           const double to[2], const double n[2], double e, impulse_result2 *out)
+                           const double to[2], const double n[2], double e, double mu, impulse_result2 *out)
 {
     impulse_contact2 ca = lever_arms(from, x1, x2), cb = lever_arms(to, x1, x2);
     double ua = normal_speed(b1, b2, &ca, n), ub = normal_speed(b1, b2, &cb, n);
     double fastest = ua < ub ? ua : ub;
     *out = (impulse_result2){0};
     if (!(fastest < 0.0)) return 0;
-    double mu = w->def.friction;
     if (impulse_face_2d(b1, b2, &ca, &cb, n,
                         collide_restitution(e, w->def.elastic_below_speed, -0.5 * (ua + ub)), mu,
                         out))
@@ -164,7 +163,7 @@ static void store_motion(carom_world *w, int32_t i, const impulse_body2 *b)
     w->spin.state[i].omega[2] = b->omega;
 }
 
-double shapes_collide_pair(carom_world *w, int32_t i, int32_t j, const double dr[3], double e,
+double shapes_collide_pair(carom_world *w, int32_t i, int32_t j, const double dr[3], double e, double mu,
                            double *virial)
 {
     const double at_j[3] = {w->hot[i].x[0] + dr[0] - w->hot[j].x[0],
@@ -181,7 +180,7 @@ double shapes_collide_pair(carom_world *w, int32_t i, int32_t j, const double dr
     double before = kinetic_energy(&b1) + kinetic_energy(&b2);
     impulse_result2 r;
     *virial = 0.0;
-    if (!contact_impulse(w, &b1, &b2, b.x, a.x, from, to, c.normal, e, &r)) return 0.0;
+    if (!contact_impulse(w, &b1, &b2, b.x, a.x, from, to, c.normal, e, mu, &r)) return 0.0;
     if (kinematic_i || kinematic_j)
         w->meas.kinematic_work += kinetic_energy(&b1) + kinetic_energy(&b2) - before;
     if (!kinematic_j) store_motion(w, j, &b1), w->counter[j]++;
@@ -193,15 +192,13 @@ double shapes_collide_pair(carom_world *w, int32_t i, int32_t j, const double dr
     return hypot(p[0], p[1]);
 }
 
-double shapes_wall_restitution(const carom_world *w, int32_t i, double t, double previous)
+int shapes_wall_is_tc(const carom_world *w, int32_t i, double t, double previous)
 {
     (void)i;
-    if (w->rest.collapse && w->def.collapse_time > 0.0 && t - previous < w->def.collapse_time)
-        return 1.0;
-    return w->def.wall_restitution;
+    return w->rest.collapse && w->def.collapse_time > 0.0 && t - previous < w->def.collapse_time;
 }
 
-double shapes_collide_wall(carom_world *w, int32_t i, int wall, double e)
+double shapes_collide_wall(carom_world *w, int32_t i, int wall, double e, double mu)
 {
     shapecast_body body = body_at(w, i, w->clock, no_shift);
     double point[2], from[2], to[2], outward[2] = {0.0, 0.0}, speed;
@@ -217,7 +214,7 @@ double shapes_collide_wall(carom_world *w, int32_t i, int wall, double e)
     const double n[2] = {-outward[0], -outward[1]}; /* from the wall into the body */
     impulse_body2 b1 = impulse_body_of(w, i), b2 = {{0.0, 0.0}, 0.0, INFINITY, INFINITY};
     impulse_result2 r;
-    if (!contact_impulse(w, &b1, &b2, body.x, point, from, to, n, e, &r)) return 0.0;
+    if (!contact_impulse(w, &b1, &b2, body.x, point, from, to, n, e, mu, &r)) return 0.0;
     store_motion(w, i, &b1);
     return r.normal;
 }

@@ -29,22 +29,23 @@ double shapes_wall_time(const carom_world *w, int32_t i, double horizon, int *wa
 
 /* The impulse of a collision at the clock between slots i and j (at least
  * one a polygon; both brought to the clock, j seen at dr = x_j - x_i from i)
- * with restitution e: velocities and spins change; returns |P| and sets
+ * with restitution e and friction mu: velocities and spins change; returns |P| and sets
  * *virial to dr . P_j. A kinematic body keeps its motion; the kinetic energy
  * it gives is added to kinematic_work. */
-double shapes_collide_pair(carom_world *w, int32_t i, int32_t j, const double dr[3], double e,
+double shapes_collide_pair(carom_world *w, int32_t i, int32_t j, const double dr[3], double e, double mu,
                            double *virial);
 
-/* The restitution of polygon slot i against a wall or the container at t
- * (previous: its previous event; speed: its contact point's normal speed):
- * the wall restitution, elastic below elastic_below_speed, and elastic
- * within collapse_time of its previous event (a polygon never rests on a
- * floor: it keeps hopping instead of making a Zeno series). */
-double shapes_wall_restitution(const carom_world *w, int32_t i, double t, double previous);
+/* Does the TC model make the bounce of polygon slot i against a wall or the
+ * container at t (previous: its previous event) dissipate nothing? Within
+ * collapse_time of its previous event (a polygon never rests on a floor: it
+ * keeps hopping instead of making a Zeno series). Then the bounce is
+ * elastic and frictionless. */
+int shapes_wall_is_tc(const carom_world *w, int32_t i, double t, double previous);
 
 /* The bounce of polygon slot i (at the clock) off wall (a box wall or
- * CAROM_WALL_CONTAINER) with restitution e: returns the normal impulse. */
-double shapes_collide_wall(carom_world *w, int32_t i, int wall, double e);
+ * CAROM_WALL_CONTAINER) with restitution e and friction mu: returns the
+ * normal impulse. */
+double shapes_collide_wall(carom_world *w, int32_t i, int wall, double e, double mu);
 
 /* Checks that a polygon (shape at angle), or a disk of radius radius (shape
  * NULL) in a world with polygons, fits at x now: inside the walls (a
