@@ -115,36 +115,10 @@ static void contact_separation(const carom_world *w, int32_t i, int32_t j, doubl
     }
 }
 
-/* A pair with a polygon in it (shapes.c): counted as process_pair counts. */
-static carom_status process_shape_pair(carom_world *w, int32_t owner, double t)
-{
-    int32_t partner = w->event[owner].partner;
-    int first = w->id_of[owner] < w->id_of[partner]; /* i has the lower id */
-    int32_t i = first ? owner : partner, j = first ? partner : owner;
-    carom_status st = note_instant(w, i, t);
-    if (st == CAROM_OK) st = note_instant(w, j, t);
-    if (st != CAROM_OK) return st;
-    advance(w, i, t);
-    advance(w, j, t);
-    double dr[3], virial;
-    contact_separation(w, i, j, dr);
-    int lasting = w->rest.collapse && settle_pair_is_tc(w, i, j, t); /* the TC model: no dissipation */
-    double e = lasting ? 1.0 : w->def.restitution, mu = lasting ? 0.0 : w->def.friction;
-    double impulse = shapes_collide_pair(w, i, j, dr, e, mu, &virial);
-    w->collisions[i]++, w->collisions[j]++;
-    if (w->rest.collapse || w->rest.floors) settle_after_pair(w, i, j, t);
-    w->meas.pair_events++;
-    w->meas.window_pairs++;
-    w->meas.virial += virial;
-    schedule_body(w, i);
-    schedule_body(w, j);
-    return report(w, CAROM_EVENT_PAIR, i, j, impulse, 0);
-}
-
 static carom_status process_pair(carom_world *w, int32_t owner, double t)
 {
     int32_t partner = w->event[owner].partner;
-    if (shapes_is_polygon(w, owner) || shapes_is_polygon(w, partner)) return process_shape_pair(w, owner, t);
+    int shaped = shapes_is_polygon(w, owner) || shapes_is_polygon(w, partner); /* a polygon: shapes.c */
     int first = w->id_of[owner] < w->id_of[partner]; /* i has the lower id */
     int32_t i = first ? owner : partner, j = first ? partner : owner;
     carom_status st = note_instant(w, i, t);
@@ -155,8 +129,10 @@ static carom_status process_pair(carom_world *w, int32_t owner, double t)
     double dr[3], virial;
     contact_separation(w, i, j, dr);
     int lasting = w->rest.collapse && settle_pair_is_tc(w, i, j, t); /* the TC model: no dissipation */
-    double e = lasting ? 1.0 : w->def.restitution, beta = lasting ? -1.0 : w->def.tangential_restitution;
-    double impulse = collide_bodies(w, i, j, dr, e, beta, t, &virial);
+    double e = lasting ? 1.0 : w->def.restitution;
+    double impulse = shaped ? shapes_collide_pair(w, i, j, dr, e, lasting ? 0.0 : w->def.friction, &virial)
+                            : collide_bodies(w, i, j, dr, e, lasting ? -1.0 : w->def.tangential_restitution, t,
+                                             &virial);
     w->collisions[i]++, w->collisions[j]++;
     if (w->rest.collapse || w->rest.floors) settle_after_pair(w, i, j, t);
     w->meas.pair_events++;
