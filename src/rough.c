@@ -62,8 +62,10 @@ double rough_pair(carom_world *w, int32_t i, int32_t j, const double dr[3], doub
     double r = sqrt(r2);
     const double n[3] = {-dr[0] / r, -dr[1] / r, -dr[2] / r}; /* from j to i */
     impulse_sphere s1 = sphere_of(w, i), s2 = sphere_of(w, j);
-    double normal_speed = (s2.v[0] - s1.v[0]) * n[0] + (s2.v[1] - s1.v[1]) * n[1] + (s2.v[2] - s1.v[2]) * n[2];
-    if (w->def.elastic_below_speed > 0.0) e = collide_restitution(e, w->def.elastic_below_speed, normal_speed);
+    if (w->def.elastic_below_speed > 0.0) { /* the approach speed, only where it decides e */
+        double speed = (s2.v[0] - s1.v[0]) * n[0] + (s2.v[1] - s1.v[1]) * n[1] + (s2.v[2] - s1.v[2]) * n[2];
+        e = collide_restitution(e, w->def.elastic_below_speed, speed);
+    }
     /* with a kinematic body, the free body's gain is the kinematic body's work */
     impulse_sphere *free_one = s1.mass == INFINITY ? &s2 : s2.mass == INFINITY ? &s1 : NULL;
     double before = free_one ? energy_of(free_one) : 0.0;

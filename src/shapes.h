@@ -11,7 +11,7 @@
 /* Is body slot i a polygon? */
 static inline int shapes_is_polygon(const carom_world *w, int32_t i)
 {
-    return w->spin.polygons && spin_polygon(&w->spin, i) != (const polygon_shape *)0;
+    return spin_polygon(&w->spin, i) != (const polygon_shape *)0; /* it looks at polygons first */
 }
 
 /* The contact time of slots i and j (j seen through shift) before horizon
