@@ -57,20 +57,6 @@
 #include <assert.h>
 #include <math.h>
 
-/* ---- 3D vector helpers ---- */
-
-static double dot3(const double a[3], const double b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static void cross3(const double a[3], const double b[3], double out[3])
-{
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
-
 /* ---- rough spheres ---- */
 
 double impulse_rough_energy_lost(double reduced_mass, double tangential_mass, double normal_speed,
@@ -80,56 +66,15 @@ double impulse_rough_energy_lost(double reduced_mass, double tangential_mass, do
            0.5 * tangential_mass * (1.0 - beta * beta) * tangential_speed_squared;
 }
 
-static void check_sphere(const impulse_sphere *s)
-{
-    assert(s->mass > 0.0 && s->inertia > 0.0 && s->radius >= 0.0);
-    (void)s;
-}
-
-/* g = v1 - v2 - (a1 w1 + a2 w2) x n: the relative velocity of the contact points. */
-static void contact_velocity(const impulse_sphere *s1, const impulse_sphere *s2, const double n[3],
-                             double g[3])
-{
-    double spin[3], sweep[3];
-    for (int a = 0; a < 3; a++) spin[a] = s1->radius * s1->w[a] + s2->radius * s2->w[a];
-    cross3(spin, n, sweep);
-    for (int a = 0; a < 3; a++) g[a] = s1->v[a] - s2->v[a] - sweep[a];
-}
-
 int impulse_rough_pair(impulse_sphere *s1, impulse_sphere *s2, const double n[3], double e,
                        double beta, impulse_rough_result *out)
 {
-    check_sphere(s1);
-    check_sphere(s2);
-    assert(e >= 0.0 && e <= 1.0 && beta >= -1.0 && beta <= 1.0);
-    double inv_m1 = 1.0 / s1->mass, inv_m2 = 1.0 / s2->mass;
-    double arm1 = s1->radius / s1->inertia, arm2 = s2->radius / s2->inertia; /* a / I */
-    double inv_reduced = inv_m1 + inv_m2;
-    double k = s1->radius * arm1 + s2->radius * arm2; /* a1^2/I1 + a2^2/I2 */
-    double g[3];
-    contact_velocity(s1, s2, n, g);
-    double gn = dot3(g, n);
-    *out = (impulse_rough_result){.normal_speed = gn,
-                                  .reduced_mass = 1.0 / inv_reduced,
-                                  .tangential_mass = 1.0 / (inv_reduced + k)};
-    for (int a = 0; a < 3; a++) out->tangential[a] = g[a] - gn * n[a];
-    if (!(gn < 0.0)) return 0; /* grazing or receding: no impulse */
-    double pn = -(1.0 + e) * gn / inv_reduced;
-    double pt_scale = -(1.0 + beta) / (inv_reduced + k);
-    double pt[3], turn[3];
-    for (int a = 0; a < 3; a++) {
-        pt[a] = pt_scale * out->tangential[a];
-        out->impulse[a] = pn * n[a] + pt[a];
-    }
-    cross3(n, pt, turn); /* n x P = n x P_t */
-    for (int a = 0; a < 3; a++) {
-        s1->v[a] += out->impulse[a] * inv_m1;
-        s2->v[a] -= out->impulse[a] * inv_m2;
-        s1->w[a] -= arm1 * turn[a];
-        s2->w[a] -= arm2 * turn[a];
-    }
-    out->energy_lost = impulse_rough_energy_lost(out->reduced_mass, out->tangential_mass, gn,
-                                                 dot3(out->tangential, out->tangential), e, beta);
+    *out = (impulse_rough_result){.normal_speed = 0.0};
+    if (!impulse_rough_law(s1, s2, n, e, beta, out)) return 0;
+    double gt2 = out->tangential[0] * out->tangential[0] + out->tangential[1] * out->tangential[1] +
+                 out->tangential[2] * out->tangential[2];
+    out->energy_lost =
+        impulse_rough_energy_lost(out->reduced_mass, out->tangential_mass, out->normal_speed, gt2, e, beta);
     return 1;
 }
 

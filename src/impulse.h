@@ -17,6 +17,8 @@
 #ifndef CAROM_IMPULSE_H
 #define CAROM_IMPULSE_H
 
+#include <assert.h>
+
 /* ---- rough spheres and disks (Huthmann & Zippelius 1997; Luding et al. 1998) ---- */
 
 /* A sphere (or, in 2D, a disk whose spin is along z and whose velocity and n
@@ -47,6 +49,48 @@ typedef struct impulse_rough_result {
  * the contact point are conserved. */
 int impulse_rough_pair(impulse_sphere *s1, impulse_sphere *s2, const double n[3], double e,
                        double beta, impulse_rough_result *out);
+
+/* The law itself, inline for the world's collisions (rough.c: the compiler
+ * keeps the records in registers and drops what the caller leaves unread);
+ * the same as impulse_rough_pair but that out->energy_lost is not set. */
+static inline int impulse_rough_law(impulse_sphere *s1, impulse_sphere *s2, const double n[3], double e,
+                                    double beta, impulse_rough_result *out)
+{
+    assert(s1->mass > 0.0 && s1->inertia > 0.0 && s1->radius >= 0.0);
+    assert(s2->mass > 0.0 && s2->inertia > 0.0 && s2->radius >= 0.0);
+    assert(e >= 0.0 && e <= 1.0 && beta >= -1.0 && beta <= 1.0);
+    double inv_m1 = 1.0 / s1->mass, inv_m2 = 1.0 / s2->mass;
+    double arm1 = s1->radius / s1->inertia, arm2 = s2->radius / s2->inertia; /* a / I */
+    double inv_reduced = inv_m1 + inv_m2;
+    double k = s1->radius * arm1 + s2->radius * arm2; /* a1^2/I1 + a2^2/I2 */
+    double sweep[3];                                  /* a1 w1 + a2 w2 */
+    for (int a = 0; a < 3; a++) sweep[a] = s1->radius * s1->w[a] + s2->radius * s2->w[a];
+    const double g[3] = {s1->v[0] - s2->v[0] - (sweep[1] * n[2] - sweep[2] * n[1]), /* g = v1 - v2 - sweep x n */
+                         s1->v[1] - s2->v[1] - (sweep[2] * n[0] - sweep[0] * n[2]),
+                         s1->v[2] - s2->v[2] - (sweep[0] * n[1] - sweep[1] * n[0])};
+    double gn = g[0] * n[0] + g[1] * n[1] + g[2] * n[2];
+    out->normal_speed = gn;
+    for (int a = 0; a < 3; a++) out->tangential[a] = g[a] - gn * n[a];
+    out->reduced_mass = 1.0 / inv_reduced;
+    out->tangential_mass = 1.0 / (inv_reduced + k);
+    if (!(gn < 0.0)) return 0; /* grazing or receding: no impulse */
+    double pn = -(1.0 + e) * gn * out->reduced_mass;
+    double pt_scale = -(1.0 + beta) * out->tangential_mass;
+    double pt[3];
+    for (int a = 0; a < 3; a++) {
+        pt[a] = pt_scale * out->tangential[a];
+        out->impulse[a] = pn * n[a] + pt[a];
+    }
+    const double turn[3] = {n[1] * pt[2] - n[2] * pt[1], n[2] * pt[0] - n[0] * pt[2],
+                            n[0] * pt[1] - n[1] * pt[0]}; /* n x P = n x P_t */
+    for (int a = 0; a < 3; a++) {
+        s1->v[a] += out->impulse[a] * inv_m1;
+        s2->v[a] -= out->impulse[a] * inv_m2;
+        s1->w[a] -= arm1 * turn[a];
+        s2->w[a] -= arm2 * turn[a];
+    }
+    return 1;
+}
 
 /* A sphere against a wall at rest (infinite mass, no spin); n from the wall
  * to the sphere. The pair law with m2 = I2 = INFINITY, v2 = w2 = 0. */

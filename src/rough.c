@@ -59,8 +59,8 @@ double rough_pair(carom_world *w, int32_t i, int32_t j, const double dr[3], doub
     if (w->mass[j] < INFINITY) w->counter[j]++;
     double r2 = dr[0] * dr[0] + dr[1] * dr[1] + dr[2] * dr[2];
     if (!(r2 > 0.0)) return 0.0;
-    double r = sqrt(r2);
-    const double n[3] = {-dr[0] / r, -dr[1] / r, -dr[2] / r}; /* from j to i */
+    double minus_inverse_r = -1.0 / sqrt(r2);
+    const double n[3] = {dr[0] * minus_inverse_r, dr[1] * minus_inverse_r, dr[2] * minus_inverse_r}; /* j to i */
     impulse_sphere s1 = sphere_of(w, i), s2 = sphere_of(w, j);
     if (w->def.elastic_below_speed > 0.0) { /* the approach speed, only where it decides e */
         double speed = (s2.v[0] - s1.v[0]) * n[0] + (s2.v[1] - s1.v[1]) * n[1] + (s2.v[2] - s1.v[2]) * n[2];
@@ -70,7 +70,7 @@ double rough_pair(carom_world *w, int32_t i, int32_t j, const double dr[3], doub
     impulse_sphere *free_one = s1.mass == INFINITY ? &s2 : s2.mass == INFINITY ? &s1 : NULL;
     double before = free_one ? energy_of(free_one) : 0.0;
     impulse_rough_result out;
-    if (!impulse_rough_pair(&s1, &s2, n, e, beta, &out)) return 0.0;
+    if (!impulse_rough_law(&s1, &s2, n, e, beta, &out)) return 0.0;
     if (free_one) w->meas.kinematic_work += energy_of(free_one) - before;
     if (s1.mass < INFINITY) store_sphere(w, i, &s1, t);
     if (s2.mass < INFINITY) store_sphere(w, j, &s2, t);

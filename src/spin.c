@@ -215,11 +215,11 @@ static void half_turn(double angle_squared, double *c, double *k)
         *c = 1.0 + h2 * (-1.0 / 2.0 +
                          h2 * (1.0 / 24.0 +
                                h2 * (-1.0 / 720.0 + h2 * (1.0 / 40320.0 + h2 * (-1.0 / 3628800.0 +
-                                                                                   h2 / 479001600.0)))));
+                                                                                   h2 * (1.0 / 479001600.0))))));
         double sinc = 1.0 + h2 * (-1.0 / 6.0 +
                                   h2 * (1.0 / 120.0 +
                                         h2 * (-1.0 / 5040.0 + h2 * (1.0 / 362880.0 + h2 * (-1.0 / 39916800.0 +
-                                                                                           h2 / 6227020800.0)))));
+                                                                                           h2 * (1.0 / 6227020800.0))))));
         *k = 0.5 * sinc; /* sin(h) / (2 h) */
         return;
     }
@@ -239,13 +239,14 @@ static void turn_quaternion(double q[4], const double phi[3])
     if (angle_squared == 0.0) return;
     double c, k;
     half_turn(angle_squared, &c, &k);
-    const double d[4] = {k * phi[0], k * phi[1], k * phi[2], c};
-    double r[4] = {d[3] * q[0] + d[0] * q[3] + d[1] * q[2] - d[2] * q[1],
-                   d[3] * q[1] - d[0] * q[2] + d[1] * q[3] + d[2] * q[0],
-                   d[3] * q[2] + d[0] * q[1] - d[1] * q[0] + d[2] * q[3],
-                   d[3] * q[3] - d[0] * q[0] - d[1] * q[1] - d[2] * q[2]};
-    double scale = 0.5 * (3.0 - (r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]));
-    for (int a = 0; a < 4; a++) q[a] = r[a] * scale;
+    double dx = k * phi[0], dy = k * phi[1], dz = k * phi[2];
+    double qx = q[0], qy = q[1], qz = q[2], qw = q[3];
+    double rx = c * qx + dx * qw + dy * qz - dz * qy;
+    double ry = c * qy - dx * qz + dy * qw + dz * qx;
+    double rz = c * qz + dx * qy - dy * qx + dz * qw;
+    double rw = c * qw - dx * qx - dy * qy - dz * qz;
+    double scale = 0.5 * (3.0 - (rx * rx + ry * ry + rz * rz + rw * rw));
+    q[0] = rx * scale, q[1] = ry * scale, q[2] = rz * scale, q[3] = rw * scale;
 }
 
 void spin_quaternion_at(const carom_world *w, int32_t slot, double t, double q[4])
@@ -267,16 +268,16 @@ void spin_quaternion_at(const carom_world *w, int32_t slot, double t, double q[4
 
 void spin_bring(carom_world *w, int32_t slot, double t)
 {
-    spin *s = &w->spin;
-    if (t == s->state[slot].since) return;
+    spin_state *s = &w->spin.state[slot];
+    if (t == s->since) return;
+    double dt = t - s->since;
     if (w->dim == 2) {
-        s->state[slot].orientation[0] = spin_angle_at(w, slot, t);
-    } else {
-        double q[4]; /* a copy: spin_quaternion_at clears its output before it reads the stored one */
-        spin_quaternion_at(w, slot, t, q);
-        memcpy(s->state[slot].orientation, q, sizeof q);
+        s->orientation[0] += s->omega[2] * dt; /* spin_angle_at's sum */
+    } else { /* spin_quaternion_at's turn, in place (hot in rough worlds: two a collision) */
+        const double phi[3] = {s->omega[0] * dt, s->omega[1] * dt, s->omega[2] * dt};
+        turn_quaternion(s->orientation, phi);
     }
-    s->state[slot].since = t;
+    s->since = t;
 }
 
 double spin_energy(const carom_world *w, int32_t slot)
