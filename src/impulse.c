@@ -70,7 +70,9 @@ int impulse_rough_pair(impulse_sphere *s1, impulse_sphere *s2, const double n[3]
                        double beta, impulse_rough_result *out)
 {
     *out = (impulse_rough_result){.normal_speed = 0.0};
-    if (!impulse_rough_law(s1, s2, n, e, beta, out)) return 0;
+    const impulse_sphere_ref r1 = {s1->v, s1->w, s1->mass, s1->inertia, s1->radius},
+                             r2 = {s2->v, s2->w, s2->mass, s2->inertia, s2->radius};
+    if (!impulse_rough_law(r1, r2, n, e, beta, out)) return 0;
     double gt2 = out->tangential[0] * out->tangential[0] + out->tangential[1] * out->tangential[1] +
                  out->tangential[2] * out->tangential[2];
     out->energy_lost =

@@ -50,24 +50,32 @@ typedef struct impulse_rough_result {
 int impulse_rough_pair(impulse_sphere *s1, impulse_sphere *s2, const double n[3], double e,
                        double beta, impulse_rough_result *out);
 
-/* The law itself, inline for the world's collisions (rough.c: the compiler
- * keeps the records in registers and drops what the caller leaves unread);
- * the same as impulse_rough_pair but that out->energy_lost is not set. */
-static inline int impulse_rough_law(impulse_sphere *s1, impulse_sphere *s2, const double n[3], double e,
+/* A sphere held elsewhere (a world's arrays): the law reads and updates its
+ * velocity and angular velocity in place. */
+typedef struct impulse_sphere_ref {
+    double *v, *w;
+    double mass, inertia, radius; /* as in impulse_sphere */
+} impulse_sphere_ref;
+
+/* The law itself, inline for the world's collisions (rough.c: no copies,
+ * and the compiler drops what the caller leaves unread); impulse_rough_pair
+ * is this on two impulse_sphere records, with out->energy_lost set too. */
+static inline int impulse_rough_law(impulse_sphere_ref s1, impulse_sphere_ref s2, const double n[3], double e,
                                     double beta, impulse_rough_result *out)
 {
-    assert(s1->mass > 0.0 && s1->inertia > 0.0 && s1->radius >= 0.0);
-    assert(s2->mass > 0.0 && s2->inertia > 0.0 && s2->radius >= 0.0);
+    assert(s1.mass > 0.0 && s1.inertia > 0.0 && s1.radius >= 0.0);
+    assert(s2.mass > 0.0 && s2.inertia > 0.0 && s2.radius >= 0.0);
     assert(e >= 0.0 && e <= 1.0 && beta >= -1.0 && beta <= 1.0);
-    double inv_m1 = 1.0 / s1->mass, inv_m2 = 1.0 / s2->mass;
-    double arm1 = s1->radius / s1->inertia, arm2 = s2->radius / s2->inertia; /* a / I */
+    double inv_m1 = 1.0 / s1.mass, inv_m2 = 1.0 / s2.mass;
+    double arm1 = s1.radius / s1.inertia, arm2 = s2.radius / s2.inertia; /* a / I */
     double inv_reduced = inv_m1 + inv_m2;
-    double k = s1->radius * arm1 + s2->radius * arm2; /* a1^2/I1 + a2^2/I2 */
-    double sweep[3];                                  /* a1 w1 + a2 w2 */
-    for (int a = 0; a < 3; a++) sweep[a] = s1->radius * s1->w[a] + s2->radius * s2->w[a];
-    const double g[3] = {s1->v[0] - s2->v[0] - (sweep[1] * n[2] - sweep[2] * n[1]), /* g = v1 - v2 - sweep x n */
-                         s1->v[1] - s2->v[1] - (sweep[2] * n[0] - sweep[0] * n[2]),
-                         s1->v[2] - s2->v[2] - (sweep[0] * n[1] - sweep[1] * n[0])};
+    double k = s1.radius * arm1 + s2.radius * arm2; /* a1^2/I1 + a2^2/I2 */
+    const double sweep[3] = {s1.radius * s1.w[0] + s2.radius * s2.w[0], /* a1 w1 + a2 w2 */
+                             s1.radius * s1.w[1] + s2.radius * s2.w[1],
+                             s1.radius * s1.w[2] + s2.radius * s2.w[2]};
+    const double g[3] = {s1.v[0] - s2.v[0] - (sweep[1] * n[2] - sweep[2] * n[1]), /* g = v1 - v2 - sweep x n */
+                         s1.v[1] - s2.v[1] - (sweep[2] * n[0] - sweep[0] * n[2]),
+                         s1.v[2] - s2.v[2] - (sweep[0] * n[1] - sweep[1] * n[0])};
     double gn = g[0] * n[0] + g[1] * n[1] + g[2] * n[2];
     out->normal_speed = gn;
     for (int a = 0; a < 3; a++) out->tangential[a] = g[a] - gn * n[a];
@@ -84,10 +92,10 @@ static inline int impulse_rough_law(impulse_sphere *s1, impulse_sphere *s2, cons
     const double turn[3] = {n[1] * pt[2] - n[2] * pt[1], n[2] * pt[0] - n[0] * pt[2],
                             n[0] * pt[1] - n[1] * pt[0]}; /* n x P = n x P_t */
     for (int a = 0; a < 3; a++) {
-        s1->v[a] += out->impulse[a] * inv_m1;
-        s2->v[a] -= out->impulse[a] * inv_m2;
-        s1->w[a] -= arm1 * turn[a];
-        s2->w[a] -= arm2 * turn[a];
+        s1.v[a] += out->impulse[a] * inv_m1;
+        s2.v[a] -= out->impulse[a] * inv_m2;
+        s1.w[a] -= arm1 * turn[a];
+        s2.w[a] -= arm2 * turn[a];
     }
     return 1;
 }

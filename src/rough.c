@@ -1,12 +1,13 @@
 /* rough.c — collisions of rough disks and spheres in a world (issue 14).
  *
- * The law is impulse_rough_pair / impulse_rough_wall (impulse.c:
- * Huthmann & Zippelius, Phys. Rev. E 56, R6275 (1997); Luding, Huthmann,
- * McNamara & Zippelius, Phys. Rev. E 58, 3416 (1998)): the normal relative
- * velocity of the contact points is reversed and scaled by e, the
- * tangential one by -beta. Here it is applied to the world's bodies: the
- * orientation of each is brought to the collision (spin.c keeps it lazily)
- * before its spin changes, a kinematic body (mass and inertia infinite)
+ * The law is impulse_rough_law (impulse.h, inline; Huthmann & Zippelius,
+ * Phys. Rev. E 56, R6275 (1997); Luding, Huthmann, McNamara & Zippelius,
+ * Phys. Rev. E 58, 3416 (1998)): the normal relative velocity of the
+ * contact points is reversed and scaled by e, the tangential one by -beta.
+ * Here it is applied to the world's bodies in place (no copies: this is
+ * every collision of a rough gas): the orientation of each is brought to
+ * the collision (spin.c keeps it lazily) before its spin changes, a
+ * kinematic body (mass and inertia infinite)
  * keeps its motion and its collision counter, and the energy it gives a
  * free body, translation and spin, is counted as its work. The TC model's
  * collisions (settle.c: bodies still in contact from their last collision)
@@ -18,62 +19,83 @@
 
 #include <assert.h>
 #include <math.h>
+#include <string.h>
 
 #include "collide.h"
 #include "impulse.h"
 #include "world.h"
 
-static impulse_sphere sphere_of(const carom_world *w, int32_t slot)
+/* Body slot as the law sees it, read and updated in place. */
+static impulse_sphere_ref sphere_ref(carom_world *w, int32_t slot)
 {
-    impulse_sphere s;
-    for (int a = 0; a < 3; a++) s.v[a] = w->hot[slot].v[a], s.w[a] = w->spin.state[slot].omega[a];
-    s.mass = w->mass[slot];
-    s.inertia = w->spin.inertia[slot];
-    s.radius = w->hot[slot].radius;
-    return s;
+    return (impulse_sphere_ref){w->hot[slot].v, w->spin.state[slot].omega, w->mass[slot], w->spin.inertia[slot],
+                                w->hot[slot].radius};
 }
 
-/* Kinetic energy, translation and spin, of a sphere record. */
-static double energy_of(const impulse_sphere *s)
+/* A 2D body spins about z only: the law's zeros there may come out as -0. */
+static void planar(carom_world *w, int32_t slot)
 {
-    double e = 0.5 * s->mass * (s->v[0] * s->v[0] + s->v[1] * s->v[1] + s->v[2] * s->v[2]);
-    if (s->inertia < INFINITY) e += 0.5 * s->inertia * (s->w[0] * s->w[0] + s->w[1] * s->w[1] + s->w[2] * s->w[2]);
+    if (!(w->mass[slot] < INFINITY)) return;
+    w->spin.state[slot].omega[0] = w->spin.state[slot].omega[1] = 0.0;
+    w->hot[slot].v[2] = 0.0;
+}
+
+/* Kinetic energy, translation and spin, of a body (slot). */
+static double energy_of(const carom_world *w, int32_t slot)
+{
+    const double *v = w->hot[slot].v, *o = w->spin.state[slot].omega, inertia = w->spin.inertia[slot];
+    double e = 0.5 * w->mass[slot] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (inertia < INFINITY) e += 0.5 * inertia * (o[0] * o[0] + o[1] * o[1] + o[2] * o[2]);
     return e;
 }
 
-/* Writes a sphere record back to its body (slot) after the impulse, its
- * orientation first brought to t. */
-static void store_sphere(carom_world *w, int32_t slot, const impulse_sphere *s, double t)
+/* The law between free body i and kinematic body k (slots; n from k to i):
+ * on a copy of k, so that k keeps its motion to the bit, and what i gains is
+ * k's work. */
+static int rough_with_kinematic(carom_world *w, int32_t i, int32_t k, const double n[3], double e, double beta,
+                                double t, impulse_rough_result *out)
 {
-    spin_bring(w, slot, t);
-    double *omega = w->spin.state[slot].omega;
-    for (int a = 0; a < 3; a++) w->hot[slot].v[a] = s->v[a], omega[a] = s->w[a];
-    if (w->dim == 2) omega[0] = omega[1] = 0.0;
+    double v[3], omega[3];
+    memcpy(v, w->hot[k].v, sizeof v);
+    memcpy(omega, w->spin.state[k].omega, sizeof omega);
+    const impulse_sphere_ref kinematic = {v, omega, INFINITY, INFINITY, w->hot[k].radius};
+    spin_bring(w, i, t);
+    double before = energy_of(w, i);
+    if (!impulse_rough_law(sphere_ref(w, i), kinematic, n, e, beta, out)) return 0;
+    w->meas.kinematic_work += energy_of(w, i) - before;
+    return 1;
 }
 
 double rough_pair(carom_world *w, int32_t i, int32_t j, const double dr[3], double e, double beta, double t,
                   double *virial)
 {
     *virial = 0.0;
-    if (w->mass[i] < INFINITY) w->counter[i]++; /* a kinematic body's predictions stay valid */
-    if (w->mass[j] < INFINITY) w->counter[j]++;
+    int free_i = w->mass[i] < INFINITY, free_j = w->mass[j] < INFINITY;
+    if (free_i) w->counter[i]++; /* a kinematic body's predictions stay valid */
+    if (free_j) w->counter[j]++;
     double r2 = dr[0] * dr[0] + dr[1] * dr[1] + dr[2] * dr[2];
-    if (!(r2 > 0.0)) return 0.0;
+    if (!(r2 > 0.0) || !(free_i || free_j)) return 0.0;
     double minus_inverse_r = -1.0 / sqrt(r2);
     const double n[3] = {dr[0] * minus_inverse_r, dr[1] * minus_inverse_r, dr[2] * minus_inverse_r}; /* j to i */
-    impulse_sphere s1 = sphere_of(w, i), s2 = sphere_of(w, j);
     if (w->def.elastic_below_speed > 0.0) { /* the approach speed, only where it decides e */
-        double speed = (s2.v[0] - s1.v[0]) * n[0] + (s2.v[1] - s1.v[1]) * n[1] + (s2.v[2] - s1.v[2]) * n[2];
+        const double *vi = w->hot[i].v, *vj = w->hot[j].v;
+        double speed = (vj[0] - vi[0]) * n[0] + (vj[1] - vi[1]) * n[1] + (vj[2] - vi[2]) * n[2];
         e = collide_restitution(e, w->def.elastic_below_speed, speed);
     }
-    /* with a kinematic body, the free body's gain is the kinematic body's work */
-    impulse_sphere *free_one = s1.mass == INFINITY ? &s2 : s2.mass == INFINITY ? &s1 : NULL;
-    double before = free_one ? energy_of(free_one) : 0.0;
     impulse_rough_result out;
-    if (!impulse_rough_law(&s1, &s2, n, e, beta, &out)) return 0.0;
-    if (free_one) w->meas.kinematic_work += energy_of(free_one) - before;
-    if (s1.mass < INFINITY) store_sphere(w, i, &s1, t);
-    if (s2.mass < INFINITY) store_sphere(w, j, &s2, t);
+    int hit;
+    if (free_i && free_j) { /* the spins change: each orientation is brought to t first */
+        spin_bring_two(w, i, j, t);
+        hit = impulse_rough_law(sphere_ref(w, i), sphere_ref(w, j), n, e, beta, &out);
+    } else if (free_i) {
+        hit = rough_with_kinematic(w, i, j, n, e, beta, t, &out);
+    } else {
+        const double back[3] = {-n[0], -n[1], -n[2]};
+        hit = rough_with_kinematic(w, j, i, back, e, beta, t, &out);
+        for (int a = 0; a < 3 && hit; a++) out.impulse[a] = -out.impulse[a]; /* the impulse on i */
+    }
+    if (!hit) return 0.0;
+    if (w->dim == 2) planar(w, i), planar(w, j);
     *virial = -(dr[0] * out.impulse[0] + dr[1] * out.impulse[1] + dr[2] * out.impulse[2]);
     return sqrt(out.impulse[0] * out.impulse[0] + out.impulse[1] * out.impulse[1] + out.impulse[2] * out.impulse[2]);
 }
@@ -84,9 +106,11 @@ double rough_wall(carom_world *w, int32_t i, const double outward[3], double e, 
     if (!(length > 0.0)) return 0.0;
     const double n[3] = {-outward[0] / length, -outward[1] / length, -outward[2] / length}; /* wall to body */
     assert(w->mass[i] < INFINITY && "a kinematic body bounces as a smooth one (run.c)");
-    impulse_sphere s = sphere_of(w, i);
+    double still[3] = {0.0, 0.0, 0.0}, no_spin[3] = {0.0, 0.0, 0.0};
+    const impulse_sphere_ref wall = {still, no_spin, INFINITY, INFINITY, 0.0};
+    spin_bring(w, i, t);
     impulse_rough_result out;
-    if (!impulse_rough_wall(&s, n, e, beta, &out)) return 0.0;
-    store_sphere(w, i, &s, t);
+    if (!impulse_rough_law(sphere_ref(w, i), wall, n, e, beta, &out)) return 0.0;
+    if (w->dim == 2) planar(w, i);
     return sqrt(out.impulse[0] * out.impulse[0] + out.impulse[1] * out.impulse[1] + out.impulse[2] * out.impulse[2]);
 }

@@ -18,7 +18,10 @@
  * spin turns by an exact closed form however long it runs. In 3D the turn is
  * the quaternion exp(omega dt / 2) applied on the left (omega in the world
  * frame), renormalised after each product (a Newton step; small turns from
- * Taylor series, see half_turn).
+ * Taylor series, see half_turn). A rough collision changes two spins, and
+ * spin_bring_two works the two turns side by side in the lanes of one
+ * vector, each lane the scalar code's operations in its order (the same
+ * bits; tests/test_rough.c checks it).
  */
 #include "spin.h"
 
@@ -203,23 +206,31 @@ double spin_angle_at(const carom_world *w, int32_t slot, double t)
     return s->state[slot].orientation[0] + s->state[slot].omega[2] * (t - s->state[slot].since);
 }
 
+/* The Taylor coefficients of cos(h) and sin(h) / h in h^2, through h^14:
+ * below h^2 = 1/4 the first term left out is below 1e-18 of the result. */
+enum { SERIES_TERMS = 8 };
+static const double cosine_series[SERIES_TERMS] = {1.0,           -1.0 / 2.0,        1.0 / 24.0,
+                                                   -1.0 / 720.0,  1.0 / 40320.0,     -1.0 / 3628800.0,
+                                                   1.0 / 479001600.0, -1.0 / 87178291200.0};
+static const double sinc_series[SERIES_TERMS] = {1.0,            -1.0 / 6.0,          1.0 / 120.0,
+                                                 -1.0 / 5040.0,  1.0 / 362880.0,      -1.0 / 39916800.0,
+                                                 1.0 / 6227020800.0, -1.0 / 1307674368000.0};
+static const double series_bound = 0.25; /* on h^2 = (angle / 2)^2 */
+
 /* For a turn by angle (given squared): c = cos(angle / 2) and k =
- * sin(angle / 2) / angle. Below angle / 2 = 1/4 (a rough sphere between two
- * collisions, mostly) from their Taylor series in (angle / 2)^2 through the
- * 12th power of angle / 2, whose first term left out is below 1e-19 of the
- * result: no square root, sine, cosine or division. Above, from libm. */
+ * sin(angle / 2) / angle. Below angle / 2 = 1/2 (a rough sphere between two
+ * collisions, nearly always) from the series above by Horner's rule: no
+ * square root, sine, cosine or division. Above, from libm. */
 static void half_turn(double angle_squared, double *c, double *k)
 {
     double h2 = 0.25 * angle_squared; /* (angle / 2)^2 */
-    if (h2 <= 0.0625) {
-        *c = 1.0 + h2 * (-1.0 / 2.0 +
-                         h2 * (1.0 / 24.0 +
-                               h2 * (-1.0 / 720.0 + h2 * (1.0 / 40320.0 + h2 * (-1.0 / 3628800.0 +
-                                                                                   h2 * (1.0 / 479001600.0))))));
-        double sinc = 1.0 + h2 * (-1.0 / 6.0 +
-                                  h2 * (1.0 / 120.0 +
-                                        h2 * (-1.0 / 5040.0 + h2 * (1.0 / 362880.0 + h2 * (-1.0 / 39916800.0 +
-                                                                                           h2 * (1.0 / 6227020800.0))))));
+    if (h2 <= series_bound) {
+        double cos_sum = cosine_series[SERIES_TERMS - 1], sinc = sinc_series[SERIES_TERMS - 1];
+        for (int term = SERIES_TERMS - 2; term >= 0; term--) {
+            cos_sum = cosine_series[term] + h2 * cos_sum;
+            sinc = sinc_series[term] + h2 * sinc;
+        }
+        *c = cos_sum;
         *k = 0.5 * sinc; /* sin(h) / (2 h) */
         return;
     }
@@ -279,6 +290,64 @@ void spin_bring(carom_world *w, int32_t slot, double t)
     }
     s->since = t;
 }
+
+#if defined(__GNUC__)
+/* Two lanes of doubles, a GCC or Clang vector (SSE2 on x86-64, SIMD128 in
+ * wasm): each lane takes the same IEEE operations as the scalar code. */
+typedef double lanes __attribute__((vector_size(2 * sizeof(double))));
+#define LANES(a, b) ((lanes){(a), (b)})
+
+/* The two turns of turn_quaternion at once, operation for operation in
+ * the same order (so bit for bit the same as two calls), for bodies whose
+ * turns both lie inside the series' range. */
+static void turn_two(double *restrict qa, double *restrict qb, const double pa[3], const double pb[3],
+                     lanes angle_squared)
+{
+    lanes h2 = 0.25 * angle_squared;
+    lanes cos_sum = LANES(cosine_series[SERIES_TERMS - 1], cosine_series[SERIES_TERMS - 1]);
+    lanes sinc = LANES(sinc_series[SERIES_TERMS - 1], sinc_series[SERIES_TERMS - 1]);
+    for (int term = SERIES_TERMS - 2; term >= 0; term--) {
+        cos_sum = LANES(cosine_series[term], cosine_series[term]) + h2 * cos_sum;
+        sinc = LANES(sinc_series[term], sinc_series[term]) + h2 * sinc;
+    }
+    lanes c = cos_sum, k = 0.5 * sinc;
+    lanes dx = k * LANES(pa[0], pb[0]), dy = k * LANES(pa[1], pb[1]), dz = k * LANES(pa[2], pb[2]);
+    lanes qx = LANES(qa[0], qb[0]), qy = LANES(qa[1], qb[1]), qz = LANES(qa[2], qb[2]), qw = LANES(qa[3], qb[3]);
+    lanes rx = c * qx + dx * qw + dy * qz - dz * qy;
+    lanes ry = c * qy - dx * qz + dy * qw + dz * qx;
+    lanes rz = c * qz + dx * qy - dy * qx + dz * qw;
+    lanes rw = c * qw - dx * qx - dy * qy - dz * qz;
+    lanes scale = 0.5 * (3.0 - (rx * rx + ry * ry + rz * rz + rw * rw));
+    rx *= scale, ry *= scale, rz *= scale, rw *= scale;
+    qa[0] = rx[0], qa[1] = ry[0], qa[2] = rz[0], qa[3] = rw[0];
+    qb[0] = rx[1], qb[1] = ry[1], qb[2] = rz[1], qb[3] = rw[1];
+}
+
+void spin_bring_two(carom_world *w, int32_t a, int32_t b, double t)
+{
+    spin_state *sa = &w->spin.state[a], *sb = &w->spin.state[b];
+    double dta = t - sa->since, dtb = t - sb->since;
+    const double pa[3] = {sa->omega[0] * dta, sa->omega[1] * dta, sa->omega[2] * dta};
+    const double pb[3] = {sb->omega[0] * dtb, sb->omega[1] * dtb, sb->omega[2] * dtb};
+    double angle_a = pa[0] * pa[0] + pa[1] * pa[1] + pa[2] * pa[2];
+    double angle_b = pb[0] * pb[0] + pb[1] * pb[1] + pb[2] * pb[2];
+    int together = w->dim == 3 && a != b && angle_a > 0.0 && angle_b > 0.0 && 0.25 * angle_a <= series_bound &&
+                   0.25 * angle_b <= series_bound;
+    if (!together) { /* a 2D body, no turn on one side, or a large one: one at a time */
+        spin_bring(w, a, t);
+        spin_bring(w, b, t);
+        return;
+    }
+    turn_two(sa->orientation, sb->orientation, pa, pb, LANES(angle_a, angle_b));
+    sa->since = sb->since = t;
+}
+#else
+void spin_bring_two(carom_world *w, int32_t a, int32_t b, double t)
+{
+    spin_bring(w, a, t);
+    spin_bring(w, b, t);
+}
+#endif
 
 double spin_energy(const carom_world *w, int32_t slot)
 {

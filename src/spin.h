@@ -71,6 +71,9 @@ void spin_quaternion_at(const carom_world *w, int32_t slot, double t, double q[4
 /* Brings the stored orientation of the body in slot to time t (since = t),
  * before its angular velocity changes. */
 void spin_bring(carom_world *w, int32_t slot, double t);
+/* spin_bring of two bodies (slots), the same bits as two calls, their two
+ * quaternion turns worked side by side (a rough collision's). */
+void spin_bring_two(carom_world *w, int32_t a, int32_t b, double t);
 
 /* The polygon of the body in slot, or NULL for a disk or sphere. */
 static inline const polygon_shape *spin_polygon(const spin *s, int32_t slot)

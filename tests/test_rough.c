@@ -58,6 +58,8 @@
 
 #include "carom.h"
 #include "check.h"
+#include "spin.h"
+#include "world.h"
 
 #define PI 3.14159265358979323846
 
@@ -296,11 +298,11 @@ static void test_head_on_pair_closed_form(void)
 static void contact_velocity(const carom_body_state *s1, const carom_body_state *s2,
                              const double n[3], double g[3])
 {
-    double v1[3], v2[3], w1[3], w2[3], spin[3], sweep[3];
+    double v1[3], v2[3], w1[3], w2[3], arms[3], sweep[3];
     vec_of(s1->velocity, v1), vec_of(s2->velocity, v2);
     vec_of(s1->angular_velocity, w1), vec_of(s2->angular_velocity, w2);
-    for (int c = 0; c < 3; c++) spin[c] = s1->radius * w1[c] + s2->radius * w2[c];
-    cross3(spin, n, sweep);
+    for (int c = 0; c < 3; c++) arms[c] = s1->radius * w1[c] + s2->radius * w2[c];
+    cross3(arms, n, sweep);
     for (int c = 0; c < 3; c++) g[c] = v1[c] - v2[c] - sweep[c];
 }
 
@@ -1057,7 +1059,10 @@ static void test_orientation_over_many_turns(void)
     carom_rng rng = carom_rng_seed(61);
     double q[4] = {0, 0, 0, 1}, step = 0.0625, worst = 0.0;
     for (int k = 0; k < 4000; k++) {
-        double big = k % 7 == 0 ? 40.0 : 4.0; /* half angles mostly below 1/4, some above */
+        /* half angles mostly below 1/4; every 7th up to about 2 (libm's side of
+         * the series' bound, 1/2), every 5th up to about 2/3 (the series' upper
+         * range) */
+        double big = k % 7 == 0 ? 40.0 : k % 5 == 0 ? 12.0 : 4.0;
         const double omega[3] = {uniform(&rng, -big, big), uniform(&rng, -big, big),
                                  uniform(&rng, -big, big)};
         CHECK(carom_world_set_body_angular_velocity(
@@ -1078,6 +1083,49 @@ static void test_orientation_over_many_turns(void)
     printf("  4000 turns: orientation within %.2g of the product worked with libm\n", worst);
     CHECK(worst < 1e-13);
     carom_world_destroy(w);
+}
+
+/* A rough collision turns both bodies' orientations side by side
+ * (spin_bring_two, two lanes of a vector): the bits must be those of two
+ * spin_bring calls, for turns inside the series' range, beyond it (libm),
+ * of zero (no spin, or no time since) and for a body met twice. */
+static void test_paired_turns_match_single_turns(void)
+{
+    carom_world_def def = rough_def(3, 100.0, CAROM_WALLS, 1.0, 1.0, 1.0, -1.0);
+    carom_world *paired = make_world(&def), *single = make_world(&def);
+    if (!paired || !single) return;
+    carom_rng rng = carom_rng_seed(77);
+    for (int id = 0; id < 2; id++) {
+        carom_body_def b = carom_default_body_def();
+        b.position = (carom_vec){-10.0 + 20.0 * id, 0.0, 0.0};
+        CHECK_MSG(carom_world_add_body(paired, &b, NULL) == CAROM_OK, "%s", carom_world_message(paired));
+        CHECK(carom_world_add_body(single, &b, NULL) == CAROM_OK);
+    }
+    int differing = 0, together = 0;
+    double t = 0.0;
+    for (int k = 0; k < 3000; k++) {
+        double big = k % 11 == 0 ? 60.0 : 6.0; /* now and then beyond the series' range */
+        for (int slot = 0; slot < 2; slot++) {
+            double *omega = paired->spin.state[slot].omega;
+            for (int a = 0; a < 3; a++) omega[a] = k % 13 == slot ? 0.0 : uniform(&rng, -big, big);
+            single->spin.state[slot] = paired->spin.state[slot];
+        }
+        double step = k % 17 == 0 ? 0.0 : uniform(&rng, 0.0, 0.1);
+        t += step;
+        int b = k % 19 == 0 ? 0 : 1; /* now and then the same body twice */
+        spin_bring_two(paired, 0, b, t);
+        spin_bring(single, 0, t);
+        spin_bring(single, b, t);
+        together += step > 0.0 && b == 1 && k % 13 > 1 && big < 10.0;
+        for (int slot = 0; slot < 2; slot++)
+            differing += memcmp(&paired->spin.state[slot], &single->spin.state[slot], sizeof(spin_state)) != 0;
+    }
+    printf("  %d paired turns (%d side by side): %d spin records differ from single turns\n", 3000, together,
+           differing);
+    CHECK(differing == 0);
+    CHECK(together > 1500);
+    carom_world_destroy(paired);
+    carom_world_destroy(single);
 }
 
 typedef struct setter_in_callback {
@@ -1214,6 +1262,7 @@ int main(void)
     RUN(test_angular_velocity_setter);
     RUN(test_angular_velocity_setter_in_callback);
     RUN(test_orientation_over_many_turns);
+    RUN(test_paired_turns_match_single_turns);
     RUN(test_bad_world_def);
     RUN(test_bad_body_def);
     return CHECK_SUMMARY();
