@@ -219,24 +219,38 @@ static void rebuild(calendar *cal)
     cal->near_limit = 4 * cal->near_count > NEAR_LIMIT_FLOOR ? 4 * cal->near_count : NEAR_LIMIT_FLOOR;
 }
 
-/* After a turn of the ring, the overflow events it now reaches join it. */
-static void sweep_overflow(calendar *cal)
+/* After a turn of the ring, the overflow events it now reaches join it.
+ * Returns 1 if more finite events stay beyond the ring's reach than lie in
+ * it: the buckets have become too narrow for the events (a cooling granular
+ * gas, whose events spread out as it slows down), and each turn would sweep
+ * most of them again. */
+static int sweep_overflow(calendar *cal)
 {
     double reach = (double)(cal->current + cal->bucket_count);
+    int32_t beyond = 0;
     for (int32_t b = cal->head[overflow_bucket(cal)], next; b != NO_BODY; b = next) {
         next = cal->body[b].next;
+        cal->overflow_visits++;
         if (bucket_position(cal, cal->body[b].time) < reach) {
             unlink_body(cal, b);
             attach(cal, b);
+        } else if (isfinite(cal->body[b].time)) {
+            beyond++;
         }
     }
+    return beyond > cal->ring_count + cal->near_count;
 }
 
-/* Serves the next bucket: its events move into the heap. */
+/* Serves the next bucket: its events move into the heap. When a turn of the
+ * ring finds the buckets too narrow, they are set again from the events
+ * (the order does not depend on them). */
 static void advance(calendar *cal)
 {
     cal->current++;
-    if ((cal->current & (cal->bucket_count - 1)) == 0) sweep_overflow(cal);
+    if ((cal->current & (cal->bucket_count - 1)) == 0 && sweep_overflow(cal)) {
+        rebuild(cal);
+        return;
+    }
     int32_t bucket = (int32_t)(cal->current & (cal->bucket_count - 1));
     for (int32_t b = cal->head[bucket], next; b != NO_BODY; b = next) {
         next = cal->body[b].next;

@@ -46,6 +46,7 @@ typedef struct calendar {
     int mode;              /* CALENDAR_* below */
     int64_t current;       /* the bucket being served: the heap holds every event before its end */
     double origin, inverse_width; /* bucket of time t: floor((t - origin) * inverse_width) */
+    int64_t overflow_visits;      /* overflow entries looked at by the sweeps (for tests and benchmarks) */
     const carom_allocator *mem;   /* NULL: the C library */
 } calendar;
 

@@ -490,6 +490,45 @@ static void test_engine_like_sequence(void)
     free(h.time);
 }
 
+/* A cooling gas: every event is followed by the next at a gap that keeps
+ * growing (here by a factor 10^4 over the run, as a granular gas whose
+ * temperature falls 10^8-fold). Buckets set for the early events become far
+ * too narrow; the calendar must notice (a turn of the ring leaving most
+ * events beyond its reach) and set them again, not sweep every event at
+ * every turn. The order is checked against the lazy heap throughout. */
+static void test_cooling_events_keep_sweeps_short(void)
+{
+    enum { BODIES = 4096, STEPS = 400000 };
+    calendar cal;
+    lazy_heap h = {malloc(1024 * sizeof(lazy_item)), 0, 1024, calloc(BODIES, sizeof(uint32_t)),
+                   calloc(BODIES, sizeof(int)), calloc(BODIES, sizeof(double))};
+    CHECK_EQ_INT(calendar_init(&cal, BODIES), 0);
+    for (int32_t b = 0; b < BODIES; b++) set_both(&cal, &h, b, exponential(1.0));
+    double scale = 1.0, growth = exp(log(1e4) / STEPS);
+    int64_t faults = 0;
+    for (int step = 0; step < STEPS && faults == 0; step++) {
+        int32_t b = calendar_first(&cal), expected = lazy_first(&h);
+        if (b != expected || b < 0) {
+            CHECK_MSG(0, "step %d: first %d, expected %d", step, (int)b, (int)expected);
+            faults++;
+            break;
+        }
+        double now = calendar_time(&cal, b);
+        scale *= growth;
+        set_both(&cal, &h, b, now + exponential(BODIES * scale));
+    }
+    CHECK_EQ_INT(faults, 0);
+    CHECK(structure_holds(&cal));
+    double per_event = (double)cal.overflow_visits / STEPS;
+    printf("  gaps grown 10^4-fold: %.2f overflow entries swept per event\n", per_event);
+    CHECK(per_event < 2.0);
+    calendar_free(&cal);
+    free(h.item);
+    free(h.stamp);
+    free(h.present);
+    free(h.time);
+}
+
 int main(void)
 {
     RUN(test_random_sequences);
@@ -499,5 +538,6 @@ int main(void)
     RUN(test_remove_absent);
     RUN(test_engine_like_sequence);
     RUN(test_drain_is_sorted);
+    RUN(test_cooling_events_keep_sweeps_short);
     return CHECK_SUMMARY();
 }
