@@ -174,9 +174,9 @@ int cells_reserve(cells *grid, int32_t bodies)
     if (bodies <= grid->capacity) return 0;
     size_t old_bytes = (size_t)grid->capacity * sizeof(int32_t);
     size_t new_bytes = memory_bytes((size_t)bodies, sizeof(int32_t));
-    memory_array arrays[3] = {{(void **)&grid->next, old_bytes, new_bytes},
-                              {(void **)&grid->prev, old_bytes, new_bytes},
-                              {(void **)&grid->cell, old_bytes, new_bytes}};
+    memory_array arrays[3] = {{(void **)&grid->next, old_bytes, new_bytes, 0},
+                              {(void **)&grid->prev, old_bytes, new_bytes, 0},
+                              {(void **)&grid->cell, old_bytes, new_bytes, 0}};
     if (memory_grow_together(grid->mem, arrays, 3) != 0) return -1;
     for (int32_t b = grid->capacity; b < bodies; b++) grid->cell[b] = -1;
     grid->capacity = bodies;

@@ -26,9 +26,9 @@ int drive_enable(carom_world *w)
     drive *d = &w->drive;
     if (d->on) return 0;
     size_t n = (size_t)w->capacity;
-    memory_array arrays[3] = {{(void **)&d->own, 0, memory_bytes(n, 3 * sizeof *d->own)},
-                              {(void **)&d->total, 0, memory_bytes(n, 3 * sizeof *d->total)},
-                              {(void **)&d->moved, 0, memory_bytes(n, sizeof *d->moved)}};
+    memory_array arrays[3] = {{(void **)&d->own, 0, memory_bytes(n, 3 * sizeof *d->own), 0},
+                              {(void **)&d->total, 0, memory_bytes(n, 3 * sizeof *d->total), 0},
+                              {(void **)&d->moved, 0, memory_bytes(n, sizeof *d->moved), 0}};
     if (n > 0 && memory_grow_together(&w->def.allocator, arrays, 3) != 0) return -1;
     for (int32_t id = 0; id < w->count; id++) {
         const double zero[3] = {0.0, 0.0, 0.0};

@@ -116,6 +116,24 @@ void *memory_alloc_lines(const carom_allocator *allocator, size_t bytes)
     return block;
 }
 
+void *memory_grow_lines(const carom_allocator *allocator, void *block, size_t old_bytes, size_t new_bytes)
+{
+    if (custom(allocator) || new_bytes == SIZE_MAX) return memory_grow(allocator, block, old_bytes, new_bytes);
+    void *moved = memory_alloc_lines(allocator, new_bytes);
+    if (!moved) return NULL; /* the old block is untouched */
+    if (block) {
+        memcpy(moved, block, old_bytes < new_bytes ? old_bytes : new_bytes);
+        free(block);
+    }
+    return moved;
+}
+
+static void *grow_array(const carom_allocator *allocator, const memory_array *array, size_t from, size_t to)
+{
+    return array->lines ? memory_grow_lines(allocator, *array->block, from, to)
+                        : memory_grow(allocator, *array->block, from, to);
+}
+
 /* Back to its old size; a shrink that the C library refuses leaves the
  * larger block, which free() releases all the same. */
 static void shrink_one(const carom_allocator *allocator, memory_array *array)
@@ -125,7 +143,7 @@ static void shrink_one(const carom_allocator *allocator, memory_array *array)
         *array->block = NULL;
         return;
     }
-    void *shrunk = memory_grow(allocator, *array->block, array->new_bytes, array->old_bytes);
+    void *shrunk = grow_array(allocator, array, array->new_bytes, array->old_bytes);
     if (shrunk) *array->block = shrunk;
 }
 
@@ -137,7 +155,7 @@ void memory_shrink_back(const carom_allocator *allocator, memory_array *arrays, 
 int memory_grow_together(const carom_allocator *allocator, memory_array *arrays, int count)
 {
     for (int k = 0; k < count; k++) {
-        void *grown = memory_grow(allocator, *arrays[k].block, arrays[k].old_bytes, arrays[k].new_bytes);
+        void *grown = grow_array(allocator, &arrays[k], arrays[k].old_bytes, arrays[k].new_bytes);
         if (!grown) {
             memory_shrink_back(allocator, arrays, k);
             return -1;

@@ -30,6 +30,12 @@ void memory_free(const carom_allocator *allocator, void *block, size_t bytes);
  * with memory_free and the same bytes. */
 void *memory_alloc_lines(const carom_allocator *allocator, size_t bytes);
 
+/* memory_grow for an array of records laid out one per cache line (the
+ * world's hot and spin records): the block moves to one aligned to a line
+ * where the C library is used (realloc keeps only 16 bytes, and a 64-byte
+ * record 16 bytes off a line touches two). */
+void *memory_grow_lines(const carom_allocator *allocator, void *block, size_t old_bytes, size_t new_bytes);
+
 /* count * size, or SIZE_MAX if that does not fit in size_t: a size no
  * allocation is attempted for (the functions above fail on it). */
 size_t memory_bytes(size_t count, size_t size);
@@ -41,6 +47,7 @@ size_t memory_bytes(size_t count, size_t size);
 typedef struct memory_array {
     void **block;
     size_t old_bytes, new_bytes;
+    int lines; /* 1: grown by memory_grow_lines */
 } memory_array;
 int memory_grow_together(const carom_allocator *allocator, memory_array *arrays, int count);
 /* Undoes a memory_grow_together that succeeded, when a later step fails. */

@@ -116,9 +116,9 @@ static int reserve_rows(neighbours *nb, int32_t rows, int32_t width)
     if (rows < 1) rows = 1;
     if (width < nb->width) width = nb->width;
     memory_array arrays[3] = {
-        {(void **)&nb->anchor, nb->rows > 0 ? anchor_bytes(nb->rows) : 0, anchor_bytes(rows)},
-        {(void **)&nb->count, nb->rows > 0 ? count_bytes(nb->rows) : 0, count_bytes(rows)},
-        {(void **)&nb->entry, nb->rows > 0 ? entry_bytes(nb->rows, nb->width) : 0, entry_bytes(rows, width)}};
+        {(void **)&nb->anchor, nb->rows > 0 ? anchor_bytes(nb->rows) : 0, anchor_bytes(rows), 0},
+        {(void **)&nb->count, nb->rows > 0 ? count_bytes(nb->rows) : 0, count_bytes(rows), 0},
+        {(void **)&nb->entry, nb->rows > 0 ? entry_bytes(nb->rows, nb->width) : 0, entry_bytes(rows, width), 0}};
     if (memory_grow_together(nb->mem, arrays, 3) != 0) return -1;
     int32_t *entry = nb->entry;
     /* widen in place, the spare row (index nb->rows) first: a row never moves onto one not yet moved */

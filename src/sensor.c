@@ -127,8 +127,8 @@ int sensor_reserve(carom_world *w, int32_t needed)
     int32_t capacity = s->capacity > 0 ? s->capacity : 4;
     while (capacity < needed) capacity = capacity > INT32_MAX / 2 ? INT32_MAX : 2 * capacity;
     memory_array arrays[2] = {{(void **)&s->plane, (size_t)s->capacity * sizeof *s->plane,
-                               (size_t)capacity * sizeof *s->plane},
-                              {(void **)&s->last, 0, (size_t)w->capacity * sizeof *s->last}};
+                               (size_t)capacity * sizeof *s->plane, 0},
+                              {(void **)&s->last, 0, (size_t)w->capacity * sizeof *s->last, 0}};
     int first = s->capacity == 0;
     if (memory_grow_together(&w->def.allocator, arrays, first && w->capacity > 0 ? 2 : 1) != 0) return -1;
     if (first)

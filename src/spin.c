@@ -56,9 +56,9 @@ int spin_enable(carom_world *w)
     spin *s = &w->spin;
     if (s->on) return 0;
     size_t n = (size_t)w->capacity;
-    memory_array arrays[3] = {{(void **)&s->state, 0, memory_bytes(n, sizeof *s->state)},
-                              {(void **)&s->inertia, 0, memory_bytes(n, sizeof *s->inertia)},
-                              {(void **)&s->shape, 0, memory_bytes(n, sizeof *s->shape)}};
+    memory_array arrays[3] = {{(void **)&s->state, 0, memory_bytes(n, sizeof *s->state), 1},
+                              {(void **)&s->inertia, 0, memory_bytes(n, sizeof *s->inertia), 0},
+                              {(void **)&s->shape, 0, memory_bytes(n, sizeof *s->shape), 0}};
     if (n > 0 && memory_grow_together(&w->def.allocator, arrays, 3) != 0) return -1;
     for (int32_t slot = 0; slot < w->count; slot++) set_defaults(w, slot);
     s->on = 1;

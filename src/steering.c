@@ -396,7 +396,7 @@ int steering_reserve(carom_world *w, int32_t capacity)
     int32_t grown = capacity;
     size_t old_b = (size_t)s->capacity * sizeof *s->bodies, new_b = (size_t)grown * sizeof *s->bodies;
     size_t old_c = (size_t)s->capacity * sizeof(filter_constraint), new_c = (size_t)grown * sizeof(filter_constraint);
-    memory_array arrays[2] = {{(void **)&s->bodies, old_b, new_b}, {&s->scratch, old_c, new_c}};
+    memory_array arrays[2] = {{(void **)&s->bodies, old_b, new_b, 0}, {&s->scratch, old_c, new_c, 0}};
     if (memory_grow_together(&w->def.allocator, arrays, 2) != 0) return -1;
     s->capacity = grown;
     return 0;

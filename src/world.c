@@ -204,9 +204,10 @@ static int body_arrays(carom_world *w, int32_t capacity, memory_array arrays[BOD
         blocks[count] = (void **)&r->shape, element[count++] = sizeof *r->shape;
     }
     if (w->sense.capacity > 0) blocks[count] = (void **)&w->sense.last, element[count++] = sizeof *w->sense.last;
-    for (int k = 0; k < count; k++)
+    for (int k = 0; k < count; k++) /* the 64-byte hot and spin records each on one cache line */
         arrays[k] = (memory_array){blocks[k], (size_t)w->capacity * element[k],
-                                   memory_bytes((size_t)capacity, element[k])};
+                                   memory_bytes((size_t)capacity, element[k]),
+                                   blocks[k] == (void **)&w->hot || blocks[k] == (void **)&w->spin.state};
     return count;
 }
 

@@ -535,7 +535,7 @@ static void test_grow_together(void)
     carom_allocator a = counting_allocator(&c, 1);
     void *p[3] = {memory_alloc(&a, 8), memory_alloc(&a, 16), memory_alloc(&a, 24)};
     memset(p[0], 7, 8);
-    memory_array arrays[3] = {{&p[0], 8, 800}, {&p[1], 16, 1600}, {&p[2], 24, 2400}};
+    memory_array arrays[3] = {{&p[0], 8, 800, 0}, {&p[1], 16, 1600, 1}, {&p[2], 24, 2400, 0}};
     long long live = c.live;
     c.fail_at = c.requests + 3;
     void *kept = p[2];
@@ -550,6 +550,44 @@ static void test_grow_together(void)
     CHECK_EQ_INT(c.live, 0);
     CHECK_EQ_INT(c.size_errors, 0);
     CHECK(memory_grow(&a, NULL, 0, memory_bytes(SIZE_MAX / 2, 4)) == NULL); /* a size that overflowed */
+}
+
+/* The hot and spin records are 64 bytes: with the C library each must sit
+ * on one cache line (realloc gives 16-byte alignment, so a record would
+ * straddle two lines), through growth and contents kept; a failed growth
+ * leaves the block as it was. */
+static void test_record_arrays_on_cache_lines(void)
+{
+    carom_world_def def = carom_default_world_def();
+    def.dim = 3;
+    def.box = (carom_vec){40.0, 40.0, 40.0};
+    def.tangential_restitution = 1.0; /* the spin records too */
+    carom_world *w = NULL;
+    char why[200] = "";
+    CHECK_EQ_INT(carom_world_create(&def, &w, why, sizeof why), CAROM_OK);
+    if (!w) return;
+    int misaligned = 0;
+    for (int n = 0; n < 5000; n++) {
+        carom_body_def b = carom_default_body_def();
+        b.position = (carom_vec){-19.0 + (n % 30) * 1.25, -19.0 + (n / 30 % 30) * 1.25, -19.0 + n / 900 * 1.25};
+        b.velocity = (carom_vec){(double)n, 0.0, 0.0};
+        if (carom_world_add_body(w, &b, NULL) != CAROM_OK) break;
+        misaligned += (uintptr_t)w->hot % 64 != 0 || (uintptr_t)w->spin.state % 64 != 0;
+    }
+    CHECK_EQ_INT(w->count, 5000);
+    CHECK(w->spin.state != NULL);
+    CHECK_EQ_INT(misaligned, 0);
+    int kept = 1; /* the contents came along through every growth */
+    for (int32_t id = 0; id < w->count; id++) kept &= w->hot[w->slot_of[id]].v[0] == (double)id;
+    CHECK(kept);
+    carom_world_destroy(w);
+    void *block = memory_grow_lines(NULL, NULL, 0, 640);
+    CHECK(block != NULL && (uintptr_t)block % 64 == 0);
+    if (!block) return;
+    memset(block, 5, 640);
+    CHECK(memory_grow_lines(NULL, block, 640, memory_bytes(SIZE_MAX / 2, 4)) == NULL);
+    CHECK(((unsigned char *)block)[639] == 5);
+    memory_free(NULL, block, 640);
 }
 
 static void test_half_an_allocator_is_refused(void)
@@ -568,6 +606,7 @@ static void test_half_an_allocator_is_refused(void)
 int main(void)
 {
     RUN(test_grow_together);
+    RUN(test_record_arrays_on_cache_lines);
     RUN(test_half_an_allocator_is_refused);
     RUN(test_order_out_of_memory);
     RUN(test_without_reallocate);
