@@ -177,7 +177,8 @@ typedef struct carom_world_def {
      * advancing, means the configuration is jammed (seed 002, 2.1.2): the
      * run stops with CAROM_JAMMED instead of spinning forever. */
     int32_t max_collisions_per_instant;
-    int32_t capacity_hint;       /* expected number of bodies (0: grow as needed) */
+    int32_t capacity_hint;       /* expected number of bodies (0: grow as needed; growing copies the
+                                    body arrays, briefly holding the old and the new) */
     /* Neighbour lists with a shell (L): each body lists the bodies that can
      * reach it while it stays within this distance of where the list was
      * made. 0 (the default) picks lists or cell lists by density; > 0 uses
