@@ -29,6 +29,7 @@
 #include "option.h"
 #include "outfile.h"
 #include "place.h"
+#include "render_cli.h"
 #include "report.h"
 #include "runner.h"
 #include "scenario.h"
@@ -47,7 +48,9 @@ static const char *help_text =
     "       carom compare --scaling                               cost against N and density\n"
     "       carom airhockey [--players 2|4] [--seed S] [--minutes M]   an exact game of air hockey\n"
     "       carom steer [SCENARIO.yaml] [--player P] [--law L] [--windows N]   the safety filter in a container\n"
+    "       carom render TRAJECTORY.xyz -o PICTURE.png|.svg [--frame K|--time T] [--color C]   a picture\n"
     "       carom --help | --version | run --help | compare --help | airhockey --help | steer --help\n"
+    "       carom render --help\n"
     "\n"
     "Every collision is predicted before it happens and processed in time order:\n"
     "no time step, no overlaps, energy conserved to round-off, runs reproducible\n"
@@ -370,6 +373,7 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "compare")) return compare_command(argc - 2, argv + 2);
     if (!strcmp(argv[1], "airhockey")) return airhockey_command(argc - 2, argv + 2);
     if (!strcmp(argv[1], "steer")) return steer_command(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "render")) return render_command(argc - 2, argv + 2);
     char message[MESSAGE_SIZE];
     snprintf(message, sizeof message, "unknown command '%s' (expected run, compare, airhockey, steer, --help or --version)", argv[1]);
     return usage_error(message);

@@ -1,0 +1,49 @@
+/* render.h — pictures of one state of a world, drawn with cairo (issue 15):
+ * 2D disks to scale in their box, 3D spheres shaded and drawn back to front
+ * in a projection, coloured by a quantity with a colour bar and a scale bar. */
+#ifndef CAROM_RENDER_H
+#define CAROM_RENDER_H
+
+#include <stddef.h>
+
+#include "carom.h"
+
+typedef enum render_color { RENDER_SPEED, RENDER_ENERGY, RENDER_SPIN } render_color;
+typedef enum render_view { RENDER_VIEW_Z, RENDER_VIEW_X, RENDER_VIEW_Y, RENDER_VIEW_ISO } render_view;
+
+typedef struct render_options {
+    int width, height;  /* pixels */
+    render_color color; /* what the colour shows */
+    render_view view;   /* 3D: the axis looked along (the viewer on its + side), or iso */
+    int has_slab;       /* 3D: only bodies whose centre's depth lies in [slab_from, slab_to] */
+    double slab_from, slab_to;
+} render_options;
+
+/* One state to draw: bodies (their position, velocity, radius, mass, angular
+ * velocity and inertia are read), the dimension and the box sides (centred
+ * at 0, as carom's worlds are). */
+typedef struct render_scene {
+    int dim;
+    double box[3];
+    const carom_body_state *bodies;
+    int32_t count;
+} render_scene;
+
+/* What a picture showed: the colour bar's range and the bodies drawn. */
+typedef struct render_summary {
+    double low, high;
+    int32_t drawn;
+} render_summary;
+
+render_options render_default_options(void);
+
+/* The colour quantity of a body (speed, kinetic energy translation + spin, |omega|). */
+double render_quantity(const carom_body_state *b, render_color color);
+
+/* Draws the scene to path, PNG or SVG by its extension, written under a
+ * temporary name and renamed when complete. Returns 0; or -1 with a message
+ * in why (nothing is left at path). */
+int render_to_file(const render_scene *scene, const render_options *o, const char *path,
+                   render_summary *summary, char *why, size_t why_size);
+
+#endif
