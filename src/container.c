@@ -803,8 +803,9 @@ static void base_grid(const carom_container *c, int per_axis, int counts[3], dou
     double longest = 0.0;
     for (int k = 0; k < c->dim; k++) longest = fmax(longest, n->upper[k] - n->lower[k]);
     for (int k = 0; k < 3; k++) {
-        double side = n->upper[k] - n->lower[k];
-        counts[k] = k < c->dim ? (int)ceil(per_axis * side / longest) : 1;
+        double side = n->upper[k] - n->lower[k], cells = ceil(per_axis * side / longest);
+        /* a degenerate or unbounded root (a forged snapshot's) gets one cell, never an int overflow */
+        counts[k] = k < c->dim && cells >= 1.0 && cells <= per_axis ? (int)cells : 1;
         if (counts[k] < 1) counts[k] = 1;
         half[k] = k < c->dim ? 0.5 * side / counts[k] : 0.0;
     }
