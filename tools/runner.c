@@ -336,6 +336,10 @@ static int write_due_outputs(runner *r, double now)
         s->next_frame = frame_time(s, s->frame_index);
         if (write_frame(r) != 0) return -1;
     }
+    if (r->series && series_next_time(r->series) <= now) {
+        char why[RUNNER_MESSAGE_SIZE];
+        if (series_row(r->series, r->world, why, sizeof why) != 0) return failure(r, why);
+    }
     if (r->movie && movie_next_time(r->movie) <= now) {
         char why[RUNNER_MESSAGE_SIZE];
         if (movie_frame(r->movie, r->world, r->dim, r->box, why, sizeof why) != 0) return failure(r, why);
@@ -358,6 +362,7 @@ static double next_stop(const runner *r)
     if (s->equilibrate > 0 && !r->equilibrated) target = fmin(target, s->equilibrate);
     if (s->window > 0) target = fmin(target, window_time(s, r->window_index + 1));
     if (r->movie) target = fmin(target, movie_next_time(r->movie));
+    if (r->series) target = fmin(target, series_next_time(r->series));
     return target;
 }
 
@@ -468,6 +473,27 @@ static void say_wrote(const runner *r, const char *path, const char *what)
     if (!r->quiet && path && strcmp(path, "-") != 0) fprintf(stderr, "carom: wrote %s%s\n", path, what);
 }
 
+/* The series gets a last row at the end, and is kept unless the run failed
+ * (an interrupted run keeps it, as the trajectory). */
+static void finish_series(runner *r, run_outcome outcome)
+{
+    if (!r->series) return;
+    char why[RUNNER_MESSAGE_SIZE], what[80];
+    series *s = r->series;
+    double now = carom_world_time(r->world);
+    int failed = outcome == RUN_FAILED || r->message[0];
+    if (!failed && s->last.time < now && isfinite(now) && series_row(s, r->world, why, sizeof why) != 0)
+        failed = failure(r, why) != 0;
+    int64_t rows = s->rows;
+    char *path = strdup(s->out.path ? s->out.path : "");
+    if (failed) series_discard(s);
+    else if (series_close(s, why, sizeof why) != 0) failure(r, why);
+    else snprintf(what, sizeof what, " (%lld rows)", (long long)rows), say_wrote(r, path, what);
+    free(path);
+    free(r->series);
+    r->series = NULL;
+}
+
 /* The movie is kept only when the run completed; otherwise nothing is left of it. */
 static void finish_movie(runner *r, run_outcome outcome)
 {
@@ -512,6 +538,7 @@ static run_outcome finish(runner *r, run_outcome outcome)
     if (kept[2]) say_wrote(r, s->stats, "");
     snprintf(what, sizeof what, " (t = %.17g)", now);
     if (kept[3]) say_wrote(r, s->checkpoint, what);
+    finish_series(r, outcome);
     finish_movie(r, outcome);
     return r->message[0] && outcome == RUN_COMPLETED ? RUN_FAILED : outcome;
 }
@@ -523,6 +550,7 @@ run_outcome runner_run(runner *r)
     run_outcome outcome = apply_controls(r) == 0 ? RUN_COMPLETED : RUN_FAILED;
     if (outcome == RUN_COMPLETED &&
         ((r->s.trajectory && frame_time(&r->s, r->s.frame_index) <= carom_world_time(r->world)) ||
+         (r->series && series_next_time(r->series) <= carom_world_time(r->world)) ||
          (r->movie && movie_next_time(r->movie) <= carom_world_time(r->world))))
         outcome = write_due_outputs(r, carom_world_time(r->world)) == 0 ? RUN_COMPLETED : RUN_FAILED;
     if (outcome == RUN_COMPLETED) outcome = run_slices(r, &bar);
@@ -535,6 +563,9 @@ void runner_free(runner *r)
     if (r->movie) movie_discard(r->movie);
     free(r->movie);
     r->movie = NULL;
+    if (r->series) series_discard(r->series);
+    free(r->series);
+    r->series = NULL;
     r->log.out = NULL;
     outfile_discard(&r->trajectory);
     outfile_discard(&r->events);

@@ -7,6 +7,7 @@
 #define CAROM_RUNNER_H
 
 #include "movie.h"
+#include "series.h"
 #include <signal.h>
 #include <stdio.h>
 
@@ -55,6 +56,7 @@ typedef struct runner {
     const volatile sig_atomic_t *stop; /* non-zero once the command was asked to stop */
     int equilibrated;
     movie *movie;          /* --movie: frames at exact instants (NULL: none) */
+    series *series;        /* --series: statistics over time (NULL: none) */
     double wall_started;
     int64_t events_before;
     char message[RUNNER_MESSAGE_SIZE];
