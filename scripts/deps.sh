@@ -8,6 +8,8 @@ set -euo pipefail
 needed=(gcc make cmake libyaml-dev python3-ase clang libclang-rt-14-dev)
 needed+=(pkgconf) # pkg-config, for test_install (a program built against the installed carom)
 needed+=(libcairo2-dev) # carom render: pictures drawn with cairo (PNG, SVG)
+needed+=(ffmpeg) # carom run --movie: MP4 and GIF encoding (test_movie uses ffprobe too)
+needed+=(gnuplot-nox) # carom plot: plots drawn by gnuplot (pngcairo and svg terminals)
 missing=()
 for pkg in "${needed[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

@@ -29,6 +29,7 @@
 #include "option.h"
 #include "outfile.h"
 #include "place.h"
+#include "plot.h"
 #include "render_cli.h"
 #include "report.h"
 #include "runner.h"
@@ -50,7 +51,8 @@ static const char *help_text =
     "       carom steer [SCENARIO.yaml] [--player P] [--law L] [--windows N]   the safety filter in a container\n"
     "       carom render TRAJECTORY.xyz -o PICTURE.png|.svg [--frame K|--time T] [--color C]   a picture\n"
     "       carom --help | --version | run --help | compare --help | airhockey --help | steer --help\n"
-    "       carom render --help\n"
+    "       carom plot SERIES.csv|TRAJECTORY.xyz -o PLOT.png|.svg [--what W]   statistics, speeds\n"
+    "       carom render --help | plot --help\n"
     "\n"
     "Every collision is predicted before it happens and processed in time order:\n"
     "no time step, no overlaps, energy conserved to round-off, runs reproducible\n"
@@ -72,6 +74,13 @@ static const char *run_help_text =
     "  --checkpoint-every DT  a checkpoint every DT of simulated time\n"
     "  --restart FILE         continue the run saved in checkpoint FILE (its trajectory\n"
     "                         and event log are appended to)\n"
+    "  --series FILE          the statistics over time as CSV: a row now, every --every\n"
+    "                         and at the end (energies, temperature, interval pressure\n"
+    "                         and collision rate, collision counts), for carom plot\n"
+    "  --movie FILE           a movie (.mp4 or .gif, by ffmpeg) of the run, each frame drawn\n"
+    "                         at its exact instant: t = start + k * speed / fps\n"
+    "  --fps N                the movie's frames per second (default 30)\n"
+    "  --speed S              simulated time per second of movie (default: the run in 10 s)\n"
     "  --quiet                no progress bar, and no list of the files written\n"
     "  --help                 this text\n"
     "\n"
@@ -90,6 +99,9 @@ typedef struct options {
     int has_seed, quiet;
     uint64_t seed;
     const char *trajectory, *events_log, *stats, *checkpoint;
+    const char *movie;   /* --movie FILE.mp4|.gif */
+    const char *series;  /* --series FILE.csv */
+    double fps, speed;   /* its frames per second, simulated time per second of movie */
 } options;
 
 static int fail(const char *message)
@@ -129,6 +141,14 @@ static int take_value(options *o, const char *name, const char *value, char *err
     if (!strcmp(name, "--every")) return option_positive_number(name, value, &o->every, error, size);
     if (!strcmp(name, "--checkpoint-every")) return option_positive_number(name, value, &o->checkpoint_every, error, size);
     if (!strcmp(name, "--events")) return parse_count(name, value, &o->events, 1, error, size);
+    if (!strcmp(name, "--movie")) return o->movie = value, 0;
+    if (!strcmp(name, "--series")) return o->series = value, 0;
+    if (!strcmp(name, "--speed")) return option_positive_number(name, value, &o->speed, error, size);
+    if (!strcmp(name, "--fps")) {
+        if (parse_count(name, value, &count, 1, error, size) != 0) return -1;
+        if (count > 240) return snprintf(error, size, "--fps: '%s' is not a usable value (expected 1 to 240)", value), -1;
+        return o->fps = (double)count, 0;
+    }
     if (!strcmp(name, "--seed")) {
         if (parse_count(name, value, &count, 0, error, size) != 0) return -1;
         o->seed = (uint64_t)count, o->has_seed = 1;
@@ -148,14 +168,15 @@ static int take_value(options *o, const char *name, const char *value, char *err
 static int is_valued(const char *name)
 {
     static const char *const valued[] = {"--until", "--every", "--checkpoint-every", "--events", "--seed",
-                                         "--trajectory", "--events-log", "--stats", "--checkpoint", "--restart"};
+                                         "--trajectory", "--events-log", "--stats", "--checkpoint", "--restart",
+                                         "--movie", "--fps", "--speed", "--series"};
     return option_is_one_of(name, valued, sizeof valued / sizeof valued[0]);
 }
 
 /* Returns 0, 1 for --help, or -1 with a message. */
 static int parse_options(int argc, char **argv, options *o, char *error, size_t size)
 {
-    *o = (options){NULL, NULL, NAN, NAN, NAN, -1, 0, 0, 0, NULL, NULL, NULL, NULL};
+    *o = (options){NULL, NULL, NAN, NAN, NAN, -1, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, 30.0, NAN};
     for (int k = 0; k < argc; k++) {
         const char *arg = argv[k];
         if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) return 1;
@@ -224,9 +245,9 @@ static int apply_options(session *s, const options *o)
 /* Options that would change nothing are mistakes: say so. */
 static int check_ignored_options(const session *s, const options *o, char *error, size_t size)
 {
-    if (!isnan(o->every) && !s->trajectory)
-        return snprintf(error, size, "--every sets the interval of trajectory frames, but no trajectory is "
-                        "written (add --trajectory FILE)"), -1;
+    if (!isnan(o->every) && !s->trajectory && !(o->series && o->series[0]))
+        return snprintf(error, size, "--every sets the interval of trajectory frames and series rows, but "
+                        "neither is written (add --trajectory FILE or --series FILE)"), -1;
     if (!isnan(o->checkpoint_every) && !s->checkpoint)
         return snprintf(error, size, "--checkpoint-every needs a checkpoint file (add --checkpoint FILE)"), -1;
     return 0;
@@ -326,6 +347,47 @@ static void catch_stop_signals(void)
 
 /* ---- the run command ------------------------------------------------------ */
 
+/* --series: a row now and every output interval (--every), and at the end. */
+static int open_series(runner *r, const options *o)
+{
+    if (!o->series || !o->series[0]) return 0;
+    if (r->s.trajectory && outfile_same(o->series, r->s.trajectory))
+        return snprintf(r->message, sizeof r->message, "%s: named for both the trajectory and the series", o->series), -1;
+    r->series = calloc(1, sizeof *r->series);
+    if (!r->series) return snprintf(r->message, sizeof r->message, "out of memory"), -1;
+    if (outfile_check(o->series, r->message, sizeof r->message) != 0 ||
+        series_open(r->series, o->series, r->s.every, r->world, r->message, sizeof r->message) != 0) {
+        free(r->series);
+        r->series = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* --movie: frames from now to the run's end at fps, speed simulated time a
+ * second of movie (default: the run in 10 seconds). */
+static int open_movie(runner *r, const options *o, char *usage, size_t usage_size)
+{
+    if (!o->movie || !o->movie[0]) {
+        if (!isnan(o->speed)) return snprintf(usage, usage_size, "--speed is for --movie"), EXIT_USAGE;
+        return 0;
+    }
+    double now = carom_world_time(r->world), speed = o->speed;
+    if (isnan(speed)) {
+        if (!isfinite(r->s.until))
+            return snprintf(usage, usage_size, "--movie of a run without run.until needs --speed S"), EXIT_USAGE;
+        speed = (r->s.until - now) / 10.0;
+    }
+    r->movie = calloc(1, sizeof *r->movie);
+    if (!r->movie) return snprintf(r->message, sizeof r->message, "out of memory"), -1;
+    if (movie_open(r->movie, o->movie, (int)o->fps, speed, now, 800, 600, r->message, sizeof r->message) != 0) {
+        free(r->movie);
+        r->movie = NULL;
+        return -1;
+    }
+    return 0;
+}
+
 static int prepare_run(runner *r, const options *o, char *usage, size_t usage_size)
 {
     if ((o->restart ? build_from_checkpoint(r, o) : build_from_scenario(r, o)) != 0) return -1;
@@ -333,7 +395,9 @@ static int prepare_run(runner *r, const options *o, char *usage, size_t usage_si
     if (apply_options(&r->s, o) != 0) return snprintf(r->message, sizeof r->message, "out of memory"), -1;
     if (check_ignored_options(&r->s, o, usage, usage_size) != 0) return EXIT_USAGE;
     if (check_session(r) != 0) return -1;
-    return runner_prepare(r);
+    if (runner_prepare(r) != 0) return -1;
+    if (open_series(r, o) != 0) return -1;
+    return open_movie(r, o, usage, usage_size);
 }
 
 static int run_command(int argc, char **argv)
@@ -374,7 +438,8 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "airhockey")) return airhockey_command(argc - 2, argv + 2);
     if (!strcmp(argv[1], "steer")) return steer_command(argc - 2, argv + 2);
     if (!strcmp(argv[1], "render")) return render_command(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "plot")) return plot_command(argc - 2, argv + 2);
     char message[MESSAGE_SIZE];
-    snprintf(message, sizeof message, "unknown command '%s' (expected run, compare, airhockey, steer, --help or --version)", argv[1]);
+    snprintf(message, sizeof message, "unknown command '%s' (expected run, compare, airhockey, steer, render, plot, --help or --version)", argv[1]);
     return usage_error(message);
 }

@@ -14,7 +14,9 @@
 #include <cairo-svg.h>
 #include <cairo.h>
 #include <errno.h>
+#include <fontconfig/fontconfig.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,6 +240,7 @@ static drawn_body *place_bodies(const render_scene *s, const render_options *o, 
         sum->low = fmin(sum->low, e->shade), sum->high = fmax(sum->high, e->shade);
     }
     if (sum->drawn == 0) sum->low = sum->high = 0.0;
+    if (o->fixed_range) sum->low = o->range_low, sum->high = o->range_high;
     double span = sum->high - sum->low;
     for (int32_t k = 0; k < sum->drawn; k++) d[k].shade = span > 0.0 ? (d[k].shade - sum->low) / span : 0.5;
     qsort(d, (size_t)sum->drawn, sizeof *d, by_depth);
@@ -294,6 +297,27 @@ static int draw_into(outfile *f, const render_scene *s, const render_options *o,
     return drawn;
 }
 
+int render_to_rgb(const render_scene *s, const render_options *o, unsigned char *rgb, render_summary *sum)
+{
+    cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, o->width, o->height);
+    cairo_t *cr = cairo_create(surface);
+    int drawn = draw_scene(cr, s, o, sum);
+    cairo_destroy(cr);
+    cairo_surface_flush(surface);
+    if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) drawn = -1;
+    const unsigned char *data = cairo_image_surface_get_data(surface);
+    int stride = cairo_image_surface_get_stride(surface);
+    for (int y = 0; drawn == 0 && y < o->height; y++) /* cairo's RGB24: one native-endian 32-bit xRGB word a pixel */
+        for (int x = 0; x < o->width; x++) {
+            uint32_t pixel;
+            memcpy(&pixel, data + (size_t)y * (size_t)stride + 4 * (size_t)x, sizeof pixel);
+            unsigned char *out = rgb + 3 * ((size_t)y * (size_t)o->width + (size_t)x);
+            out[0] = (unsigned char)(pixel >> 16), out[1] = (unsigned char)(pixel >> 8), out[2] = (unsigned char)pixel;
+        }
+    cairo_surface_destroy(surface);
+    return drawn;
+}
+
 int render_to_file(const render_scene *s, const render_options *o, const char *path, render_summary *sum,
                    char *why, size_t why_size)
 {
@@ -311,4 +335,10 @@ int render_to_file(const render_scene *s, const render_options *o, const char *p
         return -1;
     }
     return outfile_commit(&f, why, why_size);
+}
+
+void render_release_caches(void)
+{
+    cairo_debug_reset_static_data();
+    FcFini();
 }

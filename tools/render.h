@@ -17,6 +17,8 @@ typedef struct render_options {
     render_view view;   /* 3D: the axis looked along (the viewer on its + side), or iso */
     int has_slab;       /* 3D: only bodies whose centre's depth lies in [slab_from, slab_to] */
     double slab_from, slab_to;
+    int fixed_range;    /* 1: the colour bar spans [range_low, range_high] (a movie's frames), 0: the frame's own */
+    double range_low, range_high;
 } render_options;
 
 /* One state to draw: bodies (their position, velocity, radius, mass, angular
@@ -40,10 +42,19 @@ render_options render_default_options(void);
 /* The colour quantity of a body (speed, kinetic energy translation + spin, |omega|). */
 double render_quantity(const carom_body_state *b, render_color color);
 
+/* Draws the scene into rgb (width * height * 3 bytes, rows top down, packed
+ * RGB). Returns 0, or -1 if cairo failed. */
+int render_to_rgb(const render_scene *scene, const render_options *o, unsigned char *rgb, render_summary *summary);
+
 /* Draws the scene to path, PNG or SVG by its extension, written under a
  * temporary name and renamed when complete. Returns 0; or -1 with a message
  * in why (nothing is left at path). */
 int render_to_file(const render_scene *scene, const render_options *o, const char *path,
                    render_summary *summary, char *why, size_t why_size);
+
+/* Releases cairo's and fontconfig's process-wide caches (at the end of a
+ * command that drew, so that a leak checker sees a clean exit; no drawing
+ * may follow). */
+void render_release_caches(void);
 
 #endif

@@ -5,9 +5,7 @@
  * (from xyz.c) or the option; nothing is written then. */
 #include "render_cli.h"
 
-#include <cairo.h>
 #include <errno.h>
-#include <fontconfig/fontconfig.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,8 +204,6 @@ int render_command(int argc, char **argv)
     if (parsed == 1) return fputs(help_text, stdout), 0;
     if (parsed != 0) return fprintf(stderr, "carom render: %s\n(carom render --help lists the options)\n", why), EXIT_USAGE;
     int status = render_request_run(&r, why, sizeof why) != 0 ? (fprintf(stderr, "carom: %s\n", why), 1) : 0;
-    /* cairo's and fontconfig's caches released, so that a leak checker sees a clean exit */
-    cairo_debug_reset_static_data();
-    FcFini();
+    render_release_caches();
     return status;
 }

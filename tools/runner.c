@@ -336,6 +336,15 @@ static int write_due_outputs(runner *r, double now)
         s->next_frame = frame_time(s, s->frame_index);
         if (write_frame(r) != 0) return -1;
     }
+    if (r->series && series_next_time(r->series) <= now) {
+        char why[RUNNER_MESSAGE_SIZE];
+        if (series_row(r->series, r->world, why, sizeof why) != 0) return failure(r, why);
+    }
+    if (r->movie && movie_next_time(r->movie) <= now) {
+        char why[RUNNER_MESSAGE_SIZE];
+        if (movie_frame(r->movie, r->world, r->dim, r->box, why, sizeof why) != 0) return failure(r, why);
+        while (movie_next_time(r->movie) <= now) r->movie->index++; /* none is skipped: the run stops at each */
+    }
     if (wants_checkpoints(s) && checkpoint_time(s, s->checkpoint_index) <= now) {
         while (checkpoint_time(s, s->checkpoint_index) <= now) s->checkpoint_index++;
         s->next_checkpoint = checkpoint_time(s, s->checkpoint_index);
@@ -352,6 +361,8 @@ static double next_stop(const runner *r)
     if (wants_checkpoints(s)) target = fmin(target, checkpoint_time(s, s->checkpoint_index));
     if (s->equilibrate > 0 && !r->equilibrated) target = fmin(target, s->equilibrate);
     if (s->window > 0) target = fmin(target, window_time(s, r->window_index + 1));
+    if (r->movie) target = fmin(target, movie_next_time(r->movie));
+    if (r->series) target = fmin(target, series_next_time(r->series));
     return target;
 }
 
@@ -462,6 +473,50 @@ static void say_wrote(const runner *r, const char *path, const char *what)
     if (!r->quiet && path && strcmp(path, "-") != 0) fprintf(stderr, "carom: wrote %s%s\n", path, what);
 }
 
+/* The series gets a last row at the end, and is kept unless the run failed
+ * (an interrupted run keeps it, as the trajectory). */
+static void finish_series(runner *r, run_outcome outcome)
+{
+    if (!r->series) return;
+    char why[RUNNER_MESSAGE_SIZE], what[80];
+    series *s = r->series;
+    double now = carom_world_time(r->world);
+    int failed = outcome == RUN_FAILED || r->message[0];
+    if (!failed && s->last.time < now && isfinite(now) && series_row(s, r->world, why, sizeof why) != 0)
+        failed = failure(r, why) != 0;
+    int64_t rows = s->rows;
+    char *path = strdup(s->out.path ? s->out.path : "");
+    if (failed) series_discard(s);
+    else if (series_close(s, why, sizeof why) != 0) failure(r, why);
+    else snprintf(what, sizeof what, " (%lld rows)", (long long)rows), say_wrote(r, path, what);
+    free(path);
+    free(r->series);
+    r->series = NULL;
+}
+
+/* The movie is kept only when the run completed; otherwise nothing is left of it. */
+static void finish_movie(runner *r, run_outcome outcome)
+{
+    if (!r->movie) return;
+    char why[RUNNER_MESSAGE_SIZE], what[160];
+    int64_t frames = r->movie->index;
+    double last = r->movie->origin + (double)(frames - 1) * r->movie->speed / (double)r->movie->fps;
+    char *path = r->movie->path ? strdup(r->movie->path) : NULL;
+    if (outcome != RUN_COMPLETED || r->message[0]) {
+        movie_discard(r->movie);
+    } else if (movie_close(r->movie, why, sizeof why) != 0) {
+        failure(r, why);
+    } else if (path) {
+        snprintf(what, sizeof what, " (%lld frames at %d per second, the last at t = %.17g)", (long long)frames,
+                 r->movie->fps, last);
+        say_wrote(r, path, what);
+    }
+    free(path);
+    free(r->movie);
+    r->movie = NULL;
+    render_release_caches(); /* the run's last drawing */
+}
+
 static run_outcome finish(runner *r, run_outcome outcome)
 {
     session *s = &r->s;
@@ -483,6 +538,8 @@ static run_outcome finish(runner *r, run_outcome outcome)
     if (kept[2]) say_wrote(r, s->stats, "");
     snprintf(what, sizeof what, " (t = %.17g)", now);
     if (kept[3]) say_wrote(r, s->checkpoint, what);
+    finish_series(r, outcome);
+    finish_movie(r, outcome);
     return r->message[0] && outcome == RUN_COMPLETED ? RUN_FAILED : outcome;
 }
 
@@ -491,7 +548,10 @@ run_outcome runner_run(runner *r)
     progress bar;
     progress_start(&bar, r->quiet, r->world);
     run_outcome outcome = apply_controls(r) == 0 ? RUN_COMPLETED : RUN_FAILED;
-    if (outcome == RUN_COMPLETED && r->s.trajectory && frame_time(&r->s, r->s.frame_index) <= carom_world_time(r->world))
+    if (outcome == RUN_COMPLETED &&
+        ((r->s.trajectory && frame_time(&r->s, r->s.frame_index) <= carom_world_time(r->world)) ||
+         (r->series && series_next_time(r->series) <= carom_world_time(r->world)) ||
+         (r->movie && movie_next_time(r->movie) <= carom_world_time(r->world))))
         outcome = write_due_outputs(r, carom_world_time(r->world)) == 0 ? RUN_COMPLETED : RUN_FAILED;
     if (outcome == RUN_COMPLETED) outcome = run_slices(r, &bar);
     progress_finish(&bar, r->world, &r->s, outcome == RUN_COMPLETED);
@@ -500,6 +560,12 @@ run_outcome runner_run(runner *r)
 
 void runner_free(runner *r)
 {
+    if (r->movie) movie_discard(r->movie);
+    free(r->movie);
+    r->movie = NULL;
+    if (r->series) series_discard(r->series);
+    free(r->series);
+    r->series = NULL;
     r->log.out = NULL;
     outfile_discard(&r->trajectory);
     outfile_discard(&r->events);

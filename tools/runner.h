@@ -6,6 +6,8 @@
 #ifndef CAROM_RUNNER_H
 #define CAROM_RUNNER_H
 
+#include "movie.h"
+#include "series.h"
 #include <signal.h>
 #include <stdio.h>
 
@@ -53,6 +55,8 @@ typedef struct runner {
     int quiet;
     const volatile sig_atomic_t *stop; /* non-zero once the command was asked to stop */
     int equilibrated;
+    movie *movie;          /* --movie: frames at exact instants (NULL: none) */
+    series *series;        /* --series: statistics over time (NULL: none) */
     double wall_started;
     int64_t events_before;
     char message[RUNNER_MESSAGE_SIZE];
