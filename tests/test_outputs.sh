@@ -220,7 +220,7 @@ check_options() {
   case_dir options
   local out status
   out=$("$carom" run ../gas.yaml --every 0.1 2>&1); status=$?
-  [ $status -eq 2 ] && [[ $out == *"--every"*"no trajectory"* ]] || { fail options "--every alone: $status $out"; return; }
+  [ $status -eq 2 ] && [[ $out == *"--every"*"neither is written"* ]] || { fail options "--every alone: $status $out"; return; }
   out=$("$carom" run ../gas.yaml --checkpoint-every 0.1 2>&1); status=$?
   [ $status -eq 2 ] && [[ $out == *"--checkpoint-every needs a checkpoint"* ]] ||
     { fail options "--checkpoint-every alone: $status $out"; return; }
