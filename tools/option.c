@@ -42,3 +42,35 @@ int option_take_valued(int argc, char **argv, int *k, int (*is_valued)(const cha
         return snprintf(error, size, "%s needs a value", name), -1;
     return 0;
 }
+
+int option_integer(const char *option, const char *text, long long *value, char *error, size_t size)
+{
+    char *end = NULL;
+    errno = 0;
+    *value = strtoll(text, &end, 10);
+    if (errno || end == text || *end)
+        return snprintf(error, size, "%s: '%s' is not a usable value (expected an integer)", option, text), -1;
+    return 0;
+}
+
+int option_walk(int argc, char **argv, const option_walker *walker, void *request, char *error, size_t size)
+{
+    for (int k = 0; k < argc; k++) {
+        const char *arg = argv[k];
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) return 1;
+        if (!strcmp(arg, "--verbose")) {
+            *walker->verbose = 1;
+            continue;
+        }
+        if (arg[0] != '-' || !arg[1]) {
+            if (walker->positional(request, arg, error, size) != 0) return -1;
+            continue;
+        }
+        char name[64];
+        const char *value = NULL;
+        if (option_take_valued(argc, argv, &k, walker->is_valued, name, sizeof name, &value, error, size) != 0 ||
+            walker->take(request, name, value, error, size) != 0)
+            return -1;
+    }
+    return 0;
+}

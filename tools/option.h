@@ -19,4 +19,21 @@ int option_is_one_of(const char *name, const char *const names[], size_t count);
 int option_take_valued(int argc, char **argv, int *k, int (*is_valued)(const char *name), char *name,
                        size_t name_size, const char **value, char *error, size_t size);
 
+/* An integer (a frame index: negative counts from the end). Returns 0, or -1
+ * with "OPTION: 'TEXT' is not a usable value (expected an integer)". */
+int option_integer(const char *option, const char *text, long long *value, char *error, size_t size);
+
+/* A subcommand's arguments, walked in order: --help or -h returns 1 at once;
+ * --verbose sets *verbose; an argument not starting with '-' (or "-" alone)
+ * goes to positional; every other is a valued option (is_valued, as
+ * option_take_valued) handed to take with its value. Returns 0, 1, or -1
+ * with the message of the first refusal. */
+typedef struct option_walker {
+    int (*is_valued)(const char *name);
+    int (*take)(void *request, const char *name, const char *value, char *error, size_t size);
+    int (*positional)(void *request, const char *argument, char *error, size_t size);
+    int *verbose;
+} option_walker;
+int option_walk(int argc, char **argv, const option_walker *walker, void *request, char *error, size_t size);
+
 #endif

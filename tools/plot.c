@@ -68,44 +68,31 @@ static int is_valued(const char *name)
     return option_is_one_of(name, names, sizeof names / sizeof *names);
 }
 
-static int take_option(plot_request *r, const char *name, const char *value, char *why, size_t size)
+static int take_option(void *request, const char *name, const char *value, char *why, size_t size)
 {
+    plot_request *r = request;
     if (!strcmp(name, "-o") || !strcmp(name, "--output")) return r->output = value, 0;
-    if (!strcmp(name, "--frame")) {
-        char *end = NULL;
-        errno = 0;
-        r->frame = strtoll(value, &end, 10);
-        if (errno || end == value || *end)
-            return snprintf(why, size, "--frame: '%s' is not a usable value (expected an integer)", value), -1;
-        return 0;
-    }
+    if (!strcmp(name, "--frame")) return option_integer(name, value, &r->frame, why, size);
     for (int k = 0; k < 5; k++)
         if (!strcmp(value, what_names[k])) return r->what = k, 0;
     return snprintf(why, size, "--what: '%s' is not a usable value (expected energy, temperature, pressure, rate "
                     "or speeds)", value), -1;
 }
 
+static int take_input(void *request, const char *argument, char *why, size_t size)
+{
+    plot_request *r = request;
+    if (r->input) return snprintf(why, size, "one input only ('%s' and '%s')", r->input, argument), -1;
+    return r->input = argument, 0;
+}
+
 /* 0 to plot, 1 for --help, -1 on a usage error. */
 static int parse(int argc, char **argv, plot_request *r, char *why, size_t size)
 {
     *r = (plot_request){.frame = -1, .what = -1};
-    for (int k = 0; k < argc; k++) {
-        if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) return 1;
-        if (!strcmp(argv[k], "--verbose")) {
-            r->verbose = 1;
-            continue;
-        }
-        if (argv[k][0] != '-' || !argv[k][1]) {
-            if (r->input) return snprintf(why, size, "one input only ('%s' and '%s')", r->input, argv[k]), -1;
-            r->input = argv[k];
-            continue;
-        }
-        char name[64];
-        const char *value = NULL;
-        if (option_take_valued(argc, argv, &k, is_valued, name, sizeof name, &value, why, size) != 0 ||
-            take_option(r, name, value, why, size) != 0)
-            return -1;
-    }
+    const option_walker walker = {is_valued, take_option, take_input, &r->verbose};
+    int walked = option_walk(argc, argv, &walker, r, why, size);
+    if (walked != 0) return walked;
     if (!r->input) return snprintf(why, size, "an input is needed (carom plot FILE -o PLOT.png)"), -1;
     if (!r->output) return snprintf(why, size, "an output plot is needed (-o PLOT.png or PLOT.svg)"), -1;
     int trajectory = ends_with(r->input, ".xyz");

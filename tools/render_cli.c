@@ -48,16 +48,6 @@ static int is_valued(const char *name)
     return option_is_one_of(name, names, sizeof names / sizeof *names);
 }
 
-static int parse_integer(const char *option, const char *text, long long *value, char *why, size_t size)
-{
-    char *end = NULL;
-    errno = 0;
-    *value = strtoll(text, &end, 10);
-    if (errno || end == text || *end)
-        return snprintf(why, size, "%s: '%s' is not a usable value (expected an integer)", option, text), -1;
-    return 0;
-}
-
 static int parse_size(const char *text, render_options *o, char *why, size_t size)
 {
     int w = 0, h = 0, used = 0;
@@ -92,13 +82,14 @@ static int pick(const char *option, const char *text, const char *const names[],
     return snprintf(why, size, "%s: '%s' is not a usable value (expected %s)", option, text, expected), -1;
 }
 
-static int take_option(render_request *r, const char *name, const char *value, char *why, size_t size)
+static int take_option(void *request, const char *name, const char *value, char *why, size_t size)
 {
+    render_request *r = request;
     static const char *const colors[] = {"speed", "energy", "spin"};
     static const char *const views[] = {"z", "x", "y", "iso"};
     int picked = 0;
     if (!strcmp(name, "-o") || !strcmp(name, "--output")) return r->output = value, 0;
-    if (!strcmp(name, "--frame")) return parse_integer(name, value, &r->frame, why, size);
+    if (!strcmp(name, "--frame")) return option_integer(name, value, &r->frame, why, size);
     if (!strcmp(name, "--time")) {
         char *end = NULL;
         r->time = strtod(value, &end);
@@ -121,26 +112,20 @@ static int take_option(render_request *r, const char *name, const char *value, c
     return r->dim = value[0] - '0', 0;
 }
 
+static int take_input(void *request, const char *argument, char *why, size_t size)
+{
+    render_request *r = request;
+    if (r->input) return snprintf(why, size, "one trajectory only ('%s' and '%s')", r->input, argument), -1;
+    return r->input = argument, 0;
+}
+
 /* 0 to render, 1 for --help, -1 on a usage error. */
 static int parse(int argc, char **argv, render_request *r, char *why, size_t size)
 {
     *r = (render_request){.frame = -1, .o = render_default_options()};
-    for (int k = 0; k < argc; k++) {
-        if (!strcmp(argv[k], "--help") || !strcmp(argv[k], "-h")) return 1;
-        if (!strcmp(argv[k], "--verbose")) {
-            r->verbose = 1;
-            continue;
-        }
-        if (argv[k][0] != '-' || !argv[k][1]) {
-            if (r->input) return snprintf(why, size, "one trajectory only ('%s' and '%s')", r->input, argv[k]), -1;
-            r->input = argv[k];
-            continue;
-        }
-        char name[64];
-        const char *value = NULL;
-        if (option_take_valued(argc, argv, &k, is_valued, name, sizeof name, &value, why, size) != 0) return -1;
-        if (take_option(r, name, value, why, size) != 0) return -1;
-    }
+    const option_walker walker = {is_valued, take_option, take_input, &r->verbose};
+    int walked = option_walk(argc, argv, &walker, r, why, size);
+    if (walked != 0) return walked;
     if (!r->input) return snprintf(why, size, "a trajectory file is needed (carom render TRAJECTORY -o FILE)"), -1;
     if (!r->output) return snprintf(why, size, "an output picture is needed (-o FILE.png or FILE.svg)"), -1;
     return 0;
