@@ -10,6 +10,10 @@ needed+=(pkgconf) # pkg-config, for test_install (a program built against the in
 needed+=(libcairo2-dev) # carom render: pictures drawn with cairo (PNG, SVG)
 needed+=(ffmpeg) # carom run --movie: MP4 and GIF encoding (test_movie uses ffprobe too)
 needed+=(gnuplot-nox) # carom plot: plots drawn by gnuplot (pngcairo and svg terminals)
+needed+=(wasi-libc libclang-rt-14-dev-wasm32 lld-14) # the page: the engine compiled to wasm32-wasi (scripts/web.sh)
+needed+=(chromium) # the page's tests: headless Chromium, driven by puppeteer-core from npm
+command -v node >/dev/null 2>&1 || needed+=(nodejs) # test_wasm runs the wasm engine under node
+command -v npm >/dev/null 2>&1 || needed+=(npm)     # test_browser installs puppeteer-core
 missing=()
 for pkg in "${needed[@]}"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")

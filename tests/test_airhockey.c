@@ -147,8 +147,10 @@ static void test_two_players_score_without_overlap(void)
                  o.summary.pair_events + o.summary.wall_events + o.summary.sensor_events);
 }
 
-/* Seed 7, 2 players, 60 s: the hash of the final states, events and score. */
-#define RECORDED_GAME_HASH UINT64_C(0x00564f02cb702937)
+/* Seed 7, 2 players, 60 s: the hash of the final states, events and score.
+ * Re-recorded (was 0x00564f02cb702937) when serve directions stopped using
+ * cos and sin, so that the page's wasm build plays the same games. */
+#define RECORDED_GAME_HASH UINT64_C(0x6178c9229959c474)
 
 static void test_same_seed_same_game(void)
 {

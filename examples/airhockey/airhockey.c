@@ -194,11 +194,19 @@ static carom_status add_goal_sensors(airhockey_game *g)
 
 /* ---- serving -------------------------------------------------------------- */
 
+/* A serve's velocity: a speed in [serve_speed / 2, serve_speed] and a
+ * direction uniform on the circle, drawn by rejection in the unit disk and
+ * normalised with sqrt only. IEEE 754 rounds sqrt exactly everywhere, while
+ * cos and sin differ between C libraries in their last bits, so every
+ * platform (the page's wasm build included) plays the same game bit for bit. */
 static carom_vec random_velocity(airhockey_game *g)
 {
     double speed = g->config.serve_speed * (0.5 + 0.5 * carom_rng_uniform(&g->rng));
-    double angle = 2.0 * 3.14159265358979323846 * carom_rng_uniform(&g->rng);
-    return (carom_vec){speed * cos(angle), speed * sin(angle), 0.0};
+    for (;;) {
+        double x = 2.0 * carom_rng_uniform(&g->rng) - 1.0, y = 2.0 * carom_rng_uniform(&g->rng) - 1.0;
+        double r2 = x * x + y * y;
+        if (r2 > 1e-4 && r2 <= 1.0) return (carom_vec){speed * x / sqrt(r2), speed * y / sqrt(r2), 0.0};
+    }
 }
 
 /* Whether a puck at `at` would keep a little clearance from every mallet. */

@@ -1,0 +1,258 @@
+/* box_view.c — seed 002's comparison, live (box_view.h).
+ *
+ * The exact engine (carom_world) runs to the instant the page draws, and
+ * every position is read at exactly that instant. The plain frame stepper
+ * (carom_frame: move every disk by v dt, then resolve the overlaps found,
+ * seed 002 sec. 2.1) starts from the same bodies and steps whole frames up
+ * to that instant. Around each frame the view looks for the collisions the
+ * stepper could not see: a pair whose straight paths came within contact
+ * during the frame (the closest approach of two linear motions, as in
+ * seed 000's pair prediction) but which are apart at the frame's end, with
+ * neither disk having taken an impulse in it: they passed through each
+ * other unnoticed (tunnelling). It also counts overlapping pairs at the
+ * frame's end, which the exact engine never has.
+ */
+#include "box_view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "carom.h"
+#include "pair_grid.h"
+#include "web_export.h"
+#include "web_place.h"
+
+struct box_view {
+    carom_world *world;
+    carom_frame *frame;
+    int32_t n;
+    double width, height, radius, speed, dt;
+    double *before_xy, *before_v, *now_xy; /* the stepper's centres and velocities, 2 a disk */
+    uint64_t *before_hits;                 /* its disks' collision counts at the frame's start */
+    uint64_t *now_hits;
+    float *exact_disks, *frame_disks;
+    unsigned char *overlapping;
+    pair_grid grid;
+    double counters[BOX_COUNTERS];
+    int status;
+    char message[256];
+};
+
+static int fail(box_view *v, carom_status status, const char *why)
+{
+    v->status = (int)status;
+    snprintf(v->message, sizeof v->message, "%s", why);
+    return v->status;
+}
+
+static int allocate_buffers(box_view *v)
+{
+    size_t n = (size_t)v->n;
+    v->before_xy = malloc(2 * n * sizeof *v->before_xy);
+    v->before_v = malloc(2 * n * sizeof *v->before_v);
+    v->now_xy = malloc(2 * n * sizeof *v->now_xy);
+    v->before_hits = malloc(n * sizeof *v->before_hits);
+    v->now_hits = malloc(n * sizeof *v->now_hits);
+    v->exact_disks = malloc(4 * n * sizeof *v->exact_disks);
+    v->frame_disks = malloc(4 * n * sizeof *v->frame_disks);
+    v->overlapping = malloc(n);
+    return v->before_xy && v->before_v && v->now_xy && v->before_hits && v->now_hits && v->exact_disks &&
+                   v->frame_disks && v->overlapping
+               ? 0
+               : -1;
+}
+
+static int build(box_view *v, double radius, uint32_t seed)
+{
+    char why[256];
+    carom_body_def *bodies = malloc((size_t)v->n * sizeof *bodies);
+    if (!bodies || allocate_buffers(v) != 0) {
+        free(bodies);
+        return fail(v, CAROM_OUT_OF_MEMORY, "out of memory");
+    }
+    carom_status s = web_place_disks(v->n, v->width, v->height, radius, v->speed, seed, bodies, why, sizeof why);
+    carom_world_def def = web_box_world_def(v->n, v->width, v->height);
+    if (s == CAROM_OK) s = carom_world_create(&def, &v->world, why, sizeof why);
+    for (int32_t k = 0; s == CAROM_OK && k < v->n; k++) s = carom_world_add_body(v->world, &bodies[k], NULL);
+    free(bodies);
+    if (s != CAROM_OK) return fail(v, s, v->world ? carom_world_message(v->world) : why);
+    carom_frame_def frame = carom_default_frame_def();
+    frame.dt = v->dt;
+    s = carom_frame_create_from_world(v->world, &frame, &v->frame, why, sizeof why);
+    return s == CAROM_OK ? 0 : fail(v, s, why);
+}
+
+box_view *WEB_EXPORT(box_create)(int32_t n, double width, double height, double radius, double speed, double dt,
+                                 uint32_t seed)
+{
+    box_view *v = calloc(1, sizeof *v);
+    if (!v) return NULL;
+    v->n = n, v->width = width, v->height = height, v->radius = radius, v->speed = speed, v->dt = dt;
+    if (n < 1 || n > 1000000) fail(v, CAROM_INVALID_ARGUMENT, "the number of disks must be 1 to 1000000");
+    else if (!(dt > 0.0) || !isfinite(dt)) fail(v, CAROM_INVALID_ARGUMENT, "the frame step must be positive");
+    else if (build(v, radius, seed) == 0) {
+        carom_stats stats = carom_world_stats(v->world);
+        v->counters[BOX_ENERGY_START] = v->counters[BOX_ENERGY_EXACT] = stats.kinetic_energy;
+        v->counters[BOX_ENERGY_FRAME] = stats.kinetic_energy;
+        box_advance(v, 0.0, 0);
+    }
+    return v;
+}
+
+int WEB_EXPORT(box_status)(const box_view *v) { return v->status; }
+const char *WEB_EXPORT(box_message)(const box_view *v) { return v->message; }
+const float *WEB_EXPORT(box_exact_disks)(const box_view *v) { return v->exact_disks; }
+const float *WEB_EXPORT(box_frame_disks)(const box_view *v) { return v->frame_disks; }
+const double *WEB_EXPORT(box_counters)(const box_view *v) { return v->counters; }
+int32_t WEB_EXPORT(box_count)(const box_view *v) { return v->n; }
+
+/* ---- the frame stepper's overlaps and missed collisions -------------------- */
+
+typedef struct pair_count {
+    box_view *view;
+    double contact;  /* the sum of the radii (all disks are equal) */
+    int64_t count;
+} pair_count;
+
+static void count_overlap(void *user, int32_t i, int32_t j)
+{
+    pair_count *c = user;
+    const double *xy = c->view->now_xy;
+    double dx = xy[2 * j] - xy[2 * i], dy = xy[2 * j + 1] - xy[2 * i + 1];
+    if (dx * dx + dy * dy < c->contact * c->contact * (1.0 - 1e-9)) {
+        c->count++;
+        c->view->overlapping[i] = c->view->overlapping[j] = 1;
+    }
+}
+
+/* Whether the straight paths x_i + v_i s, x_j + v_j s came within contact for
+ * some s in [0, dt]: the smallest |dx + dv s|^2 there, against contact^2. */
+static int paths_met(const double *x, const double *v, int32_t i, int32_t j, double dt, double contact)
+{
+    double dx = x[2 * j] - x[2 * i], dy = x[2 * j + 1] - x[2 * i + 1];
+    double dvx = v[2 * j] - v[2 * i], dvy = v[2 * j + 1] - v[2 * i + 1];
+    double vv = dvx * dvx + dvy * dvy, b = dx * dvx + dy * dvy;
+    double s = vv > 0.0 ? -b / vv : 0.0;
+    s = s < 0.0 ? 0.0 : s > dt ? dt : s;
+    double cx = dx + dvx * s, cy = dy + dvy * s;
+    return cx * cx + cy * cy < contact * contact;
+}
+
+static void count_missed(void *user, int32_t i, int32_t j)
+{
+    pair_count *c = user;
+    box_view *v = c->view;
+    if (v->now_hits[i] != v->before_hits[i] || v->now_hits[j] != v->before_hits[j]) return;
+    if (!paths_met(v->before_xy, v->before_v, i, j, v->dt, c->contact)) return;
+    double dx = v->now_xy[2 * j] - v->now_xy[2 * i], dy = v->now_xy[2 * j + 1] - v->now_xy[2 * i + 1];
+    if (dx * dx + dy * dy >= c->contact * c->contact) c->count++;
+}
+
+/* Reads the stepper's disks; returns the reach of a pair search over the
+ * coming frame (a diameter and the fastest disk's flight). */
+static double read_stepper(box_view *v, double *xy, double *vel, uint64_t *hits)
+{
+    double fastest = 0.0;
+    for (int32_t k = 0; k < v->n; k++) {
+        carom_body_state s;
+        carom_frame_get_body(v->frame, k, &s);
+        xy[2 * k] = s.position.x, xy[2 * k + 1] = s.position.y;
+        if (vel) vel[2 * k] = s.velocity.x, vel[2 * k + 1] = s.velocity.y;
+        hits[k] = s.collisions;
+        double speed = sqrt(s.velocity.x * s.velocity.x + s.velocity.y * s.velocity.y);
+        fastest = speed > fastest ? speed : fastest;
+    }
+    return 2.0 * (fastest * v->dt) + 2.0 * v->radius;
+}
+
+/* One frame of the stepper and the missed collisions in it. */
+static int step_frame(box_view *v)
+{
+    double reach = read_stepper(v, v->before_xy, v->before_v, v->before_hits);
+    carom_status s = carom_frame_run(v->frame, 1);
+    if (s != CAROM_OK && s != CAROM_JAMMED) return fail(v, s, carom_frame_message(v->frame));
+    read_stepper(v, v->now_xy, NULL, v->now_hits);
+    pair_count missed = {v, 2.0 * v->radius, 0};
+    if (pair_grid_visit_pairs(&v->grid, v->before_xy, v->n, v->width, v->height, reach, count_missed, &missed))
+        return fail(v, CAROM_OUT_OF_MEMORY, "out of memory");
+    v->counters[BOX_MISSED] += (double)missed.count;
+    v->counters[BOX_FRAMES] += 1.0;
+    return 0;
+}
+
+/* ---- bringing both to the page's instant ------------------------------------ */
+
+static void fill_frame_disks(box_view *v)
+{
+    for (int32_t k = 0; k < v->n; k++) v->overlapping[k] = 0;
+    pair_count overlaps = {v, 2.0 * v->radius, 0};
+    if (pair_grid_visit_pairs(&v->grid, v->now_xy, v->n, v->width, v->height, 2.0 * v->radius, count_overlap,
+                              &overlaps) != 0)
+        fail(v, CAROM_OUT_OF_MEMORY, "out of memory");
+    v->counters[BOX_OVERLAPS_NOW] = (double)overlaps.count;
+    if (overlaps.count > v->counters[BOX_OVERLAPS_MOST]) v->counters[BOX_OVERLAPS_MOST] = (double)overlaps.count;
+    for (int32_t k = 0; k < v->n; k++) {
+        carom_body_state s;
+        carom_frame_get_body(v->frame, k, &s);
+        float *d = v->frame_disks + 4 * k;
+        d[0] = (float)s.position.x, d[1] = (float)s.position.y, d[2] = (float)s.radius;
+        double speed = sqrt(s.velocity.x * s.velocity.x + s.velocity.y * s.velocity.y);
+        d[3] = v->overlapping[k] ? -1.0f : (float)(v->speed > 0.0 ? speed / v->speed : 0.0);
+    }
+    carom_frame_stats stats = carom_frame_get_stats(v->frame);
+    v->counters[BOX_TIME_FRAME] = stats.time;
+    v->counters[BOX_ENERGY_FRAME] = stats.kinetic_energy;
+    v->counters[BOX_COLLISIONS_FRAME] = (double)stats.pair_collisions;
+    v->counters[BOX_PENETRATION_MOST] = stats.max_penetration;
+}
+
+static void fill_exact_disks(box_view *v)
+{
+    for (int32_t k = 0; k < v->n; k++) {
+        carom_body_state s;
+        carom_world_get_body(v->world, k, &s);
+        v->now_xy[2 * k] = s.position.x, v->now_xy[2 * k + 1] = s.position.y;
+        float *d = v->exact_disks + 4 * k;
+        d[0] = (float)s.position.x, d[1] = (float)s.position.y, d[2] = (float)s.radius;
+        double speed = sqrt(s.velocity.x * s.velocity.x + s.velocity.y * s.velocity.y);
+        d[3] = (float)(v->speed > 0.0 ? speed / v->speed : 0.0);
+    }
+    pair_count overlaps = {v, 2.0 * v->radius, 0};
+    if (pair_grid_visit_pairs(&v->grid, v->now_xy, v->n, v->width, v->height, 2.0 * v->radius, count_overlap,
+                              &overlaps) != 0)
+        fail(v, CAROM_OUT_OF_MEMORY, "out of memory");
+    v->counters[BOX_OVERLAPS_EXACT] = (double)overlaps.count;
+    carom_stats stats = carom_world_stats(v->world);
+    v->counters[BOX_TIME_EXACT] = stats.time;
+    v->counters[BOX_ENERGY_EXACT] = stats.kinetic_energy;
+    v->counters[BOX_COLLISIONS_EXACT] = (double)stats.pair_events;
+    v->counters[BOX_WALLS_EXACT] = (double)stats.wall_events;
+}
+
+int WEB_EXPORT(box_advance)(box_view *v, double t, int32_t max_frames)
+{
+    if (v->status != 0) return v->status;
+    if (!isfinite(t)) return fail(v, CAROM_INVALID_ARGUMENT, "the time to advance to must be finite");
+    if (t > carom_world_time(v->world)) {
+        carom_status s = carom_world_run(v->world, t, INT64_MAX);
+        if (s != CAROM_OK) return fail(v, s, carom_world_message(v->world));
+    }
+    fill_exact_disks(v);
+    double clock = carom_world_time(v->world);
+    for (int32_t f = 0; f < max_frames && carom_frame_time(v->frame) + v->dt <= clock; f++)
+        if (step_frame(v) != 0) return v->status;
+    fill_frame_disks(v);
+    return v->status;
+}
+
+void WEB_EXPORT(box_destroy)(box_view *v)
+{
+    if (!v) return;
+    carom_world_destroy(v->world);
+    carom_frame_destroy(v->frame);
+    pair_grid_free(&v->grid);
+    free(v->before_xy), free(v->before_v), free(v->now_xy), free(v->before_hits), free(v->now_hits);
+    free(v->exact_disks), free(v->frame_disks), free(v->overlapping);
+    free(v);
+}
