@@ -4,6 +4,7 @@
 import { diskDrawer } from './draw.js';
 
 const WIDTH = 1.6, HEIGHT = 1.0, SEED = 2026;
+const COUNTS = [100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000]; // the disks slider's stops
 // The order of enum box_counter in web/src/box_view.h.
 const C = {
   timeExact: 0, timeFrame: 1, energyStart: 2, energyExact: 3, energyFrame: 4, collisionsExact: 5,
@@ -30,11 +31,17 @@ export class BoxView {
     this.exactDrawer = diskDrawer(document.getElementById('box-exact'));
     this.frameDrawer = diskDrawer(document.getElementById('box-frame'));
     this.inputs = ['n', 'speed', 'radius', 'dt'].map((k) => document.getElementById(`box-${k}`));
-    // The address may set the start: ?n=10000&speed=0.2&radius=0.6&dt=0.01&stepper=0
-    const asked = new URLSearchParams(location.search), log10 = { n: true, dt: true };
+    // The address may set the start exactly: ?n=10000&speed=0.2&radius=0.6&dt=0.01&stepper=0
+    // (radius as a fraction of the largest that fits); moving a slider takes over.
+    const asked = new URLSearchParams(location.search);
+    this.asked = {};
     for (const input of this.inputs) {
       const key = input.id.slice(4), value = Number(asked.get(key));
-      if (asked.has(key) && value > 0) input.value = log10[key] ? Math.log10(value) : value;
+      if (!asked.has(key) || !(value > 0)) continue;
+      this.asked[key] = value;
+      input.value = key === 'n' ? COUNTS.reduce((best, c, i) => Math.abs(Math.log(c / value)) <
+        Math.abs(Math.log(COUNTS[best] / value)) ? i : best, 0) : key === 'dt' ? Math.log10(value) : value;
+      input.addEventListener('input', () => delete this.asked[key], { once: true });
     }
     if (asked.get('stepper') === '0') document.getElementById('box-stepper').checked = false;
     for (const input of this.inputs) input.addEventListener('change', () => this.restart());
@@ -49,9 +56,9 @@ export class BoxView {
 
   settings() {
     const [n, speed, radius, dt] = this.inputs.map((i) => Number(i.value));
-    const count = Math.round(10 ** n);
+    const a = this.asked, count = Math.round(a.n ?? COUNTS[n]);
     const largest = this.engine.exports.web_max_radius(count, WIDTH, HEIGHT);
-    return { n: count, speed, radius: radius * largest, dt: 10 ** dt };
+    return { n: count, speed: a.speed ?? speed, radius: (a.radius ?? radius) * largest, dt: a.dt ?? 10 ** dt };
   }
 
   showSettings() {
@@ -90,14 +97,21 @@ export class BoxView {
     const status = e.box_advance(this.view, this.clock, this.stepping ? 5000 : 0);
     if (status !== 0) return this.page.fail(`box: ${this.engine.string(e.box_message(this.view))}`);
     const t1 = performance.now();
-    this.exactDrawer.draw(this.engine.floats(e.box_exact_disks(this.view), 4 * this.n), this.n, WIDTH, HEIGHT);
-    if (this.stepping)
-      this.frameDrawer.draw(this.engine.floats(e.box_frame_disks(this.view), 4 * this.n), this.n, WIDTH, HEIGHT);
+    this.draw(this.exactDrawer, 0, e.box_exact_disks(this.view));
+    if (this.stepping) this.draw(this.frameDrawer, 1, e.box_frame_disks(this.view));
     const t2 = performance.now();
     this.showCounters();
     const t3 = performance.now();
     const p = this.profile || (this.profile = { engine: 0, draw: 0, counters: 0 });
     p.engine = 0.9 * p.engine + 0.1 * (t1 - t0), p.draw = 0.9 * p.draw + 0.1 * (t2 - t1), p.counters = 0.9 * p.counters + 0.1 * (t3 - t2);
+  }
+
+  draw(drawer, which, disks) {
+    const e = this.engine.exports;
+    if (drawer.kind !== 'pixels') return drawer.draw(this.engine.floats(disks, 4 * this.n), this.n, WIDTH, HEIGHT);
+    const pixels = e.box_paint(this.view, which, drawer.canvas.width, drawer.canvas.height);
+    if (!pixels) return this.page.fail('box: out of memory for the pixels');
+    drawer.put(this.engine.memory, pixels);
   }
 
   counters() {

@@ -124,6 +124,21 @@ class PathDisks {
   }
 }
 
+// Pixels painted by the engine (web/src/paint.c) put on the canvas in one
+// call, straight from wasm memory.
+class PixelDisks {
+  constructor(canvas) {
+    this.canvas = canvas;
+    this.context = canvas.getContext('2d');
+  }
+
+  put(memory, pointer) {
+    const w = this.canvas.width, h = this.canvas.height;
+    const pixels = new Uint8ClampedArray(memory.buffer, pointer, 4 * w * h);
+    this.context.putImageData(new ImageData(pixels, w, h), 0, 0);
+  }
+}
+
 // Whether WebGL2 runs on a GPU here: a software rasteriser (SwiftShader,
 // llvmpipe: headless browsers, machines without a GPU) draws the instanced
 // quads slower than the canvas path, so the page takes the path there.
@@ -136,18 +151,17 @@ function hardwareWebgl2() {
   return !/swiftshader|llvmpipe|software/i.test(renderer);
 }
 
-// A drawer for canvas: WebGL2 on a GPU, the canvas path otherwise; the
-// page's ?draw=webgl or ?draw=2d overrides. .kind says which.
+// A drawer for canvas: WebGL2 on a GPU; without one, pixels painted by the
+// engine (web/src/paint.c), which a software compositor takes fastest. The
+// page's ?draw=webgl, ?draw=path (one canvas path per colour band) or
+// ?draw=pixels overrides. .kind says which.
 export function diskDrawer(canvas) {
   const wanted = new URLSearchParams(location.search).get('draw');
-  const webgl = wanted === 'webgl' || (wanted !== '2d' && hardwareWebgl2());
+  const webgl = wanted === 'webgl' || (!wanted && hardwareWebgl2());
   const gl = webgl ? canvas.getContext('webgl2', { antialias: true }) : null;
-  if (gl) {
-    const drawer = new GlDisks(canvas, gl);
-    drawer.kind = 'webgl2';
-    return drawer;
-  }
-  const drawer = new PathDisks(canvas);
-  drawer.kind = 'canvas';
+  let drawer;
+  if (gl) drawer = Object.assign(new GlDisks(canvas, gl), { kind: 'webgl2' });
+  else if (wanted === 'path') drawer = Object.assign(new PathDisks(canvas), { kind: 'path' });
+  else drawer = Object.assign(new PixelDisks(canvas), { kind: 'pixels' });
   return drawer;
 }

@@ -20,24 +20,39 @@
 
 #include "carom.h"
 #include "pair_grid.h"
+#include "paint.h"
 #include "web_export.h"
 #include "web_place.h"
+
+typedef struct stepper_state {
+    double *xy, *v;
+    uint64_t *hits;
+} stepper_state;
 
 struct box_view {
     carom_world *world;
     carom_frame *frame;
     int32_t n;
     double width, height, radius, speed, dt;
-    double *before_xy, *before_v, *now_xy; /* the stepper's centres and velocities, 2 a disk */
-    uint64_t *before_hits;                 /* its disks' collision counts at the frame's start */
-    uint64_t *now_hits;
+    /* The stepper's state at its clock (the next frame's start) and at the
+     * end of the frame being stepped: centres and velocities (2 a disk) and
+     * the disks' collision counts. */
+    stepper_state now, next;
+    double reach;          /* a pair search's reach over the coming frame */
+    double *exact_xy;      /* the exact engine's centres */
     float *exact_disks, *frame_disks;
     unsigned char *overlapping;
     pair_grid grid;
+    paint_buffer paint_exact, paint_frame;
     double counters[BOX_COUNTERS];
+    int64_t calls; /* of box_advance: the exact engine's overlaps are counted every AUDIT_EVERY calls */
     int status;
     char message[256];
 };
+
+enum { AUDIT_EVERY = 8 };
+
+static double read_stepper(box_view *v, stepper_state *s);
 
 static int fail(box_view *v, carom_status status, const char *why)
 {
@@ -46,21 +61,25 @@ static int fail(box_view *v, carom_status status, const char *why)
     return v->status;
 }
 
+static int allocate_state(stepper_state *s, size_t n)
+{
+    s->xy = malloc(2 * n * sizeof *s->xy);
+    s->v = malloc(2 * n * sizeof *s->v);
+    s->hits = malloc(n * sizeof *s->hits);
+    return s->xy && s->v && s->hits ? 0 : -1;
+}
+
+static void free_state(stepper_state *s) { free(s->xy), free(s->v), free(s->hits); }
+
 static int allocate_buffers(box_view *v)
 {
     size_t n = (size_t)v->n;
-    v->before_xy = malloc(2 * n * sizeof *v->before_xy);
-    v->before_v = malloc(2 * n * sizeof *v->before_v);
-    v->now_xy = malloc(2 * n * sizeof *v->now_xy);
-    v->before_hits = malloc(n * sizeof *v->before_hits);
-    v->now_hits = malloc(n * sizeof *v->now_hits);
+    int now = allocate_state(&v->now, n), next = allocate_state(&v->next, n);
+    v->exact_xy = malloc(2 * n * sizeof *v->exact_xy);
     v->exact_disks = malloc(4 * n * sizeof *v->exact_disks);
     v->frame_disks = malloc(4 * n * sizeof *v->frame_disks);
     v->overlapping = malloc(n);
-    return v->before_xy && v->before_v && v->now_xy && v->before_hits && v->now_hits && v->exact_disks &&
-                   v->frame_disks && v->overlapping
-               ? 0
-               : -1;
+    return now == 0 && next == 0 && v->exact_xy && v->exact_disks && v->frame_disks && v->overlapping ? 0 : -1;
 }
 
 static int build(box_view *v, double radius, uint32_t seed)
@@ -95,6 +114,7 @@ box_view *WEB_EXPORT(box_create)(int32_t n, double width, double height, double 
         carom_stats stats = carom_world_stats(v->world);
         v->counters[BOX_ENERGY_START] = v->counters[BOX_ENERGY_EXACT] = stats.kinetic_energy;
         v->counters[BOX_ENERGY_FRAME] = stats.kinetic_energy;
+        v->reach = read_stepper(v, &v->now);
         box_advance(v, 0.0, 0);
     }
     return v;
@@ -107,23 +127,40 @@ const float *WEB_EXPORT(box_frame_disks)(const box_view *v) { return v->frame_di
 const double *WEB_EXPORT(box_counters)(const box_view *v) { return v->counters; }
 int32_t WEB_EXPORT(box_count)(const box_view *v) { return v->n; }
 
+const uint8_t *WEB_EXPORT(box_paint)(box_view *v, int32_t which, int32_t width, int32_t height)
+{
+    if (v->status != 0) return NULL;
+    return paint_disks(which ? &v->paint_frame : &v->paint_exact, which ? v->frame_disks : v->exact_disks, v->n,
+                       v->width, v->height, width, height);
+}
+
 /* ---- the frame stepper's overlaps and missed collisions -------------------- */
 
 typedef struct pair_count {
     box_view *view;
-    double contact;  /* the sum of the radii (all disks are equal) */
+    const double *xy; /* the centres the pairs are counted on */
+    double contact;   /* the sum of the radii (all disks are equal) */
     int64_t count;
 } pair_count;
 
 static void count_overlap(void *user, int32_t i, int32_t j)
 {
     pair_count *c = user;
-    const double *xy = c->view->now_xy;
-    double dx = xy[2 * j] - xy[2 * i], dy = xy[2 * j + 1] - xy[2 * i + 1];
+    double dx = c->xy[2 * j] - c->xy[2 * i], dy = c->xy[2 * j + 1] - c->xy[2 * i + 1];
     if (dx * dx + dy * dy < c->contact * c->contact * (1.0 - 1e-9)) {
         c->count++;
         c->view->overlapping[i] = c->view->overlapping[j] = 1;
     }
+}
+
+/* The pairs overlapping at centres xy (marking their disks in overlapping). */
+static int64_t overlaps_at(box_view *v, const double *xy)
+{
+    for (int32_t k = 0; k < v->n; k++) v->overlapping[k] = 0;
+    pair_count c = {v, xy, 2.0 * v->radius, 0};
+    if (pair_grid_visit_pairs(&v->grid, xy, v->n, v->width, v->height, 2.0 * v->radius, count_overlap, &c) != 0)
+        fail(v, CAROM_OUT_OF_MEMORY, "out of memory");
+    return c.count;
 }
 
 /* Whether the straight paths x_i + v_i s, x_j + v_j s came within contact for
@@ -139,45 +176,50 @@ static int paths_met(const double *x, const double *v, int32_t i, int32_t j, dou
     return cx * cx + cy * cy < contact * contact;
 }
 
+/* A pair missed in the frame from v->now to v->next: neither disk took an
+ * impulse, their paths met, and they are apart at the end. */
 static void count_missed(void *user, int32_t i, int32_t j)
 {
     pair_count *c = user;
     box_view *v = c->view;
-    if (v->now_hits[i] != v->before_hits[i] || v->now_hits[j] != v->before_hits[j]) return;
-    if (!paths_met(v->before_xy, v->before_v, i, j, v->dt, c->contact)) return;
-    double dx = v->now_xy[2 * j] - v->now_xy[2 * i], dy = v->now_xy[2 * j + 1] - v->now_xy[2 * i + 1];
+    if (v->next.hits[i] != v->now.hits[i] || v->next.hits[j] != v->now.hits[j]) return;
+    if (!paths_met(v->now.xy, v->now.v, i, j, v->dt, c->contact)) return;
+    double dx = v->next.xy[2 * j] - v->next.xy[2 * i], dy = v->next.xy[2 * j + 1] - v->next.xy[2 * i + 1];
     if (dx * dx + dy * dy >= c->contact * c->contact) c->count++;
 }
 
-/* Reads the stepper's disks; returns the reach of a pair search over the
- * coming frame (a diameter and the fastest disk's flight). */
-static double read_stepper(box_view *v, double *xy, double *vel, uint64_t *hits)
+/* Reads the stepper's disks into s; returns the reach of a pair search over
+ * the coming frame (a diameter and twice the fastest disk's flight). */
+static double read_stepper(box_view *v, stepper_state *s)
 {
     double fastest = 0.0;
     for (int32_t k = 0; k < v->n; k++) {
-        carom_body_state s;
-        carom_frame_get_body(v->frame, k, &s);
-        xy[2 * k] = s.position.x, xy[2 * k + 1] = s.position.y;
-        if (vel) vel[2 * k] = s.velocity.x, vel[2 * k + 1] = s.velocity.y;
-        hits[k] = s.collisions;
-        double speed = sqrt(s.velocity.x * s.velocity.x + s.velocity.y * s.velocity.y);
+        carom_body_state b;
+        carom_frame_get_body(v->frame, k, &b);
+        s->xy[2 * k] = b.position.x, s->xy[2 * k + 1] = b.position.y;
+        s->v[2 * k] = b.velocity.x, s->v[2 * k + 1] = b.velocity.y;
+        s->hits[k] = b.collisions;
+        double speed = sqrt(b.velocity.x * b.velocity.x + b.velocity.y * b.velocity.y);
         fastest = speed > fastest ? speed : fastest;
     }
     return 2.0 * (fastest * v->dt) + 2.0 * v->radius;
 }
 
-/* One frame of the stepper and the missed collisions in it. */
+/* One frame of the stepper and the missed collisions in it; v->now is the
+ * stepper's state before and after. */
 static int step_frame(box_view *v)
 {
-    double reach = read_stepper(v, v->before_xy, v->before_v, v->before_hits);
     carom_status s = carom_frame_run(v->frame, 1);
     if (s != CAROM_OK && s != CAROM_JAMMED) return fail(v, s, carom_frame_message(v->frame));
-    read_stepper(v, v->now_xy, NULL, v->now_hits);
-    pair_count missed = {v, 2.0 * v->radius, 0};
-    if (pair_grid_visit_pairs(&v->grid, v->before_xy, v->n, v->width, v->height, reach, count_missed, &missed))
+    double reach_next = read_stepper(v, &v->next);
+    pair_count missed = {v, v->now.xy, 2.0 * v->radius, 0};
+    if (pair_grid_visit_pairs(&v->grid, v->now.xy, v->n, v->width, v->height, v->reach, count_missed, &missed))
         return fail(v, CAROM_OUT_OF_MEMORY, "out of memory");
     v->counters[BOX_MISSED] += (double)missed.count;
     v->counters[BOX_FRAMES] += 1.0;
+    stepper_state done = v->now;
+    v->now = v->next, v->next = done;
+    v->reach = reach_next;
     return 0;
 }
 
@@ -185,19 +227,13 @@ static int step_frame(box_view *v)
 
 static void fill_frame_disks(box_view *v)
 {
-    for (int32_t k = 0; k < v->n; k++) v->overlapping[k] = 0;
-    pair_count overlaps = {v, 2.0 * v->radius, 0};
-    if (pair_grid_visit_pairs(&v->grid, v->now_xy, v->n, v->width, v->height, 2.0 * v->radius, count_overlap,
-                              &overlaps) != 0)
-        fail(v, CAROM_OUT_OF_MEMORY, "out of memory");
-    v->counters[BOX_OVERLAPS_NOW] = (double)overlaps.count;
-    if (overlaps.count > v->counters[BOX_OVERLAPS_MOST]) v->counters[BOX_OVERLAPS_MOST] = (double)overlaps.count;
+    int64_t overlaps = overlaps_at(v, v->now.xy);
+    v->counters[BOX_OVERLAPS_NOW] = (double)overlaps;
+    if (overlaps > v->counters[BOX_OVERLAPS_MOST]) v->counters[BOX_OVERLAPS_MOST] = (double)overlaps;
     for (int32_t k = 0; k < v->n; k++) {
-        carom_body_state s;
-        carom_frame_get_body(v->frame, k, &s);
         float *d = v->frame_disks + 4 * k;
-        d[0] = (float)s.position.x, d[1] = (float)s.position.y, d[2] = (float)s.radius;
-        double speed = sqrt(s.velocity.x * s.velocity.x + s.velocity.y * s.velocity.y);
+        d[0] = (float)v->now.xy[2 * k], d[1] = (float)v->now.xy[2 * k + 1], d[2] = (float)v->radius;
+        double vx = v->now.v[2 * k], vy = v->now.v[2 * k + 1], speed = sqrt(vx * vx + vy * vy);
         d[3] = v->overlapping[k] ? -1.0f : (float)(v->speed > 0.0 ? speed / v->speed : 0.0);
     }
     carom_frame_stats stats = carom_frame_get_stats(v->frame);
@@ -207,22 +243,21 @@ static void fill_frame_disks(box_view *v)
     v->counters[BOX_PENETRATION_MOST] = stats.max_penetration;
 }
 
+/* The exact engine's disks at its clock; every AUDIT_EVERY calls also its
+ * overlapping pairs (0 up to round-off: a check the page shows, which costs
+ * as much as the reading). */
 static void fill_exact_disks(box_view *v)
 {
     for (int32_t k = 0; k < v->n; k++) {
         carom_body_state s;
         carom_world_get_body(v->world, k, &s);
-        v->now_xy[2 * k] = s.position.x, v->now_xy[2 * k + 1] = s.position.y;
+        v->exact_xy[2 * k] = s.position.x, v->exact_xy[2 * k + 1] = s.position.y;
         float *d = v->exact_disks + 4 * k;
         d[0] = (float)s.position.x, d[1] = (float)s.position.y, d[2] = (float)s.radius;
         double speed = sqrt(s.velocity.x * s.velocity.x + s.velocity.y * s.velocity.y);
         d[3] = (float)(v->speed > 0.0 ? speed / v->speed : 0.0);
     }
-    pair_count overlaps = {v, 2.0 * v->radius, 0};
-    if (pair_grid_visit_pairs(&v->grid, v->now_xy, v->n, v->width, v->height, 2.0 * v->radius, count_overlap,
-                              &overlaps) != 0)
-        fail(v, CAROM_OUT_OF_MEMORY, "out of memory");
-    v->counters[BOX_OVERLAPS_EXACT] = (double)overlaps.count;
+    if (v->calls % AUDIT_EVERY == 0) v->counters[BOX_OVERLAPS_EXACT] = (double)overlaps_at(v, v->exact_xy);
     carom_stats stats = carom_world_stats(v->world);
     v->counters[BOX_TIME_EXACT] = stats.time;
     v->counters[BOX_ENERGY_EXACT] = stats.kinetic_energy;
@@ -240,9 +275,11 @@ int WEB_EXPORT(box_advance)(box_view *v, double t, int32_t max_frames)
     }
     fill_exact_disks(v);
     double clock = carom_world_time(v->world);
-    for (int32_t f = 0; f < max_frames && carom_frame_time(v->frame) + v->dt <= clock; f++)
-        if (step_frame(v) != 0) return v->status;
-    fill_frame_disks(v);
+    int32_t frames = 0;
+    while (frames < max_frames && carom_frame_time(v->frame) + v->dt <= clock && v->status == 0)
+        step_frame(v), frames++;
+    if (frames > 0 || v->calls == 0) fill_frame_disks(v);
+    v->calls++;
     return v->status;
 }
 
@@ -252,7 +289,8 @@ void WEB_EXPORT(box_destroy)(box_view *v)
     carom_world_destroy(v->world);
     carom_frame_destroy(v->frame);
     pair_grid_free(&v->grid);
-    free(v->before_xy), free(v->before_v), free(v->now_xy), free(v->before_hits), free(v->now_hits);
-    free(v->exact_disks), free(v->frame_disks), free(v->overlapping);
+    paint_free(&v->paint_exact), paint_free(&v->paint_frame);
+    free_state(&v->now), free_state(&v->next);
+    free(v->exact_xy), free(v->exact_disks), free(v->frame_disks), free(v->overlapping);
     free(v);
 }

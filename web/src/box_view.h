@@ -43,6 +43,10 @@ int box_advance(box_view *view, double t, int32_t max_frames);
 const float *box_exact_disks(const box_view *view);
 const float *box_frame_disks(const box_view *view);
 const double *box_counters(const box_view *view);
+/* The exact engine's (which 0) or the stepper's (1) disks painted into
+ * width x height RGBA pixels (paint.h), for the canvas without a GPU; NULL
+ * if memory ran out or the view failed. */
+const uint8_t *box_paint(box_view *view, int32_t which, int32_t width, int32_t height);
 int32_t box_count(const box_view *view);
 void box_destroy(box_view *view);
 
