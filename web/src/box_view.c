@@ -82,41 +82,67 @@ static int allocate_buffers(box_view *v)
     return now == 0 && next == 0 && v->exact_xy && v->exact_disks && v->frame_disks && v->overlapping ? 0 : -1;
 }
 
-static int build(box_view *v, double radius, uint32_t seed)
+/* The world and the stepper from bodies (all of radius v->radius). */
+static int build(box_view *v, const carom_body_def *bodies)
 {
     char why[256];
-    carom_body_def *bodies = malloc((size_t)v->n * sizeof *bodies);
-    if (!bodies || allocate_buffers(v) != 0) {
-        free(bodies);
-        return fail(v, CAROM_OUT_OF_MEMORY, "out of memory");
-    }
-    carom_status s = web_place_disks(v->n, v->width, v->height, radius, v->speed, seed, bodies, why, sizeof why);
+    if (allocate_buffers(v) != 0) return fail(v, CAROM_OUT_OF_MEMORY, "out of memory");
     carom_world_def def = web_box_world_def(v->n, v->width, v->height);
-    if (s == CAROM_OK) s = carom_world_create(&def, &v->world, why, sizeof why);
-    for (int32_t k = 0; s == CAROM_OK && k < v->n; k++) s = carom_world_add_body(v->world, &bodies[k], NULL);
-    free(bodies);
-    if (s != CAROM_OK) return fail(v, s, v->world ? carom_world_message(v->world) : why);
+    carom_status s = carom_world_create(&def, &v->world, why, sizeof why);
+    if (s != CAROM_OK) return fail(v, s, why);
+    for (int32_t k = 0; s == CAROM_OK && k < v->n; k++) {
+        if (bodies[k].radius != v->radius || bodies[k].polygon_vertices != 0) {
+            snprintf(why, sizeof why, "body %d: every disk must have radius %.17g", (int)k, v->radius);
+            return fail(v, CAROM_INVALID_ARGUMENT, why);
+        }
+        s = carom_world_add_body(v->world, &bodies[k], NULL);
+    }
+    if (s != CAROM_OK) return fail(v, s, carom_world_message(v->world));
     carom_frame_def frame = carom_default_frame_def();
     frame.dt = v->dt;
     s = carom_frame_create_from_world(v->world, &frame, &v->frame, why, sizeof why);
     return s == CAROM_OK ? 0 : fail(v, s, why);
 }
 
-box_view *WEB_EXPORT(box_create)(int32_t n, double width, double height, double radius, double speed, double dt,
-                                 uint32_t seed)
+static box_view *new_view(int32_t n, double width, double height, double radius, double speed, double dt)
 {
     box_view *v = calloc(1, sizeof *v);
     if (!v) return NULL;
     v->n = n, v->width = width, v->height = height, v->radius = radius, v->speed = speed, v->dt = dt;
     if (n < 1 || n > 1000000) fail(v, CAROM_INVALID_ARGUMENT, "the number of disks must be 1 to 1000000");
     else if (!(dt > 0.0) || !isfinite(dt)) fail(v, CAROM_INVALID_ARGUMENT, "the frame step must be positive");
-    else if (build(v, radius, seed) == 0) {
-        carom_stats stats = carom_world_stats(v->world);
-        v->counters[BOX_ENERGY_START] = v->counters[BOX_ENERGY_EXACT] = stats.kinetic_energy;
-        v->counters[BOX_ENERGY_FRAME] = stats.kinetic_energy;
-        v->reach = read_stepper(v, &v->now);
-        box_advance(v, 0.0, 0);
-    }
+    return v;
+}
+
+static void start(box_view *v)
+{
+    carom_stats stats = carom_world_stats(v->world);
+    v->counters[BOX_ENERGY_START] = v->counters[BOX_ENERGY_EXACT] = stats.kinetic_energy;
+    v->counters[BOX_ENERGY_FRAME] = stats.kinetic_energy;
+    v->reach = read_stepper(v, &v->now);
+    box_advance(v, 0.0, 0);
+}
+
+box_view *box_create_with(const carom_body_def *bodies, int32_t n, double width, double height, double speed,
+                          double dt)
+{
+    box_view *v = new_view(n, width, height, n > 0 ? bodies[0].radius : 0.0, speed, dt);
+    if (v && v->status == 0 && build(v, bodies) == 0) start(v);
+    return v;
+}
+
+box_view *WEB_EXPORT(box_create)(int32_t n, double width, double height, double radius, double speed, double dt,
+                                 uint32_t seed)
+{
+    box_view *v = new_view(n, width, height, radius, speed, dt);
+    if (!v || v->status != 0) return v;
+    char why[256];
+    carom_body_def *bodies = malloc((size_t)n * sizeof *bodies);
+    if (!bodies) fail(v, CAROM_OUT_OF_MEMORY, "out of memory");
+    else if (web_place_disks(n, width, height, radius, speed, seed, bodies, why, sizeof why) != CAROM_OK)
+        fail(v, CAROM_INVALID_ARGUMENT, why);
+    else if (build(v, bodies) == 0) start(v);
+    free(bodies);
     return v;
 }
 
@@ -176,16 +202,22 @@ static int paths_met(const double *x, const double *v, int32_t i, int32_t j, dou
     return cx * cx + cy * cy < contact * contact;
 }
 
-/* A pair missed in the frame from v->now to v->next: neither disk took an
- * impulse, their paths met, and they are apart at the end. */
+static int apart(const double *xy, int32_t i, int32_t j, double contact)
+{
+    double dx = xy[2 * j] - xy[2 * i], dy = xy[2 * j + 1] - xy[2 * i + 1];
+    return dx * dx + dy * dy >= contact * contact;
+}
+
+/* A pair missed in the frame from v->now to v->next: apart at its start and
+ * at its end, neither disk took an impulse in it, and their paths met. (A
+ * pair already overlapping at the start is an overlap, counted as such.) */
 static void count_missed(void *user, int32_t i, int32_t j)
 {
     pair_count *c = user;
     box_view *v = c->view;
     if (v->next.hits[i] != v->now.hits[i] || v->next.hits[j] != v->now.hits[j]) return;
     if (!paths_met(v->now.xy, v->now.v, i, j, v->dt, c->contact)) return;
-    double dx = v->next.xy[2 * j] - v->next.xy[2 * i], dy = v->next.xy[2 * j + 1] - v->next.xy[2 * i + 1];
-    if (dx * dx + dy * dy >= c->contact * c->contact) c->count++;
+    if (apart(v->now.xy, i, j, c->contact) && apart(v->next.xy, i, j, c->contact)) c->count++;
 }
 
 /* Reads the stepper's disks into s; returns the reach of a pair search over

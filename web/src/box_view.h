@@ -5,6 +5,8 @@
 #define BOX_VIEW_H
 #include <stdint.h>
 
+#include "carom.h"
+
 typedef struct box_view box_view;
 
 /* What box_counters returns, by index. */
@@ -31,6 +33,10 @@ enum box_counter {
  * ran out; check box_status and box_message. */
 box_view *box_create(int32_t n, double width, double height, double radius, double speed, double dt,
                      uint32_t seed);
+/* The same from the caller's bodies (equal radii), their colours scaled by
+ * speed; box_create places the disks (web_place.h) and calls this. */
+box_view *box_create_with(const carom_body_def *bodies, int32_t n, double width, double height, double speed,
+                          double dt);
 /* 0 when usable; otherwise carom_status (box_message says why). */
 int box_status(const box_view *view);
 const char *box_message(const box_view *view);
