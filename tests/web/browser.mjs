@@ -40,6 +40,15 @@ async function openPage(browser, address, errors) {
   return page;
 }
 
+// A screenshot of the header and the view shown, saved as name.
+async function still(page, name) {
+  const bottom = await page.evaluate(() => {
+    const view = [...document.querySelectorAll('.view')].find((v) => !v.hidden);
+    return Math.ceil(view.getBoundingClientRect().bottom + 12);
+  });
+  await page.screenshot({ path: join(shots, name), clip: { x: 0, y: 0, width: 1400, height: Math.min(bottom, 1000) } });
+}
+
 async function canvasHash(page, id) {
   return page.evaluate((canvasId) => {
     const data = document.getElementById(canvasId).toDataURL();
@@ -77,7 +86,7 @@ async function testBox(browser, errors) {
   check('box: the counters show the stepper\'s overlaps',
     (await page.$eval('#box-frame-counters', (t) => t.textContent)).includes(`(${c.overlapsMost})`) ||
     (await page.evaluate(() => window.carom.views.box.counters().overlapsMost)) > c.overlapsMost, 'not shown');
-  await page.screenshot({ path: join(shots, 'page_box.png') });
+  await still(page, 'page_box.png');
   await page.close();
 }
 
@@ -121,7 +130,7 @@ async function testSteer(browser, errors) {
     check(`steer: filter on, ${name}: least clearance on the whole path > 0`, s.leastClearance > 0,
       `least clearance ${s.leastClearance}`);
   }
-  await page.screenshot({ path: join(shots, 'page_steer.png') });
+  await still(page, 'page_steer.png');
   await page.click('#steer-on');
   await page.focus('#steer-canvas');
   await page.keyboard.down('ArrowLeft');
@@ -150,7 +159,7 @@ async function testHockey(browser, errors) {
   check('hockey: a goal is scored', c.player + c.agent > 0, `no goal in ${c.time} s of play`);
   const shown = await page.$eval('#hockey-score', (s) => s.textContent);
   check('hockey: the score is shown', shown === `${c.player} : ${c.agent}` || shown.includes(':'), `shows "${shown}"`);
-  await page.screenshot({ path: join(shots, 'page_hockey.png') });
+  await still(page, 'page_hockey.png');
   await page.close();
 }
 
