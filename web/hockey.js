@@ -1,15 +1,12 @@
 // hockey.js — air hockey against the scripted agent (web/src/hockey_view.c),
 // first to seven. The mouse (or the keys) sets where the player's mallet
 // goes; the game runs 50 control windows a second, each exactly.
+import { heldKeys, keyDirection, pointerToWorld } from './input.js';
 
 // The order of enum hockey_counter in web/src/hockey_view.h.
 const C = {
   time: 0, player: 1, agent: 2, over: 3, puckHits: 4, fastestPuck: 5, length: 6, width: 7, goalWidth: 8,
   count: 9,
-};
-const KEYS = {
-  ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1],
-  KeyA: [-1, 0], KeyD: [1, 0], KeyW: [0, 1], KeyS: [0, -1],
 };
 const KEY_SPEED = 1.5; // m/s of the target under a held key
 
@@ -19,12 +16,9 @@ export class HockeyView {
     this.page = page;
     this.canvas = document.getElementById('hockey-canvas');
     this.context = this.canvas.getContext('2d');
-    this.held = new Set();
+    this.held = heldKeys(page, 'hockey');
     this.canvas.addEventListener('pointermove', (event) => this.point(event));
     this.canvas.addEventListener('pointerdown', (event) => this.point(event));
-    addEventListener('keydown', (event) => this.key(event, true));
-    addEventListener('keyup', (event) => this.key(event, false));
-    addEventListener('blur', () => this.held.clear());
     document.getElementById('hockey-restart').addEventListener('click', () => this.restart());
     this.view = 0;
     this.games = 0;
@@ -44,19 +38,7 @@ export class HockeyView {
     this.clock = c.time;
   }
 
-  key(event, down) {
-    if (!this.page.showing('hockey') || !(event.code in KEYS)) return;
-    event.preventDefault();
-    if (down) this.held.add(event.code);
-    else this.held.delete(event.code);
-  }
-
-  point(event) {
-    const r = this.canvas.getBoundingClientRect();
-    const px = (event.clientX - r.left) * this.canvas.width / r.width;
-    const py = (event.clientY - r.top) * this.canvas.height / r.height;
-    this.target = [(px - this.canvas.width / 2) / this.scale, (this.canvas.height / 2 - py) / this.scale];
-  }
+  point(event) { this.target = pointerToWorld(this.canvas, event, this.scale); }
 
   counters() {
     const c = this.engine.doubles(this.engine.exports.hockey_counters(this.view), C.count);
@@ -66,10 +48,9 @@ export class HockeyView {
   frame(seconds) {
     const e = this.engine.exports;
     if (e.hockey_status(this.view) !== 0) return;
-    for (const code of this.held) {
-      this.target[0] += KEYS[code][0] * KEY_SPEED * seconds;
-      this.target[1] += KEYS[code][1] * KEY_SPEED * seconds;
-    }
+    const [kx, ky] = keyDirection(this.held);
+    this.target[0] += kx * KEY_SPEED * seconds;
+    this.target[1] += ky * KEY_SPEED * seconds;
     const reach = [0.5 * this.table.length, 0.5 * this.table.width];
     this.target = [Math.max(-reach[0], Math.min(0, this.target[0])), Math.max(-reach[1], Math.min(reach[1], this.target[1]))];
     e.hockey_set_target(this.view, this.target[0], this.target[1]);

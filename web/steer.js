@@ -1,5 +1,6 @@
 // steer.js — seed 003's view: a ball steered by the keys, a gamepad or a
 // touch, in a container, through the safety filter (web/src/steer_view.c).
+import { heldKeys, keyDirection, pointerToWorld } from './input.js';
 
 // The order of enum steer_counter in web/src/steer_view.h.
 const C = {
@@ -7,10 +8,6 @@ const C = {
   clearance: 10, count: 11,
 };
 const A_MAX = 2.0, SIGMA = 0.5, SCALE = 380; // pixels per unit length
-const KEYS = {
-  ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1],
-  KeyA: [-1, 0], KeyD: [1, 0], KeyW: [0, 1], KeyS: [0, -1],
-};
 
 export class SteerView {
   constructor(engine, page) {
@@ -18,7 +15,7 @@ export class SteerView {
     this.page = page;
     this.canvas = document.getElementById('steer-canvas');
     this.context = this.canvas.getContext('2d');
-    this.held = new Set();
+    this.held = heldKeys(page, 'steer');
     this.touch = null;
     this.trail = [];
     this.shape = document.getElementById('steer-shape');
@@ -28,29 +25,12 @@ export class SteerView {
     this.on.addEventListener('change', () => this.setLaw());
     this.law.addEventListener('change', () => this.setLaw());
     document.getElementById('steer-restart').addEventListener('click', () => this.restart());
-    addEventListener('keydown', (event) => this.key(event, true));
-    addEventListener('keyup', (event) => this.key(event, false));
-    addEventListener('blur', () => this.held.clear());
-    const point = (event) => { this.touch = this.toWorld(event); };
+    const point = (event) => { this.touch = pointerToWorld(this.canvas, event, SCALE); };
     this.canvas.addEventListener('pointerdown', (event) => { point(event); this.canvas.setPointerCapture(event.pointerId); });
     this.canvas.addEventListener('pointermove', (event) => { if (this.touch) point(event); });
     this.canvas.addEventListener('pointerup', () => { this.touch = null; });
     this.view = 0;
     this.restart();
-  }
-
-  key(event, down) {
-    if (!this.page.showing('steer') || !(event.code in KEYS)) return;
-    event.preventDefault();
-    if (down) this.held.add(event.code);
-    else this.held.delete(event.code);
-  }
-
-  toWorld(event) {
-    const r = this.canvas.getBoundingClientRect();
-    const px = (event.clientX - r.left) * this.canvas.width / r.width;
-    const py = (event.clientY - r.top) * this.canvas.height / r.height;
-    return [(px - this.canvas.width / 2) / SCALE, (this.canvas.height / 2 - py) / SCALE];
   }
 
   restart() {
@@ -76,8 +56,7 @@ export class SteerView {
   // The player's push, each component in [-1, 1]: keys, then a gamepad's
   // left stick, then a touch (towards the touched point).
   input() {
-    let x = 0, y = 0;
-    for (const code of this.held) { x += KEYS[code][0]; y += KEYS[code][1]; }
+    let [x, y] = keyDirection(this.held);
     for (const pad of navigator.getGamepads ? navigator.getGamepads() : []) {
       if (pad && Math.hypot(pad.axes[0], pad.axes[1]) > 0.15) { x += pad.axes[0]; y -= pad.axes[1]; }
     }
