@@ -124,4 +124,74 @@ refused "no output" 2 "an output picture is needed" "$work/five.xyz"
 refused "not png or svg" 1 "must end in .png or .svg" "$work/five.xyz" -o "$work/bad.jpg"
 printf '2\nno lattice\nA 0 0 0\nA 1 1 0\n' > "$work/nolattice.xyz"
 refused "no Lattice" 1 "no Lattice" "$work/nolattice.xyz" -o "$work/bad.png"
+# pixel X Y W H: the picture pixel of world point (X, Y) in a W x H box drawn
+# at the default 800x600 (render.c: a legend 110 wide, margins of 24).
+pixel_of() {
+  python3 -c "
+import sys
+x, y, w, h = map(float, sys.argv[1:5])
+room_w, room_h = 800 - 110 - 48, 600 - 72
+s = min(room_w / w, room_h / h)
+left, top = 24 + 0.5 * (room_w - w * s), 24 + 0.5 * (room_h - h * s)
+print(round(left + (x + w / 2) * s), round(top + (h / 2 - y) * s))" "$@"
+}
+at() { local p; p=$(pixel_of "$2" "$3" "$4" "$5"); probe pixel "$1" ${p% *} ${p#* }; }
+
+# species: a colour each from the palette (render.c), and a key naming them
+hs='Lattice="20 0.0 0.0 0.0 10 0.0 0.0 0.0 1" Origin="-10 -5 -0.5" Properties=species:S:1:pos:R:3:velo:R:3:mass:R:1:radius:R:1 Time=0'
+printf '3\n%s pbc="F F F"\nAr -5 0 0 1 0 0 1 1\nKr 5 0 0 2 0 0 1 1\nAr 0 3 0 3 0 0 1 1\n' "$hs" > "$work/species.xyz"
+out=$("$carom" render "$work/species.xyz" -o "$work/species.png" --color species --verbose 2>&1)
+a1=$(at "$work/species.png" -5 0 20 10); b1=$(at "$work/species.png" 5 0 20 10); a2=$(at "$work/species.png" 0 3 20 10)
+[ "$a1" = "31 119 180" ] && [ "$a2" = "31 119 180" ] && [ "$b1" = "255 127 14" ] && [[ $out == *"species Ar Kr"* ]] &&
+  pass "--color species: each species its palette colour, the key names them" ||
+  fail "--color species" "Ar $a1 and $a2, Kr $b1 (expected 31 119 180 and 255 127 14): $out"
+
+# periodic images: a disk across the x face drawn on both sides when x is periodic
+printf '1\n%s pbc="T T F"\nA 9.5 0 0 1 0 0 1 1\n' "$hs" > "$work/wrap.xyz"
+sed 's/pbc="T T F"/pbc="F F F"/' "$work/wrap.xyz" > "$work/walls.xyz"
+out=$("$carom" render "$work/wrap.xyz" -o "$work/wrap.png" --verbose 2>&1)
+"$carom" render "$work/walls.xyz" -o "$work/walls.png" 2>/dev/null
+far=$(at "$work/wrap.png" -9.8 0 20 10); near=$(at "$work/wrap.png" 9.6 0 20 10); none=$(at "$work/walls.png" -9.8 0 20 10)
+[ "$far" = "$near" ] && [ "$far" != "255 255 255" ] && [ "$none" = "255 255 255" ] && [[ $out == *"and 1 periodic images"* ]] &&
+  pass "periodic images: the disk across the x face drawn at both sides, not with walls" ||
+  fail "periodic images" "image $far, disk $near, with walls $none: $out"
+
+# polygons from the scenario: a square of side 2 turned by 45 degrees is a
+# diamond; (0, 1.3) lies inside it, (0.9, 0.9) outside it but inside its
+# bounding circle (radius 1.414), which is all that is drawn without --scenario
+hp='Lattice="10 0.0 0.0 0.0 10 0.0 0.0 0.0 1" Origin="-5 -5 -0.5" Properties=species:S:1:pos:R:3:velo:R:3:mass:R:1:radius:R:1:orientation:R:4:omega:R:3:angle:R:1 Time=0 pbc="F F F"'
+printf '1\n%s\nSq 0 0 0 0 0 0 1 1.4142135623730951 0 0 0 1 0 0 0 0\n' "$hp" > "$work/square0.xyz"
+printf '1\n%s\nSq 0 0 0 0 0 0 1 1.4142135623730951 0 0 0.38268343236508978 0.92387525831152 0 0 0 0.78539816339744828\n' "$hp" > "$work/square45.xyz"
+cat > "$work/square.yaml" <<YAML
+world: {dim: 2, box: [10, 10], boundary: walls}
+bodies:
+  - name: Sq
+    file: $work/square0.xyz
+    shape: {box: [2, 2]}
+run: {until: 1}
+YAML
+out=$("$carom" render "$work/square45.xyz" --scenario "$work/square.yaml" -o "$work/diamond.png" 2>&1)
+"$carom" render "$work/square45.xyz" -o "$work/disk.png" 2>/dev/null
+inside=$(at "$work/diamond.png" 0 1.3 10 10); outside=$(at "$work/diamond.png" 0.9 0.9 10 10); bounding=$(at "$work/disk.png" 0.9 0.9 10 10)
+[ "$inside" != "255 255 255" ] && [ "$outside" = "255 255 255" ] && [ "$bounding" != "255 255 255" ] &&
+  pass "--scenario: a polygon drawn from its shape, turned by the frame's angle" ||
+  fail "--scenario polygon" "inside $inside, outside $outside, bounding disk $bounding: $out"
+
+# a container's boundary from the scenario: the circle of radius 4 through (2.83, 2.83)
+printf '1\n%s\nA 0 0 0 0 0 0 1 0.5 0 0 0 1 0 0 0 0\n' "${hp//10/9}" | sed 's/Origin="-5 -5 -0.5"/Origin="-4.5 -4.5 -0.5"/' > "$work/ring.xyz"
+cat > "$work/ring.yaml" <<YAML
+world: {dim: 2, box: [9, 9], container: {circle: 4}}
+bodies:
+  - file: $work/ring.xyz
+run: {until: 1}
+YAML
+out=$("$carom" render "$work/ring.xyz" --scenario "$work/ring.yaml" -o "$work/ring.png" 2>&1)
+"$carom" render "$work/ring.xyz" -o "$work/plain.png" 2>/dev/null
+edge=$(at "$work/ring.png" 2.8284 2.8284 9 9); corner=$(at "$work/ring.png" 3.7 3.7 9 9); plain=$(at "$work/plain.png" 2.8284 2.8284 9 9)
+[ "${edge%% *}" -lt 100 ] 2>/dev/null && [ "$corner" = "255 255 255" ] && [ "$plain" = "255 255 255" ] &&
+  pass "--scenario: the container's boundary drawn (its zero contour)" ||
+  fail "--scenario container" "on the circle $edge, outside it $corner, without --scenario $plain: $out"
+printf 'world: {dim: 2, box: [10, 10]}\nbodies:\n  - {count: 2, radius: 0.5}\n' > "$work/two.yaml"
+refused "scenario with other bodies" 1 "the scenario makes 2 bodies" "$work/square45.xyz" --scenario "$work/two.yaml" -o "$work/bad.png"
+refused "scenario missing" 1 "$work/none.yaml" "$work/square45.xyz" --scenario "$work/none.yaml" -o "$work/bad.png"
 finish

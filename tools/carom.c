@@ -81,6 +81,7 @@ static const char *run_help_text =
     "                         at its exact instant: t = start + k * speed / fps\n"
     "  --fps N                the movie's frames per second (default 30)\n"
     "  --speed S              simulated time per second of movie (default: the run in 10 s)\n"
+    "  --movie-size WxH       the movie's pixels (default 800x600; even numbers for MP4)\n"
     "  --quiet                no progress bar, and no list of the files written\n"
     "  --help                 this text\n"
     "\n"
@@ -102,6 +103,7 @@ typedef struct options {
     const char *movie;   /* --movie FILE.mp4|.gif */
     const char *series;  /* --series FILE.csv */
     double fps, speed;   /* its frames per second, simulated time per second of movie */
+    int movie_width, movie_height; /* --movie-size WxH */
 } options;
 
 static int fail(const char *message)
@@ -142,6 +144,7 @@ static int take_value(options *o, const char *name, const char *value, char *err
     if (!strcmp(name, "--checkpoint-every")) return option_positive_number(name, value, &o->checkpoint_every, error, size);
     if (!strcmp(name, "--events")) return parse_count(name, value, &o->events, 1, error, size);
     if (!strcmp(name, "--movie")) return o->movie = value, 0;
+    if (!strcmp(name, "--movie-size")) return option_size(name, value, &o->movie_width, &o->movie_height, error, size);
     if (!strcmp(name, "--series")) return o->series = value, 0;
     if (!strcmp(name, "--speed")) return option_positive_number(name, value, &o->speed, error, size);
     if (!strcmp(name, "--fps")) {
@@ -169,14 +172,14 @@ static int is_valued(const char *name)
 {
     static const char *const valued[] = {"--until", "--every", "--checkpoint-every", "--events", "--seed",
                                          "--trajectory", "--events-log", "--stats", "--checkpoint", "--restart",
-                                         "--movie", "--fps", "--speed", "--series"};
+                                         "--movie", "--fps", "--speed", "--series", "--movie-size"};
     return option_is_one_of(name, valued, sizeof valued / sizeof valued[0]);
 }
 
 /* Returns 0, 1 for --help, or -1 with a message. */
 static int parse_options(int argc, char **argv, options *o, char *error, size_t size)
 {
-    *o = (options){NULL, NULL, NAN, NAN, NAN, -1, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, 30.0, NAN};
+    *o = (options){NULL, NULL, NAN, NAN, NAN, -1, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, NULL, 30.0, NAN, 0, 0};
     for (int k = 0; k < argc; k++) {
         const char *arg = argv[k];
         if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) return 1;
@@ -370,6 +373,8 @@ static int open_movie(runner *r, const options *o, char *usage, size_t usage_siz
 {
     if (!o->movie || !o->movie[0]) {
         if (!isnan(o->speed)) return snprintf(usage, usage_size, "--speed is for --movie"), EXIT_USAGE;
+        if (o->movie_width != 0)
+            return snprintf(usage, usage_size, "--movie-size is for --movie"), EXIT_USAGE;
         return 0;
     }
     double now = carom_world_time(r->world), speed = o->speed;
@@ -380,7 +385,8 @@ static int open_movie(runner *r, const options *o, char *usage, size_t usage_siz
     }
     r->movie = calloc(1, sizeof *r->movie);
     if (!r->movie) return snprintf(r->message, sizeof r->message, "out of memory"), -1;
-    if (movie_open(r->movie, o->movie, (int)o->fps, speed, now, 800, 600, r->message, sizeof r->message) != 0) {
+    if (movie_open(r->movie, o->movie, (int)o->fps, speed, now, o->movie_width ? o->movie_width : 800,
+                   o->movie_width ? o->movie_height : 600, r->message, sizeof r->message) != 0) {
         free(r->movie);
         r->movie = NULL;
         return -1;

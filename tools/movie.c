@@ -74,6 +74,8 @@ int movie_open(movie *m, const char *path, int fps, double speed, double origin,
     int gif = ends_with(path, ".gif");
     if (!gif && !ends_with(path, ".mp4"))
         return snprintf(why, why_size, "--movie: '%s': the movie's name must end in .mp4 or .gif", path), -1;
+    if (!gif && (width % 2 != 0 || height % 2 != 0))
+        return snprintf(why, why_size, "--movie-size: %dx%d: an MP4 (H.264, yuv420p) needs even sides", width, height), -1;
     if (outfile_check(path, why, why_size) != 0) return -1;
     m->fps = fps, m->speed = speed, m->origin = origin;
     m->look = render_default_options();
@@ -108,14 +110,11 @@ static int write_all(int fd, const unsigned char *data, size_t bytes)
 
 int movie_frame(movie *m, const carom_world *world, int dim, const double box[3], char *why, size_t why_size)
 {
-    int32_t count = carom_world_body_count(world);
-    carom_body_state *bodies = malloc((size_t)(count > 0 ? count : 1) * sizeof *bodies);
-    if (!bodies) return snprintf(why, why_size, "out of memory for a movie frame"), -1;
-    for (int32_t id = 0; id < count; id++) carom_world_get_body(world, id, &bodies[id]);
-    render_scene scene = {.dim = dim, .box = {box[0], box[1], box[2]}, .bodies = bodies, .count = count};
+    render_scene scene;
+    if (scene_from_world(world, dim, box, &m->scene, &scene) != 0)
+        return snprintf(why, why_size, "out of memory for a movie frame"), -1;
     render_summary sum;
     int drawn = render_to_rgb(&scene, &m->look, m->rgb, &sum);
-    free(bodies);
     if (drawn == 0 && !m->look.fixed_range) { /* the first frame's range, for all (no flicker); drawn again */
         m->look.fixed_range = 1;
         m->look.range_low = 0.0, m->look.range_high = sum.high > 0.0 ? 1.5 * sum.high : 1.0;
@@ -143,6 +142,7 @@ static void release(movie *m)
 {
     free(m->path), free(m->temporary), free(m->rgb);
     m->path = m->temporary = NULL, m->rgb = NULL;
+    scene_buffers_free(&m->scene);
 }
 
 int movie_close(movie *m, char *why, size_t why_size)

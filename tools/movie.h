@@ -11,6 +11,7 @@
 
 #include "carom.h"
 #include "render.h"
+#include "scene.h"
 
 typedef struct movie {
     char *path, *temporary;  /* the movie, and the name ffmpeg writes it under until it is complete */
@@ -19,6 +20,7 @@ typedef struct movie {
     int64_t index;           /* the next frame */
     render_options look;     /* the colour range is fixed at the first frame's */
     unsigned char *rgb;      /* one frame */
+    scene_buffers scene;     /* the world's bodies and polygons at a frame */
     pid_t child;             /* ffmpeg */
     int pipe;                /* its standard input (-1: closed) */
 } movie;

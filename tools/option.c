@@ -74,3 +74,14 @@ int option_walk(int argc, char **argv, const option_walker *walker, void *reques
     }
     return 0;
 }
+
+int option_size(const char *option, const char *text, int *width, int *height, char *error, size_t size)
+{
+    int w = 0, h = 0, used = 0;
+    if (sscanf(text, "%dx%d%n", &w, &h, &used) != 2 || text[used] || w < 200 || h < 150 || w > 20000 ||
+        h > 20000)
+        return snprintf(error, size, "%s: '%s' is not a usable value (expected WxH, 200x150 to 20000x20000)", option,
+                        text), -1;
+    *width = w, *height = h;
+    return 0;
+}

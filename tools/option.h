@@ -19,6 +19,10 @@ int option_is_one_of(const char *name, const char *const names[], size_t count);
 int option_take_valued(int argc, char **argv, int *k, int (*is_valued)(const char *name), char *name,
                        size_t name_size, const char **value, char *error, size_t size);
 
+/* A picture's size "WxH" in pixels, 200x150 to 20000x20000. Returns 0, or
+ * -1 with a message naming the option. */
+int option_size(const char *option, const char *text, int *width, int *height, char *error, size_t size);
+
 /* An integer (a frame index: negative counts from the end). Returns 0, or -1
  * with "OPTION: 'TEXT' is not a usable value (expected an integer)". */
 int option_integer(const char *option, const char *text, long long *value, char *error, size_t size);

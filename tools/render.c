@@ -8,6 +8,12 @@
  * is the frame's own, beside a scale bar of a round length. The colour map
  * runs from dark blue through teal and green to yellow (the endpoints and
  * ordering of matplotlib's viridis; our own five stops, linearly mixed).
+ * Species get a palette of ten distinct colours and a key. In 2D, polygons
+ * are drawn from their vertices, bodies crossing a periodic face are drawn
+ * on both sides (their periodic images), and a container's boundary is
+ * drawn as the zero contour of its signed distance, traced by marching
+ * squares (Lorensen & Cline 1987, in two dimensions) on a grid of two
+ * pixels and stroked by cairo.
  */
 #include "render.h"
 
@@ -54,6 +60,15 @@ static void color_at(double s, double rgb[3])
     int k = x >= 4.0 ? 3 : (int)x;
     double f = x - k;
     for (int c = 0; c < 3; c++) rgb[c] = stops[k][c] + f * (stops[k + 1][c] - stops[k][c]);
+}
+
+void render_species_color(int32_t species, double rgb[3])
+{
+    static const double palette[10][3] = {
+        {0.122, 0.467, 0.706}, {1.000, 0.498, 0.055}, {0.173, 0.627, 0.173}, {0.839, 0.153, 0.157},
+        {0.580, 0.404, 0.741}, {0.549, 0.337, 0.294}, {0.890, 0.467, 0.761}, {0.737, 0.741, 0.133},
+        {0.090, 0.745, 0.812}, {0.300, 0.300, 0.300}};
+    for (int c = 0; c < 3; c++) rgb[c] = species < 0 ? 0.65 : palette[species % 10][c];
 }
 
 /* ---- projection ---- */
@@ -134,6 +149,8 @@ static void draw_box(cairo_t *cr, const render_scene *s, const render_options *o
 
 typedef struct drawn_body {
     double depth, px, py, pr, shade;
+    int32_t body;         /* index in the scene */
+    double shift_x, shift_y; /* 2D: the periodic image's offset (world units) */
 } drawn_body;
 
 static int by_depth(const void *a, const void *b)
@@ -142,13 +159,28 @@ static int by_depth(const void *a, const void *b)
     return da < db ? -1 : da > db ? 1 : 0;
 }
 
-static void draw_body(cairo_t *cr, int dim, const drawn_body *d)
+/* A polygon body's outline, moved by its image's shift. */
+static void polygon_path(cairo_t *cr, const render_scene *s, const frame_map *m, const drawn_body *d)
+{
+    for (int32_t v = s->vertex_start[d->body]; v < s->vertex_start[d->body + 1]; v++) {
+        double px, py;
+        to_pixel(m, s->vertices[v].x + d->shift_x, s->vertices[v].y + d->shift_y, &px, &py);
+        cairo_line_to(cr, px, py);
+    }
+    cairo_close_path(cr);
+}
+
+static void draw_body(cairo_t *cr, const render_scene *s, const render_options *o, const frame_map *m,
+                      const drawn_body *d)
 {
     double rgb[3];
-    color_at(d->shade, rgb);
-    if (dim == 2) {
+    if (o->color == RENDER_SPECIES) render_species_color(s->species ? s->species[d->body] : 0, rgb);
+    else color_at(d->shade, rgb);
+    if (s->dim == 2) {
         cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
-        cairo_arc(cr, d->px, d->py, d->pr, 0.0, 2.0 * render_pi);
+        cairo_new_path(cr);
+        if (s->vertex_start && s->vertex_start[d->body + 1] > s->vertex_start[d->body]) polygon_path(cr, s, m, d);
+        else cairo_arc(cr, d->px, d->py, d->pr, 0.0, 2.0 * render_pi);
         cairo_fill(cr);
         return;
     }
@@ -166,7 +198,28 @@ static void draw_body(cairo_t *cr, int dim, const drawn_body *d)
 
 static const char *quantity_name(render_color c)
 {
-    return c == RENDER_SPEED ? "speed" : c == RENDER_SPIN ? "|omega|" : "kinetic energy";
+    return c == RENDER_SPEED ? "speed" : c == RENDER_SPIN ? "|omega|" : c == RENDER_SPECIES ? "species" : "kinetic energy";
+}
+
+/* The species key: a swatch and a name a line, as many as fit. */
+static void draw_species_key(cairo_t *cr, const render_scene *s, const render_options *o)
+{
+    double x = o->width - LEGEND_WIDTH + 10.0, y = MARGIN + 20.0, room = o->height - 2.0 * MARGIN;
+    cairo_set_font_size(cr, 12.0);
+    cairo_set_source_rgb(cr, 0.0, 0.0, 0.0);
+    cairo_move_to(cr, x - 4.0, y - 8.0);
+    cairo_show_text(cr, "species");
+    int32_t kinds = s->species && s->species_kinds > 0 ? s->species_kinds : 1;
+    for (int32_t k = 0; k < kinds && y + 18.0 * (k + 1) < room; k++) {
+        double rgb[3];
+        render_species_color(k, rgb);
+        cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+        cairo_rectangle(cr, x, y + 18.0 * k, 14.0, 14.0);
+        cairo_fill(cr);
+        cairo_set_source_rgb(cr, 0.0, 0.0, 0.0);
+        cairo_move_to(cr, x + 20.0, y + 18.0 * k + 11.0);
+        cairo_show_text(cr, s->species && s->species_names ? s->species_names[k] : XYZ_DEFAULT_SPECIES);
+    }
 }
 
 static void draw_legend(cairo_t *cr, const render_options *o, const render_summary *sum)
@@ -221,30 +274,106 @@ static int in_slab(const render_options *o, int dim, double depth)
     return dim == 2 || !o->has_slab || (depth >= o->slab_from && depth <= o->slab_to);
 }
 
-/* The bodies as they will be drawn, nearest last; the colour range set. */
+/* The offsets (world units) at which a 2D body is drawn: itself, and its
+ * images across the periodic faces it crosses. Returns how many (1 to 4). */
+static int image_shifts(const render_scene *s, const carom_body_state *b, double shift[4][2])
+{
+    double x[2] = {b->position.x, b->position.y}, across[2] = {0.0, 0.0};
+    for (int a = 0; s->dim == 2 && a < 2; a++)
+        if (s->periodic[a] && fabs(x[a]) + b->radius > 0.5 * s->box[a]) across[a] = x[a] > 0.0 ? -s->box[a] : s->box[a];
+    int n = 0;
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++)
+            if ((i == 0 || across[0] != 0.0) && (j == 0 || across[1] != 0.0))
+                shift[n][0] = i ? across[0] : 0.0, shift[n][1] = j ? across[1] : 0.0, n++;
+    return n;
+}
+
+/* The bodies as they will be drawn (periodic images included), nearest
+ * last; the colour range set. */
 static drawn_body *place_bodies(const render_scene *s, const render_options *o, const frame_map *m,
                                 render_summary *sum)
 {
-    drawn_body *d = malloc((size_t)(s->count > 0 ? s->count : 1) * sizeof *d);
+    drawn_body *d = malloc((size_t)(s->count > 0 ? s->count : 1) * 4 * sizeof *d);
     if (!d) return NULL;
     sum->low = INFINITY, sum->high = -INFINITY, sum->drawn = 0;
+    int32_t placed = 0;
     for (int32_t k = 0; k < s->count; k++) {
         const carom_body_state *b = &s->bodies[k];
         const double x[3] = {b->position.x, b->position.y, b->position.z};
-        double u, v, depth;
+        double u, v, depth, shift[4][2];
         project(s->dim, o->view, x, &u, &v, &depth);
         if (!in_slab(o, s->dim, depth)) continue;
-        drawn_body *e = &d[sum->drawn++];
-        to_pixel(m, u, v, &e->px, &e->py);
-        e->pr = b->radius * m->scale, e->depth = depth, e->shade = render_quantity(b, o->color);
-        sum->low = fmin(sum->low, e->shade), sum->high = fmax(sum->high, e->shade);
+        double quantity = o->color == RENDER_SPECIES ? 0.0 : render_quantity(b, o->color);
+        for (int n = image_shifts(s, b, shift), i = 0; i < n; i++) {
+            drawn_body *e = &d[placed++];
+            to_pixel(m, u + shift[i][0], v + shift[i][1], &e->px, &e->py);
+            e->pr = b->radius * m->scale, e->depth = depth, e->shade = quantity;
+            e->body = k, e->shift_x = shift[i][0], e->shift_y = shift[i][1];
+        }
+        sum->drawn++;
+        sum->low = fmin(sum->low, quantity), sum->high = fmax(sum->high, quantity);
     }
     if (sum->drawn == 0) sum->low = sum->high = 0.0;
     if (o->fixed_range) sum->low = o->range_low, sum->high = o->range_high;
     double span = sum->high - sum->low;
-    for (int32_t k = 0; k < sum->drawn; k++) d[k].shade = span > 0.0 ? (d[k].shade - sum->low) / span : 0.5;
-    qsort(d, (size_t)sum->drawn, sizeof *d, by_depth);
+    for (int32_t k = 0; k < placed; k++) d[k].shade = span > 0.0 ? (d[k].shade - sum->low) / span : 0.5;
+    qsort(d, (size_t)placed, sizeof *d, by_depth);
+    sum->images = placed - sum->drawn;
     return d;
+}
+
+/* ---- a container's boundary: the zero contour of its signed distance ---- */
+
+/* Where the contour crosses the edge from (x0, y0), value s0, to (x1, y1), s1. */
+static void crossing(double x0, double y0, double s0, double x1, double y1, double s1, double *x, double *y)
+{
+    double t = s0 / (s0 - s1);
+    *x = x0 + t * (x1 - x0), *y = y0 + t * (y1 - y0);
+}
+
+/* One grid cell of marching squares: corners (x, y), (x + h, y), (x + h,
+ * y + h), (x, y + h) with values c[0..3]; strokes the segments inside it. */
+static void contour_cell(cairo_t *cr, const frame_map *m, double x, double y, double h, const double c[4])
+{
+    const double cx[4] = {x, x + h, x + h, x}, cy[4] = {y, y, y + h, y + h};
+    double px[4], py[4];
+    int n = 0;
+    for (int e = 0; e < 4; e++) {
+        int f = (e + 1) % 4;
+        if ((c[e] > 0.0) == (c[f] > 0.0)) continue;
+        double wx, wy;
+        crossing(cx[e], cy[e], c[e], cx[f], cy[f], c[f], &wx, &wy);
+        to_pixel(m, wx, wy, &px[n], &py[n]);
+        n++;
+    }
+    for (int k = 0; k + 1 < n; k += 2) { /* 2 crossings: one segment; 4 (a saddle): two */
+        cairo_move_to(cr, px[k], py[k]);
+        cairo_line_to(cr, px[k + 1], py[k + 1]);
+    }
+}
+
+static int draw_container(cairo_t *cr, const render_scene *s, const frame_map *m)
+{
+    double h = 2.0 / m->scale; /* two pixels */
+    int nx = (int)ceil(s->box[0] / h) + 1, ny = (int)ceil(s->box[1] / h) + 1;
+    double x0 = -0.5 * s->box[0], y0 = -0.5 * s->box[1];
+    double *row = malloc(2 * (size_t)(nx + 1) * sizeof *row);
+    if (!row) return -1;
+    double *below = row, *above = row + nx + 1;
+    for (int i = 0; i <= nx; i++) below[i] = carom_container_distance(s->container, (carom_vec){x0 + i * h, y0, 0}, NULL);
+    cairo_set_source_rgb(cr, 0.0, 0.0, 0.0);
+    cairo_set_line_width(cr, 2.0);
+    for (int j = 0; j < ny; j++) {
+        double y = y0 + j * h;
+        for (int i = 0; i <= nx; i++) above[i] = carom_container_distance(s->container, (carom_vec){x0 + i * h, y + h, 0}, NULL);
+        for (int i = 0; i < nx; i++) contour_cell(cr, m, x0 + i * h, y, h, (const double[4]){below[i], below[i + 1], above[i + 1], above[i]});
+        double *t = below;
+        below = above, above = t;
+    }
+    cairo_stroke(cr);
+    free(row);
+    return 0;
 }
 
 static int draw_scene(cairo_t *cr, const render_scene *s, const render_options *o, render_summary *sum)
@@ -258,11 +387,22 @@ static int draw_scene(cairo_t *cr, const render_scene *s, const render_options *
     cairo_rectangle(cr, m.left, m.top, m.width, m.height);
     if (s->dim == 2) cairo_clip(cr);
     else cairo_new_path(cr);
-    for (int32_t k = 0; k < sum->drawn; k++) draw_body(cr, s->dim, &d[k]);
+    for (int32_t k = 0; k < sum->drawn + sum->images; k++) draw_body(cr, s, o, &m, &d[k]);
     cairo_restore(cr);
     free(d);
-    draw_box(cr, s, o, &m);
-    draw_legend(cr, o, sum);
+    if (s->dim == 2 && s->container) {
+        cairo_save(cr);
+        cairo_set_source_rgb(cr, 0.75, 0.75, 0.75); /* the box only sizes the grid: drawn faint */
+        cairo_rectangle(cr, m.left, m.top, m.width, m.height);
+        cairo_set_line_width(cr, 1.0);
+        cairo_stroke(cr);
+        cairo_restore(cr);
+        if (draw_container(cr, s, &m) != 0) return -1;
+    } else {
+        draw_box(cr, s, o, &m);
+    }
+    if (o->color == RENDER_SPECIES) draw_species_key(cr, s, o);
+    else draw_legend(cr, o, sum);
     draw_scale_bar(cr, &m);
     return 0;
 }

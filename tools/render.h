@@ -8,7 +8,7 @@
 
 #include "carom.h"
 
-typedef enum render_color { RENDER_SPEED, RENDER_ENERGY, RENDER_SPIN } render_color;
+typedef enum render_color { RENDER_SPEED, RENDER_ENERGY, RENDER_SPIN, RENDER_SPECIES } render_color;
 typedef enum render_view { RENDER_VIEW_Z, RENDER_VIEW_X, RENDER_VIEW_Y, RENDER_VIEW_ISO } render_view;
 
 typedef struct render_options {
@@ -23,18 +23,39 @@ typedef struct render_options {
 
 /* One state to draw: bodies (their position, velocity, radius, mass, angular
  * velocity and inertia are read), the dimension and the box sides (centred
- * at 0, as carom's worlds are). */
+ * at 0, as carom's worlds are); the rest is optional (zero: none). */
 typedef struct render_scene {
     int dim;
     double box[3];
     const carom_body_state *bodies;
     int32_t count;
+    /* Species (--color species): each body's index into species_names, or
+     * -1 for one not named there. */
+    const int32_t *species;
+    const char *const *species_names;
+    int32_t species_kinds;
+    /* 2D: periodic axes; a disk (or polygon) crossing such a face is drawn on
+     * both sides, as the periodic world has it. */
+    int periodic[3];
+    /* 2D polygons: vertices in the world frame, body after body; body k has
+     * vertices vertex_start[k] to vertex_start[k + 1] - 1 (count + 1
+     * entries; a disk has none). NULL: every body a disk. */
+    const carom_vec2 *vertices;
+    const int32_t *vertex_start;
+    /* 2D: the world's container, whose boundary is drawn (its zero contour)
+     * instead of the box. */
+    const carom_container *container;
 } render_scene;
+
+/* The colour a species index is drawn in (a fixed palette of ten, repeated;
+ * -1 grey), as 0..1 RGB. */
+void render_species_color(int32_t species, double rgb[3]);
 
 /* What a picture showed: the colour bar's range and the bodies drawn. */
 typedef struct render_summary {
     double low, high;
-    int32_t drawn;
+    int32_t drawn;  /* bodies drawn */
+    int32_t images; /* periodic images drawn besides them */
 } render_summary;
 
 render_options render_default_options(void);

@@ -380,6 +380,7 @@ static int quantity_size(quantity q) { return q == Q_ORIENTATION ? 4 : q <= Q_OM
 /* Where the quantities carom reads sit among a body line's columns. */
 typedef struct layout {
     int columns;         /* in all */
+    int species;         /* the species column (S:1), or -1 */
     int first[Q_COUNT];  /* first column of each, or -1 if absent */
     token name[Q_COUNT]; /* its name in the header, for messages */
 } layout;
@@ -387,6 +388,7 @@ typedef struct layout {
 static void layout_init(layout *lay, int columns)
 {
     lay->columns = columns;
+    lay->species = -1;
     for (int q = 0; q < Q_COUNT; q++) lay->first[q] = -1, lay->name[q] = (token){0, 0};
 }
 
@@ -500,6 +502,7 @@ static int parse_property(reader *r, token name, token type, token count, layout
             r, r->number, count.at,
             "column count '%.*s' of %.*s is not valid (expected a whole number from 1 to %d)",
             shown(count), text + count.at, shown(name), text + name.at, MAX_PROPERTY_COLUMNS);
+    if (token_is(text, name, "species") && kind == 'S' && n == 1 && lay->species < 0) lay->species = lay->columns;
     int which = 0, match = match_name(text, name, &which);
     if (match == 2)
         return fail(r, r->number, name.at,
@@ -584,10 +587,29 @@ static int header_value(reader *r, size_t *at, size_t *start, size_t *end)
     return 0;
 }
 
+/* pbc="T T F": T or F for each axis. */
+static int parse_pbc(reader *r, size_t start, size_t end, xyz_frame *frame)
+{
+    size_t at = start;
+    token t = {start, 0};
+    for (int a = 0; a < 3; a++) {
+        int got = next_token(r->line, end, &at, &t);
+        if (!got || t.length != 1 || (r->line[t.at] != 'T' && r->line[t.at] != 'F'))
+            return fail(r, r->number, got ? t.at : start,
+                        "pbc is not three flags (expected T or F for each axis, as \"T T F\")");
+        frame->periodic[a] = r->line[t.at] == 'T';
+    }
+    if (next_token(r->line, end, &at, &t))
+        return fail(r, r->number, t.at, "pbc has more than three flags (expected T or F for each axis)");
+    frame->has_pbc = 1;
+    return 0;
+}
+
 static int parse_header(reader *r, xyz_frame *frame, layout *lay)
 {
     layout_init(lay, 4); /* plain XYZ: species:S:1:pos:R:3 */
     lay->first[Q_POS] = 1;
+    lay->species = 0;
     int got = read_line(r);
     if (got < 0) return -1;
     if (got == 0)
@@ -613,6 +635,8 @@ static int parse_header(reader *r, xyz_frame *frame, layout *lay)
             st = parse_properties(r, start, end, lay);
         else if (token_is(r->line, key, "Time"))
             st = parse_time(r, start, end, frame);
+        else if (token_is(r->line, key, "pbc"))
+            st = parse_pbc(r, start, end, frame);
         if (st != 0) return -1;
     }
     return 0;
@@ -689,7 +713,21 @@ static int settle_body(reader *r, const layout *lay, const body_values *v, carom
     return 0;
 }
 
-static int parse_body(reader *r, const layout *lay, carom_body_state *b)
+/* The index of a species name in the frame's table, added if new (-1 when
+ * the table is full). */
+static int32_t species_index(xyz_frame *frame, const char *text, token t)
+{
+    size_t length = t.length > XYZ_SPECIES_MAX ? XYZ_SPECIES_MAX : t.length;
+    for (int32_t k = 0; k < frame->species_kinds; k++)
+        if (strlen(frame->species_names[k]) == length && memcmp(frame->species_names[k], text + t.at, length) == 0)
+            return k;
+    if (frame->species_kinds == XYZ_SPECIES_KINDS) return -1;
+    memcpy(frame->species_names[frame->species_kinds], text + t.at, length);
+    frame->species_names[frame->species_kinds][length] = '\0';
+    return frame->species_kinds++;
+}
+
+static int parse_body(reader *r, const layout *lay, carom_body_state *b, xyz_frame *frame, int32_t i)
 {
     body_values values;
     memset(&values, 0, sizeof values);
@@ -702,6 +740,7 @@ static int parse_body(reader *r, const layout *lay, carom_body_state *b)
                         "a body line with more than %d columns (expected %d, as Properties says)",
                         lay->columns, lay->columns);
         if (read_column(r, lay, c, t, &values) != 0) return -1;
+        if (c == lay->species && frame->species) frame->species[i] = species_index(frame, r->line, t);
         after_last = t.at + t.length;
         c++;
     }
@@ -724,6 +763,14 @@ static void centre_on_cell(xyz_frame *frame)
     }
 }
 
+static int grow_species(reader *r, xyz_frame *frame, int32_t capacity)
+{
+    int32_t *grown = realloc(frame->species, (size_t)capacity * sizeof *grown);
+    if (!grown) return fail(r, r->number, 0, "out of memory for %d bodies", (int)frame->count);
+    frame->species = grown;
+    return 0;
+}
+
 static int read_bodies(reader *r, const layout *lay, double radius, double mass, xyz_frame *frame)
 {
     int32_t capacity = 0;
@@ -742,12 +789,13 @@ static int read_bodies(reader *r, const layout *lay, double radius, double mass,
             if (!grown)
                 return fail(r, r->number, 0, "out of memory for %d bodies", (int)frame->count);
             frame->bodies = grown;
+            if (lay->species >= 0 && grow_species(r, frame, capacity) != 0) return -1;
         }
         carom_body_state *b = &frame->bodies[i];
         memset(b, 0, sizeof *b);
         b->radius = radius;
         b->mass = mass;
-        if (parse_body(r, lay, b) != 0) return -1;
+        if (parse_body(r, lay, b, frame, i) != 0) return -1;
     }
     centre_on_cell(frame);
     frame->has_orientation = lay->first[Q_ORIENTATION] >= 0;
@@ -859,5 +907,6 @@ void xyz_frame_free(xyz_frame *frame)
 {
     if (!frame) return;
     free(frame->bodies);
+    free(frame->species);
     memset(frame, 0, sizeof *frame);
 }

@@ -30,6 +30,7 @@
 #define XYZ_ANGLE_PROPERTY ":angle:R:1"
 #define XYZ_DEFAULT_SPECIES "X"
 #define XYZ_SPECIES_MAX 32 /* characters in a species name */
+#define XYZ_SPECIES_KINDS 64 /* species a frame names; bodies of further species read as index -1 */
 
 typedef struct xyz_frame {
     int32_t count;
@@ -44,6 +45,14 @@ typedef struct xyz_frame {
     double origin[3];         /* Origin= (or cell_origin=): the cell's corner; 0 if absent */
     int has_origin;
     double time;              /* Time= (0 if absent) */
+    int periodic[3];          /* pbc="T T F": which axes wrap (all 0 if absent) */
+    int has_pbc;
+    /* The species column (Properties' species:S:1, or plain XYZ's first
+     * column): each body's index into species_names, in order of first
+     * appearance, or -1 past XYZ_SPECIES_KINDS of them; NULL without the column. */
+    int32_t *species;
+    int32_t species_kinds;
+    char species_names[XYZ_SPECIES_KINDS][XYZ_SPECIES_MAX + 1];
     int64_t first_body_line;  /* the line of the frame's first body, for messages */
     int64_t frames_in_file;   /* set when a frame past the end was asked for */
 } xyz_frame;
