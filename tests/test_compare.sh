@@ -104,7 +104,51 @@ assert len(d["results"][1]["checkpoints"]) == 32' "$json" || { fail dilute "JSON
   pass dilute
 }
 
+# --movie: the exact engine (left) and the frame stepper (right) side by
+# side; frame k at t = k * 0.5 / 10; its left half shows the disks where a
+# trajectory of the same scenario has them at that instant.
+check_movie() {
+  local probe k n verdict
+  probe=$(cd "$(dirname "$0")" && pwd)/png_probe.py
+  cat >"$work/gas.yaml" <<'YAML'
+world: {dim: 2, box: [20, 20], boundary: walls}
+seed: 3
+bodies:
+  - {count: 12, radius: 1.0, mass: 1.0, place: random, velocity: {speed: 2.0}}
+run: {until: 2}
+YAML
+  (cd "$work" && "$carom" compare gas.yaml --dt 0.1 --checkpoints 8 --movie cm.mp4 --fps 10 --speed 0.5 --movie-size 1600x600 \
+     --quiet >/dev/null && "$carom" run gas.yaml --trajectory g.xyz --every 0.05 --quiet --stats '' --events-log '') ||
+    { fail "compare --movie" "carom failed"; return; }
+  n=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames,width,height -of csv=p=0 "$work/cm.mp4")
+  [ "$n" = "1600,600,41" ] && pass "compare --movie: 1600x600, 10 fps x 2 / 0.5 + 1 = 41 frames" || fail "compare --movie size and frames" "$n"
+  for k in 13 33; do
+    ffmpeg -nostdin -v error -i "$work/cm.mp4" -vf "select=eq(n\,$k),crop=800:600:0:0" -frames:v 1 -y "$work/left$k.png"
+    ffmpeg -nostdin -v error -i "$work/cm.mp4" -vf "select=eq(n\,$k),crop=800:600:800:0" -frames:v 1 -y "$work/right$k.png"
+    "$carom" render "$work/g.xyz" --frame "$k" -o "$work/exact$k.png"
+    python3 "$probe" blobs "$work/left$k.png" 690 | sort -n >"$work/lb.txt"
+    python3 "$probe" blobs "$work/exact$k.png" 690 | sort -n >"$work/eb.txt"
+    python3 "$probe" blobs "$work/right$k.png" 690 | sort -n >"$work/rb.txt"
+    verdict=$(paste -d' ' "$work/lb.txt" "$work/eb.txt" | awk -v n="$(wc -l <"$work/eb.txt")" '
+      { d = sqrt(($1 - $7)^2 + ($2 - $8)^2); if (d > worst) worst = d; rows++ }
+      END { printf "%s %d blobs, worst %.2f px", (rows == n && rows >= 8 && worst < 1.5) ? "ok" : "bad", rows, worst }')
+    [ "$(wc -l <"$work/lb.txt")" -eq "$(wc -l <"$work/eb.txt")" ] && [[ $verdict == ok* ]] &&
+      pass "compare --movie frame $k: the exact half has the disks where the trajectory has them ($verdict)" ||
+      fail "compare --movie frame $k, exact half" "$verdict"
+    cmp -s "$work/lb.txt" "$work/rb.txt" && fail "compare --movie frame $k, stepper half" "the same as the exact half" ||
+      pass "compare --movie frame $k: the stepper's half differs"
+  done
+  local out st
+  out=$(cd "$work" && "$carom" compare gas.yaml --dt 0.1 --checkpoints 8 --speed 0.5 2>&1); st=$?
+  [ $st -eq 2 ] && [[ $out == *"are for --movie"* ]] && pass "compare: --speed without --movie refused" ||
+    fail "compare --speed alone" "status $st: $out"
+  out=$(cd "$work" && "$carom" compare gas.yaml --dt 0.1 --checkpoints 8 --movie bad.avi --quiet 2>&1); st=$?
+  [ $st -eq 1 ] && [[ $out == *"must end in .mp4 or .gif"* ]] && ! compgen -G "$work/bad.avi*" >/dev/null &&
+    pass "compare --movie: a bad name refused, nothing written" || fail "compare --movie bad name" "status $st: $out"
+}
+
 check_usage
 check_head_on
 check_dilute
+check_movie
 finish

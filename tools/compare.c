@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare_movie.h"
 #include "option.h"
 #include "outfile.h"
 #include "place.h"
@@ -260,11 +261,7 @@ static int run_exact_reference(comparison *c)
     size_t per = 3 * (size_t)c->g.n;
     c->reference_positions = malloc((size_t)c->reference_count * per * sizeof(double) + 1);
     carom_world *w = NULL;
-    size_t size = carom_world_snapshot_size(c->initial);
-    void *snapshot = malloc(size);
-    int failed = !c->reference_positions || !snapshot || carom_world_snapshot(c->initial, snapshot, size) != CAROM_OK ||
-                 carom_world_restore(snapshot, size, NULL, NULL, &w, NULL, 0) != CAROM_OK;
-    free(snapshot);
+    int failed = !c->reference_positions || compare_copy_world(c->initial, &w) != 0;
     for (int k = 0; !failed && k < c->reference_count; k++) {
         failed = carom_world_run(w, c->reference_times[k], -1) != CAROM_OK;
         world_positions(w, c->reference_positions + per * (size_t)k);
@@ -525,12 +522,7 @@ static int build(comparison *c)
         return snprintf(c->message, sizeof c->message, "%s: nothing bounds the comparison (expected run.until or --until)",
                         c->o.scenario),
                -1;
-    size_t size = carom_world_snapshot_size(c->exact);
-    void *snapshot = malloc(size);
-    int failed = !snapshot || carom_world_snapshot(c->exact, snapshot, size) != CAROM_OK ||
-                 carom_world_restore(snapshot, size, NULL, NULL, &c->initial, NULL, 0) != CAROM_OK;
-    free(snapshot);
-    if (failed) return snprintf(c->message, sizeof c->message, "out of memory copying the initial state"), -1;
+    if (compare_copy_world(c->exact, &c->initial) != 0) return snprintf(c->message, sizeof c->message, "out of memory copying the initial state"), -1;
     c->g = geometry_of(c->exact);
     for (int d = 0; d < c->o.dt_count; d++)
         if (frames_for(c, c->o.dt[d]) < c->o.checkpoints)
@@ -550,6 +542,17 @@ static void release(comparison *c)
     scenario_free(&c->sc);
 }
 
+/* --movie: the exact run and the plain stepper of the first dt side by side. */
+static int write_movie(comparison *c)
+{
+    const compare_options *o = &c->o;
+    compare_movie_request r = {o->movie, o->fps, isnan(o->speed) ? (c->until - c->t0) / 10.0 : o->speed,
+                               o->movie_width ? o->movie_width : 1280, o->movie_width ? o->movie_height : 480,
+                               o->dt[0], c->until};
+    if (!o->quiet) fprintf(stderr, "carom compare: the movie %s (exact and frame, dt = %g) ...\n", o->movie, o->dt[0]);
+    return compare_movie_write(c->initial, c->g.dim, c->g.side, &r, c->message, sizeof c->message);
+}
+
 static int compare_run(const compare_options *o)
 {
     comparison *c = calloc(1, sizeof *c);
@@ -567,6 +570,7 @@ static int compare_run(const compare_options *o)
     if (st == 0) print_table(stdout, c);
     if (st == 0) st = outfile_write(o->json, write_json, c, c->message, sizeof c->message);
     if (st == 0) st = outfile_write(o->csv, write_csv, c, c->message, sizeof c->message);
+    if (st == 0 && o->movie) st = write_movie(c);
     if (st != 0) fprintf(stderr, "carom: %s\n", c->message);
     release(c);
     free(c);
@@ -594,6 +598,12 @@ static const char *help_text =
     "  --checkpoints K   times at which positions are compared (default 32)\n"
     "  --json FILE       write the results as JSON (- for standard output)\n"
     "  --csv FILE        write one CSV row per method and dt\n"
+    "  --movie FILE      a movie (.mp4 or .gif): the exact engine and the frame\n"
+    "                    stepper of the first dt side by side, each frame at its\n"
+    "                    exact instant (the stepper at its last frame end before it)\n"
+    "  --fps N           the movie's frames per second (default 30)\n"
+    "  --speed S         simulated time per second of movie (default: all in 10 s)\n"
+    "  --movie-size WxH  the movie's pixels, both halves (default 1280x480)\n"
     "  --scaling         measure cost against N and density for each method instead\n"
     "  --quick           (with --scaling) smaller sizes, for a quick look\n"
     "  --quiet           no progress lines on standard error\n"
@@ -629,6 +639,14 @@ static int take_value(compare_options *o, const char *name, const char *value, c
     if (!strcmp(name, "--until")) return option_positive_number(name, value, &o->until, error, size);
     if (!strcmp(name, "--json")) return o->json = value, 0;
     if (!strcmp(name, "--csv")) return o->csv = value, 0;
+    if (!strcmp(name, "--movie")) return o->movie = value, 0;
+    if (!strcmp(name, "--speed")) return option_positive_number(name, value, &o->speed, error, size);
+    if (!strcmp(name, "--movie-size")) return option_size(name, value, &o->movie_width, &o->movie_height, error, size);
+    if (!strcmp(name, "--fps")) {
+        if (option_positive_number(name, value, &v, error, size) != 0) return -1;
+        if (v != floor(v) || v > 240) return snprintf(error, size, "--fps: '%s' is not a usable value (expected 1 to 240)", value), -1;
+        return o->fps = (int)v, 0;
+    }
     if (option_positive_number(name, value, &v, error, size) != 0) return -1;
     if (v != floor(v) || v > 1e6) return snprintf(error, size, "%s: '%s' is not a usable value (expected a whole number)", name, value), -1;
     if (!strcmp(name, "--seed")) o->seed = (uint64_t)v, o->has_seed = 1;
@@ -647,7 +665,8 @@ static int parse_flag(compare_options *o, const char *arg)
 
 static int is_valued(const char *name)
 {
-    static const char *const valued[] = {"--dt", "--eps", "--until", "--seed", "--checkpoints", "--json", "--csv"};
+    static const char *const valued[] = {"--dt",  "--eps",   "--until", "--seed",  "--checkpoints", "--json",
+                                         "--csv", "--movie", "--fps",   "--speed", "--movie-size"};
     return option_is_one_of(name, valued, sizeof valued / sizeof valued[0]);
 }
 
@@ -655,7 +674,8 @@ static int is_valued(const char *name)
 static int parse_options(int argc, char **argv, compare_options *o, char *error, size_t size)
 {
     memset(o, 0, sizeof *o);
-    o->eps = o->until = NAN;
+    o->eps = o->until = o->speed = NAN;
+    o->fps = 30;
     o->checkpoints = DEFAULT_CHECKPOINTS;
     for (int k = 0; k < argc; k++) {
         const char *arg = argv[k];
@@ -675,6 +695,8 @@ static int parse_options(int argc, char **argv, compare_options *o, char *error,
     if (o->scaling) return o->scenario ? (snprintf(error, size, "--scaling takes no scenario"), -1) : 0;
     if (!o->scenario) return snprintf(error, size, "give a scenario file (or --scaling)"), -1;
     if (o->dt_count == 0) return snprintf(error, size, "give the frame lengths to compare with --dt DT[,DT...]"), -1;
+    if (!o->movie && (!isnan(o->speed) || o->movie_width))
+        return snprintf(error, size, "--speed and --movie-size are for --movie"), -1;
     return 0;
 }
 

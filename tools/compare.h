@@ -23,6 +23,10 @@ typedef struct compare_options {
     int all_pairs, quiet, scaling, quick;
     int checkpoints;     /* times the positions are compared (default 32) */
     const char *json, *csv;
+    const char *movie;   /* --movie: the exact engine and the frame stepper (the first dt) side by side */
+    int fps;             /* its frames per second (default 30) */
+    double speed;        /* simulated time per second of movie (NAN: the comparison in 10 s) */
+    int movie_width, movie_height; /* 0: 1280 x 480 */
 } compare_options;
 
 /* carom compare ARGS...: parses the options and runs. Returns the exit

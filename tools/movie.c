@@ -120,10 +120,17 @@ int movie_frame(movie *m, const carom_world *world, int dim, const double box[3]
         m->look.range_low = 0.0, m->look.range_high = sum.high > 0.0 ? 1.5 * sum.high : 1.0;
         return movie_frame(m, world, dim, box, why, why_size);
     }
+    if (drawn != 0)
+        return snprintf(why, why_size, "%s: frame %lld could not be drawn", m->path, (long long)m->index), -1;
+    return movie_write_rgb(m, m->rgb, why, why_size);
+}
+
+int movie_write_rgb(movie *m, const unsigned char *rgb, char *why, size_t why_size)
+{
     size_t bytes = (size_t)m->look.width * (size_t)m->look.height * 3;
-    if (drawn != 0 || write_all(m->pipe, m->rgb, bytes) != 0)
-        return snprintf(why, why_size, "%s: frame %lld could not be %s", m->path, (long long)m->index,
-                        drawn != 0 ? "drawn" : "written (ffmpeg stopped)"), -1;
+    if (write_all(m->pipe, rgb, bytes) != 0)
+        return snprintf(why, why_size, "%s: frame %lld could not be written (ffmpeg stopped)", m->path,
+                        (long long)m->index), -1;
     m->index++;
     return 0;
 }

@@ -33,6 +33,9 @@ int movie_open(movie *m, const char *path, int fps, double speed, double origin,
 double movie_next_time(const movie *m);
 /* Draws the world as it is now as the next frame. Returns 0, or -1 with a message. */
 int movie_frame(movie *m, const carom_world *world, int dim, const double box[3], char *why, size_t why_size);
+/* Writes a frame drawn elsewhere (width * height * 3 bytes of packed RGB,
+ * rows top down) as the next frame. Returns 0, or -1 with a message. */
+int movie_write_rgb(movie *m, const unsigned char *rgb, char *why, size_t why_size);
 /* Ends the movie: ffmpeg finishes and the file is renamed into place.
  * Returns 0, or -1 with a message (then nothing is left behind). */
 int movie_close(movie *m, char *why, size_t why_size);

@@ -404,6 +404,12 @@ static int draw_scene(cairo_t *cr, const render_scene *s, const render_options *
     if (o->color == RENDER_SPECIES) draw_species_key(cr, s, o);
     else draw_legend(cr, o, sum);
     draw_scale_bar(cr, &m);
+    if (o->title) {
+        cairo_set_source_rgb(cr, 0.0, 0.0, 0.0);
+        cairo_set_font_size(cr, 14.0);
+        cairo_move_to(cr, MARGIN, 0.7 * MARGIN);
+        cairo_show_text(cr, o->title);
+    }
     return 0;
 }
 

@@ -19,6 +19,7 @@ typedef struct render_options {
     double slab_from, slab_to;
     int fixed_range;    /* 1: the colour bar spans [range_low, range_high] (a movie's frames), 0: the frame's own */
     double range_low, range_high;
+    const char *title;  /* a line written at the top left (NULL: none) */
 } render_options;
 
 /* One state to draw: bodies (their position, velocity, radius, mass, angular
