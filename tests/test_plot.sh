@@ -75,6 +75,27 @@ refused "speeds of a series" 2 "--what speeds needs a trajectory" s.csv --what s
 refused "unknown --what" 2 "--what: 'colour'" s.csv --what colour -o bad.png
 refused "not png or svg" 1 "must end in .png or .svg" s.csv -o bad.jpg
 refused "missing file" 1 "none.csv:1:1: cannot open" none.csv -o bad.png
+# an events log: the collisions it lists, counted in bins, against the run's
+# own counters; the mean pair rate against the run's collision rate
+if "$carom" run gas.yaml --until 20 --events-log ev.csv --stats ev.json --trajectory '' --quiet; then
+  out=$("$carom" plot ev.csv -o rate.png --verbose 2>&1)
+  pairs=$(json_event ev.json pair); walls=$(json_event ev.json wall); rate=$(json_number ev.json collision_rate)
+  verdict=$(echo "$out" | awk -v pairs="$pairs" -v walls="$walls" -v rate="$rate" '
+    { for (k = 1; k <= NF; k++) { if ($(k+1) == "pair" && $(k+2) == "and") p = $k; if ($(k+1) == "wall") w = $k;
+                                   if ($(k+1) == "pair" && $(k+2) == "collisions" && $(k+3) == "per") m = $k } }
+    END { expected = rate * 200 / 2; rel = (m - expected) / expected; if (rel < 0) rel = -rel;
+          printf "%s %d/%d pair, %d/%d wall, mean rate %.6g against %.6g", (p == pairs && w == walls && p > 100 && rel < 0.01) ? "ok" : "bad", p, pairs, w, walls, m, expected }')
+  [[ $verdict == ok* ]] && [ "$(python3 "$here/png_probe.py" size rate.png)" = "800 600" ] &&
+    pass "events log: pair and wall collisions as the run counted them, the mean rate as its collision rate ($verdict)" ||
+    fail "events log plot" "$verdict: $out"
+  sed '4s/,pair,/,bump,/' ev.csv > badkind.csv
+  awk -F, 'NR == 6 { $1 = 0 } 1' OFS=, ev.csv > backwards.csv
+  refused "an unknown event kind" 1 "badkind.csv:4:" badkind.csv -o bad.png
+  refused "events out of time order" 1 "backwards.csv:6:1: time 0 is before" backwards.csv -o bad.png
+  refused "energy of an events log" 2 "an events log gives the rate" ev.csv --what energy -o bad.png
+else
+  fail "an events log" "carom run failed"
+fi
 out=$(PATH=/nonexistent "$carom" plot s.csv -o bad.png 2>&1); st=$?
 [ $st -eq 1 ] && [[ $out == *"cannot start gnuplot"* ]] && ! compgen -G "bad.*" >/dev/null &&
   pass "gnuplot missing: a clear error, nothing written" || fail "gnuplot missing" "status $st: $out"

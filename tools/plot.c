@@ -28,6 +28,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "event_rate.h"
 #include "option.h"
 #include "outfile.h"
 #include "xyz.h"
@@ -43,7 +44,9 @@ static const char *help_text =
     "  a series (carom run --series FILE.csv), --what energy (default), temperature,\n"
     "    pressure or rate: against time;\n"
     "  a trajectory (.xyz), --what speeds: the last frame's speeds (--frame K for\n"
-    "    another) as a histogram against Maxwell's distribution at the frame's kT.\n"
+    "    another) as a histogram against Maxwell's distribution at the frame's kT;\n"
+    "  an events log (carom run --events-log FILE.csv), --what rate: pair and wall\n"
+    "    collisions per unit time in 40 bins of time.\n"
     "  --verbose prints what was plotted (for speeds: kT and the Kolmogorov-Smirnov\n"
     "  distance to Maxwell's distribution).\n";
 
@@ -52,7 +55,7 @@ enum { WHAT_ENERGY, WHAT_TEMPERATURE, WHAT_PRESSURE, WHAT_RATE, WHAT_SPEEDS };
 
 typedef struct plot_request {
     const char *input, *output;
-    int what, verbose;
+    int what, verbose, events; /* events: the input is an events log */
     long long frame;
 } plot_request;
 
@@ -96,7 +99,11 @@ static int parse(int argc, char **argv, plot_request *r, char *why, size_t size)
     if (!r->input) return snprintf(why, size, "an input is needed (carom plot FILE -o PLOT.png)"), -1;
     if (!r->output) return snprintf(why, size, "an output plot is needed (-o PLOT.png or PLOT.svg)"), -1;
     int trajectory = ends_with(r->input, ".xyz");
-    if (r->what < 0) r->what = trajectory ? WHAT_SPEEDS : WHAT_ENERGY;
+    r->events = !trajectory && event_rate_is_log(r->input);
+    if (r->what < 0) r->what = trajectory ? WHAT_SPEEDS : r->events ? WHAT_RATE : WHAT_ENERGY;
+    if (r->events && r->what != WHAT_RATE)
+        return snprintf(why, size, "--what %s needs a series (.csv) or a trajectory; an events log gives the rate",
+                        what_names[r->what]), -1;
     if ((r->what == WHAT_SPEEDS) != trajectory)
         return snprintf(why, size, "--what %s needs %s", what_names[r->what],
                         trajectory ? "a series (.csv), not a trajectory" : "a trajectory (.xyz)"), -1;
@@ -229,6 +236,17 @@ static int write_histogram(const char *path, const speeds *s, int bins)
     return fclose(f) == 0 ? 0 : -1;
 }
 
+/* Collisions per unit time, bin centre, pair and wall rates per line. */
+static int write_rates(const char *path, const event_rate *e)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    double width = e->width > 0.0 ? e->width : 1.0;
+    for (int b = 0; b < e->bins; b++)
+        fprintf(f, "%.17g %.17g %.17g\n", e->start + (b + 0.5) * e->width, e->pair[b] / width, e->wall[b] / width);
+    return fclose(f) == 0 ? 0 : -1;
+}
+
 /* ---- gnuplot ------------------------------------------------------------- */
 
 static int quoted_ok(const char *path) { return !strchr(path, '\'') && !strchr(path, '\n'); }
@@ -276,6 +294,13 @@ static void write_speeds_script(FILE *g, const plot_request *r, const speeds *s,
                "title 'Maxwell, %dD'\n", histogram, (int)s->n, s->dim);
 }
 
+static void write_rates_script(FILE *g, const plot_request *r, const char *data)
+{
+    fprintf(g, "set title \"%s: collisions per unit time\" noenhanced\n", r->input);
+    fprintf(g, "set xlabel 'time'\nset ylabel 'collisions per unit time'\nset yrange [0:*]\n");
+    fprintf(g, "plot '%s' using 1:2 with histeps lw 2 title 'pair', '' using 1:3 with histeps title 'wall'\n", data);
+}
+
 static int run_gnuplot(const char *script, char *why, size_t size)
 {
     char *argv[] = {"gnuplot", (char *)script, NULL};
@@ -295,7 +320,7 @@ typedef struct scratch {
     char folder[64], script[96], data[96];
 } scratch;
 
-static int plot_with(const plot_request *r, const speeds *s, char *why, size_t size)
+static int plot_with(const plot_request *r, const speeds *s, const event_rate *e, char *why, size_t size)
 {
     scratch t;
     snprintf(t.folder, sizeof t.folder, "/tmp/carom-plot-XXXXXX");
@@ -308,10 +333,12 @@ static int plot_with(const plot_request *r, const speeds *s, char *why, size_t s
     if (temporary) snprintf(temporary, length, "%s.carom-%ld.part", r->output, (long)getpid());
     int bins = s ? (int)fmin(60.0, fmax(5.0, sqrt((double)s->n))) : 0;
     if (status == 0 && s && write_histogram(t.data, s, bins) != 0) status = -1;
+    if (status == 0 && e && write_rates(t.data, e) != 0) status = -1;
     FILE *g = status == 0 ? fopen(t.script, "w") : NULL;
     if (g) {
         write_terminal(g, r->output, temporary);
         if (s) write_speeds_script(g, r, s, t.data);
+        else if (e) write_rates_script(g, r, t.data);
         else write_series_script(g, r);
         status = fclose(g) == 0 ? 0 : -1;
     } else {
@@ -327,6 +354,20 @@ static int plot_with(const plot_request *r, const speeds *s, char *why, size_t s
     return status;
 }
 
+static int plot_events(const plot_request *r, char *why, size_t size)
+{
+    event_rate e;
+    if (event_rate_read(r->input, 40, &e, why, size) != 0) return -1;
+    int status = plot_with(r, NULL, &e, why, size);
+    double span = e.width * e.bins;
+    if (status == 0 && r->verbose)
+        printf("carom plot: %s: %lld pair and %lld wall collisions (and %lld sensor crossings) from %.17g to %.17g, "
+               "%.6g pair collisions per unit time\n", r->output, (long long)e.pairs, (long long)e.walls,
+               (long long)e.sensors, e.start, e.start + span, span > 0.0 ? (double)e.pairs / span : 0.0);
+    event_rate_free(&e);
+    return status;
+}
+
 static int plot_run(const plot_request *r, char *why, size_t size)
 {
     if (!ends_with(r->output, ".png") && !ends_with(r->output, ".svg"))
@@ -334,15 +375,16 @@ static int plot_run(const plot_request *r, char *why, size_t size)
     if (!quoted_ok(r->input) || !quoted_ok(r->output))
         return snprintf(why, size, "file names with a quote or a line break cannot be given to gnuplot"), -1;
     if (outfile_check(r->output, why, size) != 0) return -1;
+    if (r->events) return plot_events(r, why, size);
     if (r->what != WHAT_SPEEDS) {
         if (check_series(r->input, why, size) != 0) return -1;
-        if (plot_with(r, NULL, why, size) != 0) return -1;
+        if (plot_with(r, NULL, NULL, why, size) != 0) return -1;
         if (r->verbose) printf("carom plot: %s: %s against time from %s\n", r->output, what_names[r->what], r->input);
         return 0;
     }
     speeds s;
     if (read_speeds(r, &s, why, size) != 0) return -1;
-    int status = plot_with(r, &s, why, size);
+    int status = plot_with(r, &s, NULL, why, size);
     if (status == 0 && r->verbose)
         printf("carom plot: %s: %d speeds (%dD), kT = %.17g, Kolmogorov-Smirnov distance to Maxwell %.6f\n",
                r->output, (int)s.n, s.dim, s.kT, ks_distance(&s));
