@@ -108,8 +108,7 @@ assert len(d["results"][1]["checkpoints"]) == 32' "$json" || { fail dilute "JSON
 # side; frame k at t = k * 0.5 / 10; its left half shows the disks where a
 # trajectory of the same scenario has them at that instant.
 check_movie() {
-  local probe k n verdict
-  probe=$(cd "$(dirname "$0")" && pwd)/png_probe.py
+  local k n verdict
   cat >"$work/gas.yaml" <<'YAML'
 world: {dim: 2, box: [20, 20], boundary: walls}
 seed: 3
@@ -126,17 +125,13 @@ YAML
     ffmpeg -nostdin -v error -i "$work/cm.mp4" -vf "select=eq(n\,$k),crop=800:600:0:0" -frames:v 1 -y "$work/left$k.png"
     ffmpeg -nostdin -v error -i "$work/cm.mp4" -vf "select=eq(n\,$k),crop=800:600:800:0" -frames:v 1 -y "$work/right$k.png"
     "$carom" render "$work/g.xyz" --frame "$k" -o "$work/exact$k.png"
-    python3 "$probe" blobs "$work/left$k.png" 690 | sort -n >"$work/lb.txt"
-    python3 "$probe" blobs "$work/exact$k.png" 690 | sort -n >"$work/eb.txt"
-    python3 "$probe" blobs "$work/right$k.png" 690 | sort -n >"$work/rb.txt"
-    verdict=$(paste -d' ' "$work/lb.txt" "$work/eb.txt" | awk -v n="$(wc -l <"$work/eb.txt")" '
-      { d = sqrt(($1 - $7)^2 + ($2 - $8)^2); if (d > worst) worst = d; rows++ }
-      END { printf "%s %d blobs, worst %.2f px", (rows == n && rows >= 8 && worst < 1.5) ? "ok" : "bad", rows, worst }')
-    [ "$(wc -l <"$work/lb.txt")" -eq "$(wc -l <"$work/eb.txt")" ] && [[ $verdict == ok* ]] &&
+    verdict=$(same_disks "$work/left$k.png" "$work/exact$k.png")
+    [[ $verdict == ok* ]] &&
       pass "compare --movie frame $k: the exact half has the disks where the trajectory has them ($verdict)" ||
       fail "compare --movie frame $k, exact half" "$verdict"
-    cmp -s "$work/lb.txt" "$work/rb.txt" && fail "compare --movie frame $k, stepper half" "the same as the exact half" ||
-      pass "compare --movie frame $k: the stepper's half differs"
+    [[ $(same_disks "$work/left$k.png" "$work/right$k.png") == bad* ]] &&
+      pass "compare --movie frame $k: the stepper's half differs" ||
+      fail "compare --movie frame $k, stepper half" "the same disks as the exact half"
   done
   local out st
   out=$(cd "$work" && "$carom" compare gas.yaml --dt 0.1 --checkpoints 8 --speed 0.5 2>&1); st=$?

@@ -30,11 +30,8 @@ if "$carom" run gas.yaml --movie m.mp4 --fps 10 --speed 0.5 --trajectory sparse.
   for k in 7 20 33; do # frame k is at t = k * 0.5 / 10, as is trajectory frame k of the second run
     ffmpeg -v error -i m.mp4 -vf "select=eq(n\,$k)" -frames:v 1 -y "f$k.png"
     "$carom" render g.xyz --frame "$k" -o "r$k.png"
-    probe blobs "f$k.png" 690 | sort -n > "fb$k.txt"; probe blobs "r$k.png" 690 | sort -n > "rb$k.txt"
-    verdict=$(paste -d' ' "fb$k.txt" "rb$k.txt" | awk -v n="$(wc -l < "rb$k.txt")" '
-      { d = sqrt(($1 - $7)^2 + ($2 - $8)^2); if (d > worst) worst = d; rows++ }
-      END { printf "%s %d blobs, worst %.2f px", (rows == n && rows >= 8 && worst < 1.5) ? "ok" : "bad", rows, worst }')
-    [ "$(wc -l < "fb$k.txt")" -eq "$(wc -l < "rb$k.txt")" ] && [[ $verdict == ok* ]] &&
+    verdict=$(same_disks "f$k.png" "r$k.png")
+    [[ $verdict == ok* ]] &&
       pass "movie frame $k where the trajectory has the disks ($verdict)" || fail "movie frame $k" "$verdict"
   done
 else

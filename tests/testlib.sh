@@ -41,3 +41,18 @@ refused_option() {
   fi
   pass "bad $name"
 }
+
+# same_disks A.png B.png: whether two pictures of disks drawn by carom show
+# the same disks (tests/png_probe.py's blobs left of the colour bar, paired
+# in order): prints "ok N blobs, worst D px" when the counts agree, N >= 8
+# and every centre is within 1.5 px, else "bad ...".
+same_disks() {
+  local probe lines_a lines_b
+  probe="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/png_probe.py"
+  python3 "$probe" blobs "$1" 690 | sort -n >"$work/.blobs_a"
+  python3 "$probe" blobs "$2" 690 | sort -n >"$work/.blobs_b"
+  lines_a=$(wc -l <"$work/.blobs_a") lines_b=$(wc -l <"$work/.blobs_b")
+  paste -d' ' "$work/.blobs_a" "$work/.blobs_b" | awk -v na="$lines_a" -v nb="$lines_b" '
+    { d = sqrt(($1 - $7)^2 + ($2 - $8)^2); if (d > worst) worst = d; rows++ }
+    END { printf "%s %d blobs, worst %.2f px", (na == nb && rows == nb && rows >= 8 && worst < 1.5) ? "ok" : "bad", rows, worst }'
+}
