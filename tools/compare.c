@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "compare_movie.h"
+#include "render.h"
 #include "option.h"
 #include "outfile.h"
 #include "place.h"
@@ -570,7 +571,10 @@ static int compare_run(const compare_options *o)
     if (st == 0) print_table(stdout, c);
     if (st == 0) st = outfile_write(o->json, write_json, c, c->message, sizeof c->message);
     if (st == 0) st = outfile_write(o->csv, write_csv, c, c->message, sizeof c->message);
-    if (st == 0 && o->movie) st = write_movie(c);
+    if (st == 0 && o->movie) {
+        st = write_movie(c);
+        render_release_caches(); /* cairo's and fontconfig's caches, for a clean exit under LSan */
+    }
     if (st != 0) fprintf(stderr, "carom: %s\n", c->message);
     release(c);
     free(c);
