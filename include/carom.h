@@ -666,6 +666,18 @@ carom_status carom_world_get_least_clearance(const carom_world *world, int32_t i
 
 carom_stats carom_world_stats(const carom_world *world);
 
+/* The clock and the event counters of carom_world_stats alone, in O(1):
+ * carom_world_stats also sums over every body (energies, momenta), which a
+ * loop that runs a few events at a time and checks its progress cannot
+ * afford at 10^6 bodies. */
+typedef struct carom_counts {
+    double time;
+    int64_t events;           /* pair + wall + cell + rest + sensor */
+    int64_t pair_events, wall_events, cell_events, rest_events, sensor_events;
+    int64_t stale_events, predictions;
+} carom_counts;
+carom_counts carom_world_counts(const carom_world *world);
+
 /* Starts a new measuring window at the current time (counters of events are
  * kept; pressure, collision rate and mean temperature restart). */
 void carom_world_reset_stats(carom_world *world);

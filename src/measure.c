@@ -162,6 +162,20 @@ static double wall_area(const carom_world *w)
     return area;
 }
 
+carom_counts carom_world_counts(const carom_world *w)
+{
+    carom_counts c;
+    memset(&c, 0, sizeof c);
+    if (!w) return c;
+    const measure *m = &w->meas;
+    c.time = w->clock;
+    c.pair_events = m->pair_events, c.wall_events = m->wall_events, c.cell_events = m->cell_events;
+    c.rest_events = m->rest_events, c.sensor_events = m->sensor_events;
+    c.events = m->pair_events + m->wall_events + m->cell_events + m->rest_events + m->sensor_events;
+    c.stale_events = m->stale_events, c.predictions = m->predictions;
+    return c;
+}
+
 carom_stats carom_world_stats(const carom_world *w)
 {
     carom_stats s;
@@ -179,14 +193,15 @@ carom_stats carom_world_stats(const carom_world *w)
     add_instant_sums(w, &s, &open_integral, &total_mass);
     double drift = drift_energy(w, &s, total_mass);
     s.temperature = freedom > 0 ? 2.0 * (s.kinetic_energy - drift) / freedom : 0.0;
-    s.pair_events = m->pair_events;
-    s.wall_events = m->wall_events;
-    s.cell_events = m->cell_events;
-    s.stale_events = m->stale_events;
-    s.rest_events = m->rest_events;
-    s.sensor_events = m->sensor_events;
-    s.events = m->pair_events + m->wall_events + m->cell_events + m->rest_events + m->sensor_events;
-    s.predictions = m->predictions;
+    carom_counts counts = carom_world_counts(w);
+    s.pair_events = counts.pair_events;
+    s.wall_events = counts.wall_events;
+    s.cell_events = counts.cell_events;
+    s.stale_events = counts.stale_events;
+    s.rest_events = counts.rest_events;
+    s.sensor_events = counts.sensor_events;
+    s.events = counts.events;
+    s.predictions = counts.predictions;
     s.control_work = m->control_work;
     s.kinematic_work = m->kinematic_work;
     s.window = w->clock - m->window_start;

@@ -274,6 +274,26 @@ static carom_world *running_world(int refuse_one)
     return w;
 }
 
+/* carom_world_counts reads what carom_world_stats reports, in chunks of a
+ * few events too; the pair count moves by at most the events asked. */
+static void test_counts_match_stats(void)
+{
+    carom_world *w = running_world(0);
+    for (int k = 0; k < 50; k++) {
+        carom_counts before = carom_world_counts(w);
+        CHECK(carom_world_run(w, INFINITY, 1 + k % 3) == CAROM_OK);
+        carom_counts c = carom_world_counts(w);
+        carom_stats s = carom_world_stats(w);
+        CHECK(c.time == s.time && c.events == s.events && c.pair_events == s.pair_events);
+        CHECK(c.wall_events == s.wall_events && c.cell_events == s.cell_events && c.rest_events == s.rest_events);
+        CHECK(c.sensor_events == s.sensor_events && c.stale_events == s.stale_events && c.predictions == s.predictions);
+        CHECK(c.events - before.events == 1 + k % 3 && c.time >= before.time);
+    }
+    carom_world_destroy(w);
+    carom_counts none = carom_world_counts(NULL);
+    CHECK(none.events == 0 && none.time == 0.0);
+}
+
 static void test_refused_body_changes_nothing(void)
 {
     carom_world *a = running_world(0), *b = running_world(1);
@@ -324,6 +344,7 @@ int main(void)
     RUN(test_callback_cannot_change_world);
     RUN(test_scales_out_of_range);
     RUN(test_refused_body_changes_nothing);
+    RUN(test_counts_match_stats);
     RUN(test_names_and_defaults);
     RUN(test_rng_reproducible);
     return CHECK_SUMMARY();
