@@ -69,7 +69,8 @@ async function testBox(browser, errors) {
   const second = await canvasHash(page, 'box-exact');
   const shotB = await page.screenshot();
   check('box: the exact canvas changes between two frames', first !== second, 'same pixels twice');
-  check('box: the page changes between two screenshots', !shotA.equals(shotB), 'same screenshot twice');
+  check('box: the page changes between two screenshots', !Buffer.from(shotA).equals(Buffer.from(shotB)),
+    'same screenshot twice');
   let worstDrift = 0, exactOverlaps = 0;
   for (let k = 0; k < 12; k++) {
     const c = await page.evaluate(() => window.carom.views.box.counters());
@@ -190,7 +191,7 @@ async function main() {
   const profile = mkdtempSync(join(tmpdir(), 'carom-chromium-'));
   const browser = await puppeteer.launch({
     executablePath: chromium, headless: true, userDataDir: profile,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--enable-unsafe-swiftshader'],
   });
   const errors = [];
