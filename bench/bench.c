@@ -54,6 +54,8 @@ typedef struct options {
     double shell; /* world_def.neighbour_shell: 0 automatic, < 0 cell lists only */
     double rough; /* world_def.tangential_restitution: -1 smooth (the default) */
     double collapse_time; /* world_def.collapse_time: 0 automatic (the default), < 0 off */
+    int big_count;        /* --big K:D: K spheres of diameter D among the unit ones (3D) */
+    double big_diameter;
 } options;
 
 typedef struct bench_case {
@@ -64,6 +66,10 @@ typedef struct bench_case {
     int32_t n;      /* bodies actually placed */
     double side[3]; /* box (2D: side[2] unused) */
     double spacing; /* nearest-neighbour distance on the lattice */
+    int big_count;  /* big spheres (--big), at lattice sites spread evenly; 0: none */
+    double big_diameter;
+    int32_t sites;  /* lattice sites (n is the bodies placed: sites less those a big sphere covers) */
+    double fraction; /* the packing fraction with the big spheres */
 } bench_case;
 
 typedef struct result {
@@ -103,6 +109,10 @@ static void usage(FILE *to)
                 "  --seed S        velocity seed (default 42)\n"
                 "  --shell X       neighbour-list shell in diameters (world_def.neighbour_shell);\n"
                 "                  0 (default) lets the engine choose, -1 forces cell lists\n"
+                "  --big K:D       3D: K big spheres of diameter D (mass D^3) at lattice sites\n"
+                "                  spread evenly, the unit spheres they would overlap removed\n"
+                "                  (a size-asymmetric mixture; the table gives the bodies and\n"
+                "                  packing fraction that result)\n"
                 "  --rough BETA    rough spheres/disks: tangential restitution BETA in [-1, 1]\n"
                 "                  (world_def.tangential_restitution; default -1, smooth), e = 1\n"
                 "  --collapse-time T  world_def.collapse_time: 0 (default) automatic, < 0 the TC\n"
@@ -215,6 +225,13 @@ static int apply_value(options *o, const char *name, const char *value)
         if (parse_double(value, -1.0, 1e6, &o->collapse_time) != 0)
             return bad_option(name, "a time in [-1, 1e6] (0: automatic, < 0: the TC model off)",
                               value);
+    } else if (strcmp(name, "--big") == 0) {
+        char *end = NULL;
+        long k = strtol(value, &end, 10);
+        double d = end && *end == ':' ? strtod(end + 1, &end) : NAN;
+        if (k < 1 || k > 1000 || !(d >= 1.0 && d <= 100.0) || *end != '\0')
+            return bad_option(name, "K:D, 1 to 1000 spheres of diameter 1 to 100", value);
+        o->big_count = (int)k, o->big_diameter = d;
     } else if (strcmp(name, "--seed") == 0) {
         if (parse_seed(value, &o->seed) != 0)
             return bad_option(name, "an unsigned 64-bit integer", value);
@@ -226,7 +243,7 @@ static int is_value_option(const char *name)
 {
     static const char *const names[] = {
         "--only", "--n",    "--density", "--collisions", "--warmup",
-        "--csv",  "--seed", "--shell",   "--rough",      "--collapse-time"};
+        "--csv",  "--seed", "--shell",   "--rough",      "--collapse-time", "--big"};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         if (strcmp(name, names[k]) == 0) return 1;
     return 0;
@@ -334,6 +351,60 @@ static int setup_case(bench_case *c, int dim, long target, double density, char 
     return 0;
 }
 
+/* ---------- a size-asymmetric mixture (--big K:D) ---------- */
+
+static carom_vec site_position(const bench_case *c, int32_t k);
+
+/* The lattice site big sphere j sits on: spread evenly over the sites. */
+static int32_t big_site(const bench_case *c, int j) { return (int32_t)((j + 0.5) * c->sites / c->big_count); }
+
+/* The distance between two points of the periodic cube (nearest images). */
+static double periodic_distance(const bench_case *c, carom_vec a, carom_vec b)
+{
+    double d[3] = {a.x - b.x, a.y - b.y, a.z - b.z}, sum = 0.0;
+    for (int k = 0; k < 3; k++) {
+        d[k] -= c->side[k] * round(d[k] / c->side[k]);
+        sum += d[k] * d[k];
+    }
+    return sqrt(sum);
+}
+
+/* Site k's role: the index of the big sphere on it, -1 for a unit sphere,
+ * -2 for a site a big sphere covers (left empty). */
+static int site_role(const bench_case *c, int32_t k)
+{
+    carom_vec x = site_position(c, k);
+    int covered = 0;
+    for (int j = 0; j < c->big_count; j++) {
+        int32_t s = big_site(c, j);
+        if (s == k) return j;
+        covered |= periodic_distance(c, x, site_position(c, s)) < 0.5 * (c->big_diameter + 1.0);
+    }
+    return covered ? -2 : -1;
+}
+
+/* Puts the big spheres on the case: counts the bodies left, the packing
+ * fraction; -1 with why if two big spheres would overlap. */
+static int add_big(bench_case *c, const options *o, char *why, size_t size)
+{
+    c->big_count = o->big_count, c->big_diameter = o->big_diameter, c->sites = c->n;
+    for (int i = 0; i < c->big_count; i++)
+        for (int j = 0; j < i; j++)
+            if (big_site(c, i) == big_site(c, j) ||
+                periodic_distance(c, site_position(c, big_site(c, i)), site_position(c, big_site(c, j))) <
+                    c->big_diameter)
+                return snprintf(why, size, "--big %d:%g: the big spheres overlap in a box of %.3f (expected fewer "
+                                "or a larger N)", c->big_count, c->big_diameter, c->side[0]), -1;
+    int32_t small = 0;
+    for (int32_t k = 0; k < c->sites; k++) small += site_role(c, k) == -1;
+    c->n = small + c->big_count;
+    double d = c->big_diameter;
+    c->fraction = PI / 6.0 * (small + c->big_count * d * d * d) / (c->side[0] * c->side[1] * c->side[2]);
+    return 0;
+}
+
+static double shown_density(const bench_case *c) { return c->big_count > 0 ? c->fraction : c->density; }
+
 static int default_densities(int dim, double *out)
 {
     out[0] = 0.30;
@@ -373,6 +444,10 @@ static int build_cases(const options *o, bench_case *cases)
                 char why[MESSAGE_SIZE];
                 if (setup_case(&cases[count], dim, sizes[i], dens[j], why, sizeof why) != 0) {
                     fprintf(stderr, "carom_bench: --density: %s\n", why);
+                    return -1;
+                }
+                if (dim == 3 && o->big_count > 0 && add_big(&cases[count], o, why, sizeof why) != 0) {
+                    fprintf(stderr, "carom_bench: %s\n", why);
                     return -1;
                 }
                 count++;
@@ -455,16 +530,20 @@ static velocity_law maxwell_boltzmann(uint64_t seed, int dim, int32_t n)
 
 static int place_bodies(carom_world *w, const bench_case *c, uint64_t seed)
 {
-    velocity_law law = maxwell_boltzmann(seed, c->dim, c->n);
+    int32_t sites = c->big_count > 0 ? c->sites : c->n;
+    velocity_law law = maxwell_boltzmann(seed, c->dim, sites);
     carom_rng rng = carom_rng_seed(seed);
-    for (int32_t k = 0; k < c->n; k++) {
+    for (int32_t k = 0; k < sites; k++) {
         carom_vec v = draw_velocity(&rng, c->dim);
+        int role = c->big_count > 0 ? site_role(c, k) : -1;
+        if (role == -2) continue; /* under a big sphere */
         carom_body_def body = carom_default_body_def();
-        body.radius = 0.5;
-        body.mass = 1.0;
+        double d = role >= 0 ? c->big_diameter : 1.0, scale = law.scale / sqrt(d * d * d); /* kT = 1 */
+        body.radius = 0.5 * d;
+        body.mass = d * d * d;
         body.position = site_position(c, k);
-        body.velocity = (carom_vec){(v.x - law.mean.x) * law.scale, (v.y - law.mean.y) * law.scale,
-                                    c->dim == 3 ? (v.z - law.mean.z) * law.scale : 0.0};
+        body.velocity = (carom_vec){(v.x - law.mean.x) * scale, (v.y - law.mean.y) * scale,
+                                    c->dim == 3 ? (v.z - law.mean.z) * scale : 0.0};
         if (carom_world_add_body(w, &body, NULL) != CAROM_OK) return -1;
     }
     return 0;
@@ -736,7 +815,9 @@ static void print_header(const options *o)
 
 static void lattice_name(const bench_case *c, char *buf, size_t size)
 {
-    if (c->dim == 3)
+    if (c->dim == 3 && c->big_count > 0)
+        snprintf(buf, size, "fcc %d^3+%dx%g", c->cells[0], c->big_count, c->big_diameter);
+    else if (c->dim == 3)
         snprintf(buf, size, "fcc %d^3", c->cells[0]);
     else
         snprintf(buf, size, "%dx%d", c->cells[0], c->cells[1]);
@@ -747,13 +828,13 @@ static void print_row(const bench_case *c, const result *r)
     char lattice[32];
     lattice_name(c, lattice, sizeof lattice);
     if (!r->ok) {
-        printf("%dD  %8d %7.3f %-9s  FAILED: %s\n", c->dim, c->n, c->density, lattice, r->message);
+        printf("%dD  %8d %7.3f %-9s  FAILED: %s\n", c->dim, c->n, shown_density(c), lattice, r->message);
         fflush(stdout);
         return;
     }
     row d = derive_row(c, r);
     printf("%dD  %8d %7.3f %-9s %11lld %8.3f %8.3f %8.1f %9.3f %8.1f %7.0f %8.1e", c->dim, c->n,
-           c->density, lattice, (long long)r->pairs, r->cpu_seconds, 1e-6 * d.rate, d.ns,
+           shown_density(c), lattice, (long long)r->pairs, r->cpu_seconds, 1e-6 * d.rate, d.ns,
            1e-6 * d.event_rate, d.peak_mb, d.bytes_per_body, r->energy_error);
     if (d.anchor > 0) printf(" %8.3f %6.2f", 1e-6 * d.anchor, d.ratio);
     printf("\n");
@@ -766,7 +847,7 @@ static void csv_row(FILE *f, const bench_case *c, const result *r)
     lattice_name(c, lattice, sizeof lattice);
     row d = derive_row(c, r);
     fprintf(f, "%d,%d,%.4f,%s,%lld,%lld,%lld,%lld,%.6f,%.6g,%.6g,%.6g,%.3f,%.1f,%.3e,", c->dim,
-            c->n, c->density, lattice, (long long)r->warmup_pairs, (long long)r->pairs,
+            c->n, shown_density(c), lattice, (long long)r->warmup_pairs, (long long)r->pairs,
             (long long)r->events, (long long)r->stale, r->cpu_seconds, d.rate, d.ns, d.event_rate,
             d.peak_mb, d.bytes_per_body, r->energy_error);
     if (d.anchor > 0)

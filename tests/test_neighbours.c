@@ -4,8 +4,8 @@
  * and again during a dense run: a pair is listed exactly when its anchors are
  * within reach, through the image the entry names, and every body is inside
  * its shell. A run with lists and a run with cell lists from the same state
- * report the same collisions. The automatic choice follows density,
- * dimension, gravity and the box.
+ * report the same collisions. The automatic choice follows density, the
+ * spread of sizes, dimension, gravity and the box.
  */
 #include <math.h>
 #include <stdint.h>
@@ -188,8 +188,30 @@ static int uses_lists(carom_world *w)
     return on;
 }
 
+/* A dilute periodic cube of 1,000 spheres of radius 0.5, 2 apart, with the
+ * one at the first site of radius big instead. */
+static carom_world *dilute_mixture(double big)
+{
+    carom_world_def def = carom_default_world_def();
+    def.box = (carom_vec){20.0, 20.0, 20.0};
+    carom_world *w = NULL;
+    CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_OK);
+    for (int k = 0; k < 1000; k++) {
+        carom_body_def b = carom_default_body_def();
+        b.position = (carom_vec){2.0 * (k % 10) - 9.0, 2.0 * (k / 10 % 10) - 9.0, 2.0 * (k / 100) - 9.0};
+        b.velocity = (carom_vec){0.1 * (k % 7) - 0.3, 0.1 * (k % 5) - 0.2, 0.1 * (k % 3) - 0.1};
+        b.radius = k == 0 ? big : 0.5;
+        CHECK(carom_world_add_body(w, &b, NULL) == CAROM_OK);
+    }
+    return w;
+}
+
 static void test_automatic_choice(void)
 {
+    /* size-asymmetric mixtures get lists at any density: the largest radius
+     * 2.8 times the mean here, not 1.8 */
+    CHECK(uses_lists(dilute_mixture(1.4)));
+    CHECK(!uses_lists(dilute_mixture(0.9)));
     CHECK(uses_lists(make_world(5, 0.45, 0.0, 0, NULL)));  /* dense 3D */
     CHECK(!uses_lists(make_world(5, 0.2, 0.0, 0, NULL)));  /* dilute */
     CHECK(!uses_lists(make_world(5, 0.45, -1.0, 0, NULL))); /* asked for cells */
