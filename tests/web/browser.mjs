@@ -91,6 +91,37 @@ async function testBox(browser, errors) {
   await page.close();
 }
 
+// The other two drawers (WebGL2 instancing, used where there is a GPU, here
+// on SwiftShader; one canvas path per colour band) draw too, without errors.
+async function testDrawers(browser, errors) {
+  for (const kind of ['webgl', 'path']) {
+    const page = await openPage(browser, `?draw=${kind}&n=500&speed=0.5#box`, errors);
+    const drawer = await page.evaluate(() => window.carom.views.box.exactDrawer.kind);
+    // what the page shows (a screenshot of the canvas, decoded in the page):
+    // reading a WebGL canvas back directly gives nothing once it is presented
+    const coloured = (png) => page.evaluate(async (b64) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${b64}`;
+      await img.decode();
+      const g = Object.assign(document.createElement('canvas'), { width: img.width, height: img.height }).getContext('2d');
+      g.drawImage(img, 0, 0);
+      const data = g.getImageData(0, 0, img.width, img.height).data;
+      let count = 0;
+      for (let k = 0; k < data.length; k += 4) count += data[k] < 200 || data[k + 1] < 200 || data[k + 2] < 200;
+      return count;
+    }, png.toString('base64'));
+    const canvas = await page.$('#box-exact');
+    const shotA = Buffer.from(await canvas.screenshot());
+    await sleep(700);
+    const shotB = Buffer.from(await canvas.screenshot());
+    const drawn = await coloured(shotA);
+    check(`drawer ${kind}: chosen`, drawer === (kind === 'webgl' ? 'webgl2' : 'path'), `got ${drawer}`);
+    check(`drawer ${kind}: disks drawn`, drawn > 1000 && drawn < 0.9 * 640 * 400, `${drawn} coloured pixels`);
+    check(`drawer ${kind}: the picture changes`, !shotA.equals(shotB), 'the same screenshot twice');
+    await page.close();
+  }
+}
+
 async function steerState(page) { return page.evaluate(() => window.carom.views.steer.counters()); }
 
 async function hold(page, key, ms) {
@@ -196,7 +227,7 @@ async function main() {
   });
   const errors = [];
   try {
-    for (const test of [testBox, testSteer, testHockey]) {
+    for (const test of [testBox, testDrawers, testSteer, testHockey]) {
       try { await test(browser, errors); } catch (error) { check(test.name, false, error.message); }
     }
     if (process.env.CAROM_BROWSER_MEASURE !== '0') await measure(browser, errors);
