@@ -109,13 +109,7 @@ assert len(d["results"][1]["checkpoints"]) == 32' "$json" || { fail dilute "JSON
 # trajectory of the same scenario has them at that instant.
 check_movie() {
   local k n verdict
-  cat >"$work/gas.yaml" <<'YAML'
-world: {dim: 2, box: [20, 20], boundary: walls}
-seed: 3
-bodies:
-  - {count: 12, radius: 1.0, mass: 1.0, place: random, velocity: {speed: 2.0}}
-run: {until: 2}
-YAML
+  cp "$(dirname "$0")/data/scenarios/movie_gas.yaml" "$work/gas.yaml"
   (cd "$work" && "$carom" compare gas.yaml --dt 0.1 --checkpoints 8 --movie cm.mp4 --fps 10 --speed 0.5 --movie-size 1600x600 \
      --quiet >/dev/null && "$carom" run gas.yaml --trajectory g.xyz --every 0.05 --quiet --stats '' --events-log '') ||
     { fail "compare --movie" "carom failed"; return; }

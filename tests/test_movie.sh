@@ -11,13 +11,7 @@ source "$here/testlib.sh"
 probe() { python3 "$here/png_probe.py" "$@"; }
 frames() { ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames -of csv=p=0 "$1"; }
 
-cat > "$work/gas.yaml" <<'YAML'
-world: {dim: 2, box: [20, 20], boundary: walls}
-seed: 3
-bodies:
-  - {count: 12, radius: 1.0, mass: 1.0, place: random, velocity: {speed: 2.0}}
-run: {until: 2}
-YAML
+cp "$here/data/scenarios/movie_gas.yaml" "$work/gas.yaml"
 cd "$work" || exit 1
 # the movie's run writes a sparse trajectory (its stops are not the frames'); a
 # second run of the same scenario writes a frame at every movie instant
