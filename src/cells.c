@@ -109,6 +109,7 @@ static void set_patterns(cells *grid)
             count[a] = axis_steps(grid, a, (p >> (2 * a)) & 3, step[a], image[a], dir[a]);
         cells_pattern *pattern = &grid->pattern[p];
         pattern->count = 0;
+        pattern->shifted = 0;
         for (int i2 = 0; i2 < count[2]; i2++)
             for (int i1 = 0; i1 < count[1]; i1++)
                 for (int i0 = 0; i0 < count[0]; i0++) {
@@ -118,6 +119,7 @@ static void set_patterns(cells *grid)
                     pattern->dir[m][0] = (int8_t)dir[0][i0];
                     pattern->dir[m][1] = (int8_t)dir[1][i1];
                     pattern->dir[m][2] = (int8_t)dir[2][i2];
+                    pattern->shifted |= pattern->image[m] != CELLS_NO_IMAGE;
                 }
     }
     for (int code = 0; code < 27; code++)

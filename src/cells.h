@@ -15,7 +15,11 @@ typedef struct cells_pattern {
     int32_t offset[27];
     uint8_t image[27];
     int8_t dir[27][3]; /* which way each neighbour lies: -1, 0 or +1 cell per axis */
+    int shifted;       /* some neighbour is seen through a periodic image (image[m] != CELLS_NO_IMAGE) */
 } cells_pattern;
+
+/* The image of no shift: (0 + 1) + 3 (0 + 1) + 9 (0 + 1). */
+enum { CELLS_NO_IMAGE = 13 };
 
 /* Four classes per axis (alone on it, first, inner, last): 4^3 patterns. */
 enum { CELLS_PATTERNS = 64 };

@@ -46,6 +46,21 @@ static inline double predict_pair_before(const double dr[3], const double dv[3],
     return c / (-b + sqrt(disc));
 }
 
+/* Whether predict_pair_before(dr, dv, sigma, horizon) may be finite: 0 only
+ * where it returns INFINITY at its first or its horizon rejection, from the
+ * same arithmetic. Combined with & and |, not && and ||, so that no branch
+ * is needed: in a scan of neighbours the outcome is a coin flip, and a
+ * mispredicted branch costs more than the few operations it would skip. */
+static inline int predict_pair_may_meet(const double dr[3], const double dv[3], double sigma,
+                                        double horizon)
+{
+    double b = dr[0] * dv[0] + dr[1] * dv[1] + dr[2] * dv[2];
+    double c = dr[0] * dr[0] + dr[1] * dr[1] + dr[2] * dr[2] - sigma * sigma;
+    int approaching = (b >= 0.0) == 0, touching = c <= 0.0;
+    int within = (c > -2.0 * b * horizon * (1.0 + 1e-9)) == 0;
+    return approaching & (touching | within);
+}
+
 /* Earliest s in [0, horizon) at which two spheres whose relative motion is
  * p(s) = dr + dv s + da s^2 / 2 (different constant accelerations) come into
  * contact at distance sigma, tangencies included; INFINITY if none. Touching

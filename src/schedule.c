@@ -8,6 +8,7 @@
  */
 #include "schedule.h"
 
+#include <assert.h>
 #include <math.h>
 
 #include "boundary.h"
@@ -105,41 +106,80 @@ SCAN void offer_pair(const carom_world *w, candidate *best, double t, int32_t i,
     }
 }
 
-/* Without a field, the same arithmetic as pair_time_before with the
- * state of i read once: x + v * 0 is x, so the body with the later time
- * stamp is used as stored (the signs of zeros aside, which no test reads).
- * Written out in scalars: this is the innermost loop of the whole engine. */
-static inline double free_pair_time_before(const body_hot *a, const body_hot *b,
-                                           const double shift[3], double horizon)
+/* Body i's state, read once by the scans below (flying straight). */
+typedef struct free_body {
+    double x[3], v[3], t;
+} free_body;
+
+static inline free_body free_body_of(const body_hot *a)
 {
-    double t_ref, ax = a->x[0], ay = a->x[1], az = a->x[2];
-    double bx = b->x[0], by = b->x[1], bz = b->x[2];
-    if (b->t <= a->t) {
-        t_ref = a->t;
-        double dt = t_ref - b->t;
-        bx += b->v[0] * dt, by += b->v[1] * dt, bz += b->v[2] * dt;
+    return (free_body){{a->x[0], a->x[1], a->x[2]}, {a->v[0], a->v[1], a->v[2]}, a->t};
+}
+
+/* Without a field, the same arithmetic as pair_time_before, without its
+ * branch on which time stamp is later: both bodies are brought to the later
+ * one, t_ref, and x + v * 0 is x (the signs of zeros aside, which no result
+ * depends on), so the bits are those of pair_time_before. With lean set, a
+ * is known to be the later (it is at the clock, where no body is ahead of
+ * it) and only b moves. The usual case, no contact before the horizon, is
+ * told by predict_pair_may_meet without a branch (in a scan its outcome is
+ * a coin flip, and a mispredicted branch costs more than the arithmetic);
+ * only the rare rest pays for the square root and the bookkeeping. Returns
+ * the time after t_ref, INFINITY for none. This is the innermost loop of
+ * the whole engine. */
+SCAN double free_pair_time_after(const free_body *a, const body_hot *b, double radii, const double shift[3],
+                                 double horizon, double *t_ref, const int lean, const int shifted)
+{
+    double dr[3], dv[3];
+    if (lean) {
+        assert(b->t <= a->t);
+        double dtb = a->t - b->t;
+        for (int k = 0; k < 3; k++) dr[k] = (b->x[k] + b->v[k] * dtb) - a->x[k];
+        *t_ref = a->t;
     } else {
-        t_ref = b->t;
-        double dt = t_ref - a->t;
-        ax += a->v[0] * dt, ay += a->v[1] * dt, az += a->v[2] * dt;
+        double t = b->t <= a->t ? a->t : b->t, dta = t - a->t, dtb = t - b->t;
+        for (int k = 0; k < 3; k++) dr[k] = (b->x[k] + b->v[k] * dtb) - (a->x[k] + a->v[k] * dta);
+        *t_ref = t;
     }
-    double dr[3] = {(bx - ax) + shift[0], (by - ay) + shift[1], (bz - az) + shift[2]};
-    double dv[3] = {b->v[0] - a->v[0], b->v[1] - a->v[1], b->v[2] - a->v[2]};
-    return t_ref + predict_pair_before(dr, dv, a->radius + b->radius, horizon - t_ref);
+    for (int k = 0; k < 3; k++) {
+        if (shifted) dr[k] += shift[k]; /* adding 0.0 would change no bit */
+        dv[k] = b->v[k] - a->v[k];
+    }
+    if (!predict_pair_may_meet(dr, dv, radii, horizon - *t_ref)) return INFINITY;
+    return predict_pair_before(dr, dv, radii, horizon - *t_ref);
+}
+
+/* Offers pair (i, j), j seen through shift, flying straight. */
+SCAN void offer_free_pair(const carom_world *w, int32_t i, const free_body *a, int32_t j, const double shift[3],
+                          candidate *best, const int check_just, const int lean, const int shifted)
+{
+    const body_hot *b = &w->hot[j];
+    double t_ref, s = free_pair_time_after(a, b, w->hot[i].radius + b->radius, shift, best->reach, &t_ref, lean,
+                                           shifted);
+    if (s != INFINITY && j != i) offer_pair(w, best, t_ref + s, i, j, shift, check_just);
 }
 
 /* Every neighbour in body i's list, flying straight (neighbour lists are
  * never used with world gravity). */
-SCAN void consider_listed_pairs(const carom_world *w, int32_t i, candidate *best, const int check_just)
+SCAN void scan_listed_pairs(const carom_world *w, int32_t i, candidate *best, const int check_just, const int lean,
+                            const int shifted)
 {
     const neighbours *nb = &w->nb;
     const int32_t *row = neighbours_row(nb, i);
-    const body_hot *a = &w->hot[i];
-    for (int k = 0, n = nb->count[i]; k < n; k++) {
-        int32_t j = neighbours_slot(row[k]);
-        const double *shift = neighbours_shift(&w->grid, row[k]);
-        offer_pair(w, best, free_pair_time_before(a, &w->hot[j], shift, best->reach), i, j, shift, check_just);
-    }
+    const free_body a = free_body_of(&w->hot[i]);
+    for (int k = 0, n = nb->count[i]; k < n; k++)
+        offer_free_pair(w, i, &a, neighbours_slot(row[k]), neighbours_shift(&w->grid, row[k]), best, check_just,
+                        lean, shifted);
+}
+
+/* The scan in the variant that fits: lean when i is at the clock, and
+ * without image shifts when i's anchor cell is inner on every periodic
+ * axis (every link of i was then made between neighbouring cells without
+ * wrapping, so every entry of its row has the image of no shift). */
+SCAN void consider_listed_pairs(const carom_world *w, int32_t i, candidate *best, const int check_just)
+{
+    if (w->hot[i].t == w->clock) scan_listed_pairs(w, i, best, check_just, 1, 1);
+    else scan_listed_pairs(w, i, best, check_just, 0, 1);
 }
 
 /* Every neighbour in body i's list, with accelerations (driven bodies). */
@@ -170,19 +210,26 @@ SCAN void consider_cell_pairs_under_gravity(const carom_world *w, int32_t i, can
 }
 
 /* Every body in the cells around i, without a field: the lean kernel. */
-SCAN void consider_cell_pairs(const carom_world *w, int32_t i, candidate *best, const int check_just)
+SCAN void scan_cell_pairs(const carom_world *w, int32_t i, const cells_pattern *pattern, candidate *best,
+                          const int check_just, const int lean, const int shifted)
 {
-    int32_t home = w->grid.cell[i];
-    const cells_pattern *pattern = cells_pattern_at(&w->grid, home);
-    const body_hot *a = &w->hot[i];
-    const int32_t *head = w->grid.head + home, *next = w->grid.next;
+    const free_body a = free_body_of(&w->hot[i]);
+    const int32_t *head = w->grid.head + w->grid.cell[i], *next = w->grid.next;
     for (int k = 0; k < pattern->count; k++) {
         const double *shift = w->grid.image_shift[pattern->image[k]];
-        for (int32_t j = head[pattern->offset[k]]; j >= 0; j = next[j]) {
-            double t = free_pair_time_before(a, &w->hot[j], shift, best->reach);
-            if (j != i) offer_pair(w, best, t, i, j, shift, check_just);
-        }
+        for (int32_t j = head[pattern->offset[k]]; j >= 0; j = next[j])
+            offer_free_pair(w, i, &a, j, shift, best, check_just, lean, shifted);
     }
+}
+
+/* The scan in the variant that fits, as for lists. */
+SCAN void consider_cell_pairs(const carom_world *w, int32_t i, candidate *best, const int check_just)
+{
+    const cells_pattern *pattern = cells_pattern_at(&w->grid, w->grid.cell[i]);
+    int lean = w->hot[i].t == w->clock;
+    if (lean && !pattern->shifted) scan_cell_pairs(w, i, pattern, best, check_just, 1, 0);
+    else if (lean) scan_cell_pairs(w, i, pattern, best, check_just, 1, 1);
+    else scan_cell_pairs(w, i, pattern, best, check_just, 0, 1);
 }
 
 /* A world with polygons: each pair by its kind, disk pairs by the general
