@@ -91,6 +91,8 @@ static inline const cells_pattern *cells_pattern_at(const cells *grid, int32_t c
  * it never leaves. */
 double cells_exit_time(const cells *grid, int32_t cell, const double x[3], const double v[3],
                        const double g[3], int *face);
+/* cells_exit_time without a field (g = 0), the same bits. */
+double cells_exit_time_free(const cells *grid, int32_t cell, const double x[3], const double v[3], int *face);
 
 /* Moves a body to the neighbour across face. Returns the shift (-1, 0 or +1
  * box sides along the face's axis) to add to its position when it wraps. */

@@ -339,7 +339,8 @@ static void consider_cell_exit(const carom_world *w, int32_t i, candidate *best)
         return;
     }
     int face;
-    double s = cells_exit_time(&w->grid, w->grid.cell[i], b->x, b->v, motion_gravity(w, i), &face);
+    double s = w->has_gravity ? cells_exit_time(&w->grid, w->grid.cell[i], b->x, b->v, motion_gravity(w, i), &face)
+                              : cells_exit_time_free(&w->grid, w->grid.cell[i], b->x, b->v, &face);
     consider(best, b->t + s, EVENT_CELL, face, 0);
 }
 
