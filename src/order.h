@@ -4,10 +4,14 @@
 
 #include "world.h"
 
+/* order_bodies visits the cells in cubes (squares in 2D) of this many a side. */
+enum { ORDER_TILE = 4 };
+
 /* Whether enough events have passed since the last ordering that another is due. */
 int order_due(const carom_world *w);
 
-/* Moves the bodies to new slots in the order of the cells they sit in,
+/* Moves the bodies to new slots in the order of the cells they sit in, tile
+ * by tile,
  * renaming them everywhere (events, calendar, cell lists, id maps). Results
  * do not change: every tie is broken by id. Returns 0, or -1 if out of
  * memory (then nothing moved). */
