@@ -56,6 +56,7 @@ typedef struct options {
     double collapse_time; /* world_def.collapse_time: 0 automatic (the default), < 0 off */
     int big_count;        /* --big K:D: K spheres of diameter D among the unit ones (3D) */
     double big_diameter;
+    double poly;          /* --poly S: diameters uniform in [1 - S, 1 + S]; 0: all 1 */
 } options;
 
 typedef struct bench_case {
@@ -69,7 +70,9 @@ typedef struct bench_case {
     int big_count;  /* big spheres (--big), at lattice sites spread evenly; 0: none */
     double big_diameter;
     int32_t sites;  /* lattice sites (n is the bodies placed: sites less those a big sphere covers) */
-    double fraction; /* the packing fraction with the big spheres */
+    double fraction; /* the packing fraction with the big spheres, or of the polydisperse bodies */
+    double poly;     /* diameters uniform in [1 - poly, 1 + poly] (--poly); 0: all 1 */
+    uint64_t seed;   /* the diameters' draw (--poly), from the velocity seed */
 } bench_case;
 
 typedef struct result {
@@ -113,6 +116,10 @@ static void usage(FILE *to)
                 "                  spread evenly, the unit spheres they would overlap removed\n"
                 "                  (a size-asymmetric mixture; the table gives the bodies and\n"
                 "                  packing fraction that result)\n"
+                "  --poly S        polydisperse: diameters uniform in [1 - S, 1 + S] (mass\n"
+                "                  d^dim), drawn for each lattice site from the seed; S < 1,\n"
+                "                  and 1 + S within the lattice spacing (the table gives the\n"
+                "                  packing fraction that results)\n"
                 "  --rough BETA    rough spheres/disks: tangential restitution BETA in [-1, 1]\n"
                 "                  (world_def.tangential_restitution; default -1, smooth), e = 1\n"
                 "  --collapse-time T  world_def.collapse_time: 0 (default) automatic, < 0 the TC\n"
@@ -232,6 +239,9 @@ static int apply_value(options *o, const char *name, const char *value)
         if (k < 1 || k > 1000 || !(d >= 1.0 && d <= 100.0) || *end != '\0')
             return bad_option(name, "K:D, 1 to 1000 spheres of diameter 1 to 100", value);
         o->big_count = (int)k, o->big_diameter = d;
+    } else if (strcmp(name, "--poly") == 0) {
+        if (parse_double(value, 0.0, 0.99, &o->poly) != 0)
+            return bad_option(name, "a spread S in [0, 0.99]: diameters in [1 - S, 1 + S]", value);
     } else if (strcmp(name, "--seed") == 0) {
         if (parse_seed(value, &o->seed) != 0)
             return bad_option(name, "an unsigned 64-bit integer", value);
@@ -243,7 +253,7 @@ static int is_value_option(const char *name)
 {
     static const char *const names[] = {
         "--only", "--n",    "--density", "--collisions", "--warmup",
-        "--csv",  "--seed", "--shell",   "--rough",      "--collapse-time", "--big"};
+        "--csv",  "--seed", "--shell",   "--rough",      "--collapse-time", "--big", "--poly"};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         if (strcmp(name, names[k]) == 0) return 1;
     return 0;
@@ -403,7 +413,39 @@ static int add_big(bench_case *c, const options *o, char *why, size_t size)
     return 0;
 }
 
-static double shown_density(const bench_case *c) { return c->big_count > 0 ? c->fraction : c->density; }
+/* ---------- a polydisperse fluid (--poly S) ---------- */
+
+/* The diameter of the body on lattice site k: uniform in [1 - S, 1 + S],
+ * from its own stream (the velocities stay those of the monodisperse case). */
+static double site_diameter(const bench_case *c, int32_t k)
+{
+    if (c->poly == 0.0) return 1.0;
+    carom_rng rng = carom_rng_seed(c->seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(k + 1)));
+    return 1.0 + c->poly * (2.0 * carom_rng_uniform(&rng) - 1.0);
+}
+
+/* Sets the spread and the packing fraction; -1 with why if the largest
+ * bodies could overlap on the lattice. */
+static int add_poly(bench_case *c, const options *o, char *why, size_t size)
+{
+    c->poly = o->poly, c->seed = o->seed;
+    if (c->big_count > 0) return snprintf(why, size, "--poly with --big: expected one of them"), -1;
+    if (1.0 + c->poly > c->spacing)
+        return snprintf(why, size, "--poly %g: diameters up to %g overlap on a lattice of spacing %.4f (expected S "
+                        "at most %.4f, or a lower density)", c->poly, 1.0 + c->poly, c->spacing, c->spacing - 1.0), -1;
+    double occupied = 0.0, volume = c->side[0] * c->side[1] * (c->dim == 3 ? c->side[2] : 1.0);
+    for (int32_t k = 0; k < c->n; k++) {
+        double d = site_diameter(c, k);
+        occupied += c->dim == 3 ? PI / 6.0 * d * d * d : PI / 4.0 * d * d;
+    }
+    c->fraction = occupied / volume;
+    return 0;
+}
+
+static double shown_density(const bench_case *c)
+{
+    return c->big_count > 0 || c->poly > 0.0 ? c->fraction : c->density;
+}
 
 static int default_densities(int dim, double *out)
 {
@@ -447,6 +489,10 @@ static int build_cases(const options *o, bench_case *cases)
                     return -1;
                 }
                 if (dim == 3 && o->big_count > 0 && add_big(&cases[count], o, why, sizeof why) != 0) {
+                    fprintf(stderr, "carom_bench: %s\n", why);
+                    return -1;
+                }
+                if (o->poly > 0.0 && add_poly(&cases[count], o, why, sizeof why) != 0) {
                     fprintf(stderr, "carom_bench: %s\n", why);
                     return -1;
                 }
@@ -538,9 +584,10 @@ static int place_bodies(carom_world *w, const bench_case *c, uint64_t seed)
         int role = c->big_count > 0 ? site_role(c, k) : -1;
         if (role == -2) continue; /* under a big sphere */
         carom_body_def body = carom_default_body_def();
-        double d = role >= 0 ? c->big_diameter : 1.0, scale = law.scale / sqrt(d * d * d); /* kT = 1 */
+        double d = role >= 0 ? c->big_diameter : site_diameter(c, k);
+        double mass = c->dim == 3 ? d * d * d : d * d, scale = law.scale / sqrt(mass); /* kT = 1 */
         body.radius = 0.5 * d;
-        body.mass = d * d * d;
+        body.mass = mass;
         body.position = site_position(c, k);
         body.velocity = (carom_vec){(v.x - law.mean.x) * scale, (v.y - law.mean.y) * scale,
                                     c->dim == 3 ? (v.z - law.mean.z) * scale : 0.0};
@@ -817,6 +864,10 @@ static void lattice_name(const bench_case *c, char *buf, size_t size)
 {
     if (c->dim == 3 && c->big_count > 0)
         snprintf(buf, size, "fcc %d^3+%dx%g", c->cells[0], c->big_count, c->big_diameter);
+    else if (c->dim == 3 && c->poly > 0.0)
+        snprintf(buf, size, "fcc %d^3 p%g", c->cells[0], c->poly);
+    else if (c->poly > 0.0)
+        snprintf(buf, size, "%dx%d p%g", c->cells[0], c->cells[1], c->poly);
     else if (c->dim == 3)
         snprintf(buf, size, "fcc %d^3", c->cells[0]);
     else
