@@ -334,10 +334,16 @@ static int push_spare(neighbours *nb, int32_t slot, int code)
  * search is written without a branch on it: every candidate is written at
  * the row's end and the end moves on only when it is kept (j's hot record
  * is read only when the largest radius reaches it: its address is selected,
- * not branched on). A row that would outgrow its width is searched again by
- * collect_row_widening. */
+ * not branched on). A row that would outgrow the width is searched again
+ * with widening set: one entry at a time, widening every row when the spare
+ * one is full. */
+#if defined(__GNUC__)
+#define SEARCH static inline __attribute__((always_inline))
+#else
+#define SEARCH static inline
+#endif
 static int collect_row_widening(carom_world *w, int32_t i, const double a_i[3], int32_t *fullest);
-static int collect_row(carom_world *w, int32_t i, const double a_i[3], int32_t *fullest)
+SEARCH int collect_row_in(carom_world *w, int32_t i, const double a_i[3], int32_t *fullest, const int widening)
 {
     neighbours *nb = &w->nb;
     int32_t home = cells_locate(&w->grid, a_i);
@@ -346,7 +352,8 @@ static int collect_row(carom_world *w, int32_t i, const double a_i[3], int32_t *
     face_gaps(&w->grid, home, a_i, gap);
     const int32_t *head = w->grid.head + home, *next = w->grid.next;
     int32_t *spare = nb->entry + (int64_t)nb->rows * nb->width, last = nb->width - 1, n = 0, most = 0;
-    if (last < 0) return collect_row_widening(w, i, a_i, fullest);
+    if (!widening && last < 0) return collect_row_widening(w, i, a_i, fullest);
+    nb->prepared_count = 0;
     for (int k = 0; k < pattern->count; k++) {
         if (!reaches(cell_gap2(gap, pattern->dir[k]), r_i + w->max_radius, shell)) continue;
         int code = pattern->image[k];
@@ -355,44 +362,30 @@ static int collect_row(carom_world *w, int32_t i, const double a_i[3], int32_t *
             double d2 = anchor_gap2(nb, a_i, j, shift);
             int near = (j != i) & reaches(d2, r_i + w->max_radius, shell);
             int keep = near & reaches(d2, r_i + w->hot[near ? j : i].radius, shell);
-            spare[n < last ? n : last] = j << NEIGHBOURS_IMAGE_BITS | code;
-            n += keep;
+            if (widening) {
+                if (keep && push_spare(nb, j, code) != 0) return -1;
+            } else {
+                spare[n < last ? n : last] = j << NEIGHBOURS_IMAGE_BITS | code;
+                n += keep;
+            }
             int32_t count_j = nb->count[j] & -keep;
             most = count_j > most ? count_j : most;
         }
     }
-    if (n > last) return collect_row_widening(w, i, a_i, fullest);
-    nb->prepared_count = n;
+    if (!widening && n > last) return collect_row_widening(w, i, a_i, fullest);
+    if (!widening) nb->prepared_count = n;
     *fullest = most;
     return 0;
 }
 
-/* collect_row, one entry at a time, widening every row when the spare one
- * is full. */
 static int collect_row_widening(carom_world *w, int32_t i, const double a_i[3], int32_t *fullest)
 {
-    neighbours *nb = &w->nb;
-    int32_t home = cells_locate(&w->grid, a_i);
-    const cells_pattern *pattern = cells_pattern_at(&w->grid, home);
-    double gap[3][3], r_i = w->hot[i].radius, shell = nb->shell;
-    face_gaps(&w->grid, home, a_i, gap);
-    const int32_t *head = w->grid.head + home, *next = w->grid.next;
-    nb->prepared_count = 0;
-    *fullest = 0;
-    for (int k = 0; k < pattern->count; k++) {
-        if (!reaches(cell_gap2(gap, pattern->dir[k]), r_i + w->max_radius, shell)) continue;
-        int code = pattern->image[k];
-        const double *shift = w->grid.image_shift[code];
-        for (int32_t j = head[pattern->offset[k]]; j >= 0; j = next[j]) {
-            if (j == i) continue;
-            double d2 = anchor_gap2(nb, a_i, j, shift);
-            if (!reaches(d2, r_i + w->max_radius, shell) || !reaches(d2, r_i + w->hot[j].radius, shell))
-                continue;
-            if (push_spare(nb, j, code) != 0) return -1;
-            if (nb->count[j] > *fullest) *fullest = nb->count[j];
-        }
-    }
-    return 0;
+    return collect_row_in(w, i, a_i, fullest, 1);
+}
+
+static int collect_row(carom_world *w, int32_t i, const double a_i[3], int32_t *fullest)
+{
+    return collect_row_in(w, i, a_i, fullest, 0);
 }
 
 /* The cells around the new anchor are searched in the order link_body
