@@ -17,7 +17,9 @@
  * stored: the body starts a few 1e-7 box lengths from its anchor, which the
  * shell (checked to be far larger) absorbs. Anchors are filed in the cell
  * grid, which is at least one largest diameter plus two shells wide, so
- * every neighbour is in the 3^d cells around the anchor.
+ * every neighbour is in the 3^d cells around the anchor (in a mixture of
+ * far-apart sizes, one largest diameter of the bodies that are not large;
+ * see below).
  */
 #include "neighbours.h"
 
@@ -32,23 +34,28 @@
 
 enum { FIRST_WIDTH = 16, WIDTH_STEP = 4 };
 
-/* The shell as a fraction of the largest diameter, and the packing fraction
- * from which lists beat cells, in 3D (measured with bench/carom_bench and
- * callgrind; see bench/README.md; in 2D the 9-cell stencil is as fast). Lists
- * cost about 90 to 130 bytes a body more than cells; above lists_up_to bodies,
- * where memory is what limits, the automatic choice is cells (about 155 bytes
- * a body). A size-asymmetric mixture (the largest radius at least
- * lists_from_spread times the mean) gets lists at any packing: cells as wide
- * as the largest diameter hold dozens of small bodies each, and lists ran
- * 10 times faster with 4 spheres of diameter 5 among 5,000 of diameter 1,
- * 19 times with diameter 10 (bench/README.md, "Size-asymmetric mixtures").
- * Every row is as wide as the longest list, a large body's, so a mixture's
- * lists cost about 2 KB a body: they are chosen up to mixture_lists_up_to
- * bodies only. */
+/* The shell as a fraction of the largest diameter of the bodies that are
+ * not large (below), and the packing fraction from which lists beat cells,
+ * in 3D (measured with bench/carom_bench and callgrind; see bench/README.md;
+ * in 2D the 9-cell stencil is as fast). Lists cost about 90 to 130 bytes a
+ * body more than cells; above lists_up_to bodies, where memory is what
+ * limits, the automatic choice is cells (about 155 bytes a body).
+ *
+ * A size-asymmetric mixture (the largest radius at least lists_from_spread
+ * times the mean) gets lists at any packing and any size: cells as wide as
+ * the largest diameter hold dozens of small bodies each, and were 30 to 140
+ * times slower (bench/README.md, "Size-asymmetric mixtures"). Its large
+ * bodies (radius above neighbours_split_radius) are kept out of the world's
+ * grid searches, which stay as fine as the small bodies need: they are
+ * filed in a coarse grid of their own, a large body searches the fine grid
+ * over as many cells as its reach spans, and a large body's row that
+ * outgrows the width moves to a long row of its own, so the width (paid by
+ * every body) stays the small bodies'. This is the idea of multi-level
+ * grids for polydisperse contact detection (Ogarko & Luding, Comput. Phys.
+ * Commun. 183, 931 (2012)) with two levels. */
 static const double shell_fraction = 0.3;
 static const double lists_from_packing = 0.35;
 static const double lists_from_spread = 2.0;
-static const int32_t mixture_lists_up_to = 1 << 16;
 static const int32_t lists_up_to = 1 << 19;
 static const double pi = 3.14159265358979323846;
 /* Float anchors: the rounding of an anchor must stay this far inside the shell. */
@@ -56,10 +63,10 @@ static const double anchor_rounding_share = 1e-4;
 
 static size_t anchor_bytes(int32_t rows) { return memory_bytes((size_t)rows, 3 * sizeof(float)); }
 static size_t count_bytes(int32_t rows) { return memory_bytes((size_t)rows, sizeof(uint16_t)); }
-/* rows rows of width entries, and the spare row */
+/* rows rows of width entries */
 static size_t entry_bytes(int32_t rows, int32_t width)
 {
-    return memory_bytes((size_t)rows + 1, memory_bytes((size_t)width, sizeof(int32_t)));
+    return memory_bytes((size_t)rows, memory_bytes((size_t)width, sizeof(int32_t)));
 }
 
 void neighbours_free(neighbours *nb)
@@ -70,8 +77,13 @@ void neighbours_free(neighbours *nb)
         memory_free(mem, nb->count, count_bytes(nb->rows));
         memory_free(mem, nb->entry, entry_bytes(nb->rows, nb->width));
     }
+    memory_free(mem, nb->spare, (size_t)nb->spare_room * sizeof *nb->spare);
+    memory_free(mem, nb->large_slot, (size_t)nb->large_room * sizeof *nb->large_slot);
+    memory_free(mem, nb->long_entry, entry_bytes(nb->large_room, nb->long_width));
+    memory_free(mem, nb->large_of, (size_t)nb->large_of_room * sizeof *nb->large_of);
+    cells_free(&nb->large);
     *nb = (neighbours){0};
-    nb->mem = mem;
+    nb->mem = nb->large.mem = mem;
 }
 
 /* The largest radius over the mean radius (1 for equal bodies). */
@@ -80,6 +92,21 @@ static double radius_spread(const carom_world *w)
     double sum = 0.0;
     for (int32_t i = 0; i < w->count; i++) sum += w->hot[i].radius;
     return sum > 0.0 ? w->max_radius * (double)w->count / sum : 1.0;
+}
+
+/* The largest radius at most lists_from_spread times the mean: the bodies
+ * above it are large (none, and it is the largest radius, unless the sizes
+ * are far apart). */
+double neighbours_split_radius(const carom_world *w)
+{
+    double sum = 0.0, split = 0.0;
+    for (int32_t i = 0; i < w->count; i++) sum += w->hot[i].radius;
+    double limit = lists_from_spread * sum / (w->count > 0 ? (double)w->count : 1.0);
+    for (int32_t i = 0; i < w->count; i++) {
+        double r = w->hot[i].radius;
+        if (r <= limit && r > split) split = r;
+    }
+    return w->max_radius > split ? split : w->max_radius;
 }
 
 static double packing_fraction(const carom_world *w)
@@ -115,62 +142,139 @@ double neighbours_choose(carom_world *w)
     nb->on = 0;
     nb->shell = 0.0;
     int gravity = w->gravity[0] != 0.0 || w->gravity[1] != 0.0 || w->gravity[2] != 0.0;
+    nb->split = neighbours_split_radius(w);
     if (!gravity && asked >= 0.0 && w->count > 0) {
-        double shell = asked > 0.0 ? asked : shell_fraction * 2.0 * w->max_radius;
-        int automatic = w->dim == 3 && w->count <= lists_up_to &&
-                        (packing_fraction(w) >= lists_from_packing ||
-                         (w->count <= mixture_lists_up_to && radius_spread(w) >= lists_from_spread));
+        double shell = asked > 0.0 ? asked : shell_fraction * 2.0 * nb->split;
+        int automatic = w->dim == 3 && (radius_spread(w) >= lists_from_spread ||
+                                        (w->count <= lists_up_to && packing_fraction(w) >= lists_from_packing));
         if (asked > 0.0 || automatic) nb->shell = usable_shell(w, shell);
         nb->on = nb->shell > 0.0;
     }
-    return 2.0 * w->max_radius + 2.0 * nb->shell;
+    return 2.0 * (nb->on ? nb->split : w->max_radius) + 2.0 * nb->shell;
 }
 
-/* Rows of at least width entries for w->capacity bodies; rows (the spare
- * one included) keep their entries. All three arrays grow, or none. */
+static int32_t *fixed_row(const neighbours *nb, int32_t i) { return nb->entry + (int64_t)i * nb->width; }
+static int32_t *long_row(const neighbours *nb, int32_t m) { return nb->long_entry + (int64_t)m * nb->long_width; }
+static int32_t *row_of(const neighbours *nb, int32_t i) { return (int32_t *)neighbours_row(nb, i); }
+static int is_large_slot(const neighbours *nb, int32_t i) { return nb->large_count > 0 && nb->large_of[i] >= 0; }
+
+/* Widens block's rows rows from width old_width to width in place, the last
+ * first, so a row never moves onto one not yet moved. */
+static void widen_in_place(int32_t *block, int32_t rows, int32_t old_width, int32_t width)
+{
+    for (int32_t r = rows - 1; r >= 0 && width > old_width; r--)
+        memmove(block + (size_t)r * width, block + (size_t)r * old_width, (size_t)old_width * sizeof *block);
+}
+
+/* Rows of at least width entries for `rows` bodies; rows keep their
+ * entries, and a long row that now fits moves back. All three arrays grow,
+ * or none. */
 static int reserve_rows(neighbours *nb, int32_t rows, int32_t width)
 {
     if (rows <= nb->rows && width <= nb->width) return 0;
     if (rows < nb->rows) rows = nb->rows;
     if (rows < 1) rows = 1;
     if (width < nb->width) width = nb->width;
+    if (width >= UINT16_MAX) return -1;
     memory_array arrays[3] = {
         {(void **)&nb->anchor, nb->rows > 0 ? anchor_bytes(nb->rows) : 0, anchor_bytes(rows), 0},
         {(void **)&nb->count, nb->rows > 0 ? count_bytes(nb->rows) : 0, count_bytes(rows), 0},
         {(void **)&nb->entry, nb->rows > 0 ? entry_bytes(nb->rows, nb->width) : 0, entry_bytes(rows, width), 0}};
     if (memory_grow_together(nb->mem, arrays, 3) != 0) return -1;
-    int32_t *entry = nb->entry;
-    /* widen in place, the spare row (index nb->rows) first: a row never moves onto one not yet moved */
-    for (int32_t r = nb->rows; nb->rows > 0 && r >= 0 && width > nb->width; r--)
-        memmove(entry + (size_t)r * width, entry + (size_t)r * nb->width, (size_t)nb->width * sizeof *entry);
-    if (nb->rows > 0 && rows > nb->rows) /* the spare row moves to the end */
-        memmove(entry + (size_t)rows * width, entry + (size_t)nb->rows * width, (size_t)width * sizeof *entry);
+    widen_in_place(nb->entry, nb->rows, nb->width, width);
     for (int32_t r = nb->rows; r < rows; r++) nb->count[r] = 0;
+    int32_t old_width = nb->width;
     nb->rows = rows;
     nb->width = width;
+    for (int32_t m = 0; m < nb->large_count; m++) {
+        int32_t s = nb->large_slot[m], n = nb->count[s];
+        if (n > old_width && n <= width) memcpy(fixed_row(nb, s), long_row(nb, m), (size_t)n * sizeof(int32_t));
+    }
     return 0;
 }
 
-/* Appends an entry to row i, widening every row if it is full. */
+/* Long rows of at least width entries (for large_room bodies). */
+static int reserve_long(neighbours *nb, int32_t width)
+{
+    if (width <= nb->long_width) return 0;
+    if (width >= UINT16_MAX) return -1;
+    int32_t *grown = memory_grow(nb->mem, nb->long_entry, entry_bytes(nb->large_room, nb->long_width),
+                                 entry_bytes(nb->large_room, width));
+    if (!grown) return -1;
+    widen_in_place(grown, nb->large_room, nb->long_width, width);
+    nb->long_entry = grown;
+    nb->long_width = width;
+    return 0;
+}
+
+/* The next width of rows that must hold `need` entries: by steps for the
+ * fixed rows (each costs a byte per body), by a quarter for the long ones. */
+static int32_t wider(int32_t width, int32_t need, int is_long)
+{
+    while (width < need) width += is_long && width / 4 > WIDTH_STEP ? width / 4 : WIDTH_STEP;
+    return width;
+}
+
+/* Room in row i for `need` entries: a large body's in its long row when
+ * they are more than the width, any other's by widening every row. */
+static int make_room(neighbours *nb, int32_t i, int32_t need)
+{
+    if (need <= nb->width) return 0;
+    if (is_large_slot(nb, i)) return reserve_long(nb, wider(nb->long_width, need, 1));
+    return reserve_rows(nb, nb->rows, wider(nb->width, need, 0));
+}
+
+/* Appends entry e to row i, which has room: a large body's row, full in the
+ * fixed rows, moves to its long row. */
+static void append(neighbours *nb, int32_t i, int32_t e)
+{
+    int32_t n = nb->count[i], *row = fixed_row(nb, i);
+    if (n >= nb->width) {
+        assert(is_large_slot(nb, i) && n < nb->long_width);
+        int32_t *long_one = long_row(nb, nb->large_of[i]);
+        if (n == nb->width) memcpy(long_one, row, (size_t)n * sizeof *row);
+        row = long_one;
+    }
+    row[n] = e;
+    nb->count[i] = (uint16_t)(n + 1);
+}
+
+/* Appends an entry to row i, making room if it is full. */
 static int push(neighbours *nb, int32_t i, int32_t slot, int code)
 {
-    if (nb->count[i] == nb->width) {
-        if (nb->width >= UINT16_MAX - WIDTH_STEP || reserve_rows(nb, nb->rows, nb->width + WIDTH_STEP) != 0)
-            return -1;
-    }
-    nb->entry[(int64_t)i * nb->width + nb->count[i]++] = slot << NEIGHBOURS_IMAGE_BITS | code;
+    if (make_room(nb, i, nb->count[i] + 1) != 0) return -1;
+    append(nb, i, slot << NEIGHBOURS_IMAGE_BITS | code);
     return 0;
 }
 
-/* Removes body i from row j (it must be there). */
+/* Appends an entry to the spare row, growing it if it is full. */
+static int push_spare(neighbours *nb, int32_t slot, int code)
+{
+    if (nb->prepared_count == nb->spare_room) {
+        int32_t room = nb->spare_room < FIRST_WIDTH ? FIRST_WIDTH : 2 * nb->spare_room;
+        if (room > UINT16_MAX) room = UINT16_MAX;
+        if (nb->prepared_count >= room) return -1;
+        int32_t *grown = memory_grow(nb->mem, nb->spare, (size_t)nb->spare_room * sizeof *grown,
+                                     (size_t)room * sizeof *grown);
+        if (!grown) return -1;
+        nb->spare = grown;
+        nb->spare_room = room;
+    }
+    nb->spare[nb->prepared_count++] = slot << NEIGHBOURS_IMAGE_BITS | code;
+    return 0;
+}
+
+/* Removes body i from row j (it must be there); a long row that comes down
+ * to the width moves back to the fixed rows. */
 static void forget(neighbours *nb, int32_t j, int32_t i)
 {
-    int32_t *row = nb->entry + (int64_t)j * nb->width;
+    int32_t *row = row_of(nb, j);
     int n = nb->count[j];
     for (int k = 0; k < n; k++) {
         if (neighbours_slot(row[k]) != i) continue;
         row[k] = row[n - 1];
         nb->count[j]--;
+        if (n - 1 == nb->width) memcpy(fixed_row(nb, j), row, (size_t)(n - 1) * sizeof *row);
         return;
     }
     assert(!"a neighbour list is not symmetric");
@@ -228,33 +332,135 @@ static double cell_gap2(double gap[3][3], const int8_t dir[3])
     return d2;
 }
 
-/* Links body i with every body in a higher slot in the cells around its
- * anchor that is within reach (linking everyone, each pair once; a renewal
- * searches all slots, collect_row below). The largest radius screens first: whole
- * cells out of its reach are skipped (about a third of the 27), and j's hot
- * record (a cache line, far away at 10^6 bodies) is read only for the few
- * bodies that may be listed. */
+static int is_large(const carom_world *w, int32_t i) { return w->hot[i].radius > w->nb.split; }
+
+/* Links small body i with every small body in a higher slot in the cells
+ * around its anchor that is within reach (linking everyone, each pair once;
+ * a renewal searches all slots, collect_row below); large bodies are linked
+ * by search_large. The largest small radius screens first: whole cells out
+ * of its reach are skipped (about a third of the 27), and j's hot record (a
+ * cache line, far away at 10^6 bodies) is read only for the few bodies that
+ * may be listed. */
 static int link_body(carom_world *w, int32_t i)
 {
     int32_t home = w->grid.cell[i];
     const cells_pattern *pattern = cells_pattern_at(&w->grid, home);
-    double a_i[3], gap[3][3], r_i = w->hot[i].radius, shell = w->nb.shell;
+    double a_i[3], gap[3][3], r_i = w->hot[i].radius, shell = w->nb.shell, split = w->nb.split;
     anchor_of(&w->nb, i, a_i);
     face_gaps(&w->grid, home, a_i, gap);
     const int32_t *head = w->grid.head + home, *next = w->grid.next;
     for (int k = 0; k < pattern->count; k++) {
-        if (!reaches(cell_gap2(gap, pattern->dir[k]), r_i + w->max_radius, shell)) continue;
+        if (!reaches(cell_gap2(gap, pattern->dir[k]), r_i + split, shell)) continue;
         int code = pattern->image[k]; /* the grid's image codes are the lists' */
         const double *shift = w->grid.image_shift[code];
         for (int32_t j = head[pattern->offset[k]]; j >= 0; j = next[j]) {
             if (j <= i) continue;
             double d2 = anchor_gap2(&w->nb, a_i, j, shift);
-            if (!reaches(d2, r_i + w->max_radius, shell) || !reaches(d2, r_i + w->hot[j].radius, shell))
+            if (!reaches(d2, r_i + split, shell) || is_large(w, j) || !reaches(d2, r_i + w->hot[j].radius, shell))
                 continue;
             if (push(&w->nb, i, j, code) != 0 || push(&w->nb, j, i, 26 - code) != 0) return -1;
         }
     }
     return 0;
+}
+
+/* The large bodies within reach of anchor a_i (body i's, or the one it will
+ * get), from the 27 cells of the large grid around it. linking: each pair
+ * is linked both ways, a pair of large bodies from its lower slot only;
+ * otherwise they are collected into the spare row. fullest: the longest
+ * row among them, if longer (large bodies' rows grow apart from the
+ * others'). */
+static int search_large(carom_world *w, int32_t i, const double a_i[3], int linking, int32_t *fullest)
+{
+    neighbours *nb = &w->nb;
+    if (nb->large_count == 0) return 0;
+    const cells *g = &nb->large;
+    int32_t home = cells_locate(g, a_i);
+    const cells_pattern *pattern = cells_pattern_at(g, home);
+    double r_i = w->hot[i].radius;
+    int i_large = is_large(w, i);
+    for (int k = 0; k < pattern->count; k++) {
+        int code = pattern->image[k];
+        const double *shift = g->image_shift[code];
+        for (int32_t m = g->head[home + pattern->offset[k]]; m >= 0; m = g->next[m]) {
+            int32_t j = nb->large_slot[m];
+            if (j == i || (linking && i_large && j < i)) continue;
+            if (!reaches(anchor_gap2(nb, a_i, j, shift), r_i + w->hot[j].radius, nb->shell)) continue;
+            int failed = linking ? push(nb, i, j, code) != 0 || push(nb, j, i, 26 - code) != 0
+                                 : push_spare(nb, j, code) != 0;
+            if (failed) return -1;
+            if (nb->count[j] > *fullest) *fullest = nb->count[j];
+        }
+    }
+    return 0;
+}
+
+/* Files the large bodies' anchors in their grid (configured for them). */
+static void file_large(neighbours *nb)
+{
+    cells *g = &nb->large;
+    for (int32_t c = 0; c < g->total; c++) g->head[c] = -1;
+    for (int32_t m = 0; m < nb->large_count; m++) {
+        double a[3];
+        anchor_of(nb, nb->large_slot[m], a);
+        g->cell[m] = -1;
+        cells_insert(g, m, cells_locate(g, a));
+    }
+}
+
+/* Room for count large bodies among w->count: their slots, long rows and
+ * grid, and the per-slot index. 0, or -1 if out of memory. */
+static int reserve_large(carom_world *w, int32_t count)
+{
+    neighbours *nb = &w->nb;
+    if (w->count > nb->large_of_room) {
+        int32_t *grown = memory_grow(nb->mem, nb->large_of, (size_t)nb->large_of_room * sizeof *grown,
+                                     (size_t)w->count * sizeof *grown);
+        if (!grown) return -1;
+        nb->large_of = grown;
+        nb->large_of_room = w->count;
+    }
+    if (count > nb->large_room) {
+        memory_array arrays[2] = {
+            {(void **)&nb->large_slot, (size_t)nb->large_room * sizeof(int32_t), (size_t)count * sizeof(int32_t), 0},
+            {(void **)&nb->long_entry, entry_bytes(nb->large_room, nb->long_width),
+             entry_bytes(count, nb->long_width), 0}};
+        if (memory_grow_together(nb->mem, arrays, 2) != 0) return -1;
+        nb->large_room = count;
+    }
+    double width = 2.0 * w->max_radius + 2.0 * nb->shell;
+    if (cells_reserve(&nb->large, count) != 0 ||
+        cells_configure(&nb->large, w->dim, w->side, w->periodic, width, 4 * (int64_t)count) != 0)
+        return -1;
+    return 0;
+}
+
+/* Finds the large bodies (radius above the split) and files them in a grid
+ * of their own. 0, or -1 if out of memory. */
+static int index_large(carom_world *w)
+{
+    neighbours *nb = &w->nb;
+    int32_t count = 0;
+    for (int32_t i = 0; i < w->count; i++) count += is_large(w, i);
+    nb->large_count = 0;
+    if (count == 0) return 0;
+    if (reserve_large(w, count) != 0) return -1;
+    for (int32_t i = 0; i < w->count; i++) {
+        nb->large_of[i] = is_large(w, i) ? nb->large_count : -1;
+        if (is_large(w, i)) nb->large_slot[nb->large_count++] = i;
+    }
+    file_large(nb);
+    return 0;
+}
+
+/* Large body i's anchor has moved: it moves in the large grid too. */
+static void refile_large(neighbours *nb, int32_t i)
+{
+    int32_t m = nb->large_of[i];
+    double a[3];
+    anchor_of(nb, i, a);
+    cells_remove(&nb->large, m);
+    cells_insert(&nb->large, m, cells_locate(&nb->large, a));
 }
 
 /* Wraps body i's position into the box on periodic axes and anchors it there. */
@@ -282,9 +488,15 @@ int neighbours_link_all(carom_world *w)
 {
     neighbours *nb = &w->nb;
     nb->epoch++;
+    nb->split = neighbours_split_radius(w);
+    if (index_large(w) != 0) return -1;
     for (int32_t i = 0; i < w->count; i++) nb->count[i] = 0;
-    for (int32_t i = 0; i < w->count; i++)
-        if (link_body(w, i) != 0) return -1;
+    for (int32_t i = 0; i < w->count; i++) {
+        double a_i[3];
+        int32_t fullest = 0;
+        anchor_of(nb, i, a_i);
+        if ((!is_large(w, i) && link_body(w, i) != 0) || search_large(w, i, a_i, 1, &fullest) != 0) return -1;
+    }
     return 0;
 }
 
@@ -318,16 +530,6 @@ static void anchor_at(const carom_world *w, int32_t i, double t, double a[3])
     }
 }
 
-/* Appends an entry to the spare row, widening every row if it is full. */
-static int push_spare(neighbours *nb, int32_t slot, int code)
-{
-    if (nb->prepared_count == nb->width &&
-        (nb->width >= UINT16_MAX - WIDTH_STEP || reserve_rows(nb, nb->rows, nb->width + WIDTH_STEP) != 0))
-        return -1;
-    nb->entry[(int64_t)nb->rows * nb->width + nb->prepared_count++] = slot << NEIGHBOURS_IMAGE_BITS | code;
-    return 0;
-}
-
 /* The same search as link_body, from the anchor body i will get, into the
  * spare row; the rows of the bodies it finds must take one entry more.
  * Whether a body in reach of the cell is listed is a coin flip, so the
@@ -348,20 +550,21 @@ SEARCH int collect_row_in(carom_world *w, int32_t i, const double a_i[3], int32_
     neighbours *nb = &w->nb;
     int32_t home = cells_locate(&w->grid, a_i);
     const cells_pattern *pattern = cells_pattern_at(&w->grid, home);
-    double gap[3][3], r_i = w->hot[i].radius, shell = nb->shell;
+    double gap[3][3], r_i = w->hot[i].radius, shell = nb->shell, split = nb->split;
     face_gaps(&w->grid, home, a_i, gap);
     const int32_t *head = w->grid.head + home, *next = w->grid.next;
-    int32_t *spare = nb->entry + (int64_t)nb->rows * nb->width, last = nb->width - 1, n = 0, most = 0;
+    int32_t *spare = nb->spare, last = nb->spare_room - 1, n = 0, most = 0;
     if (!widening && last < 0) return collect_row_widening(w, i, a_i, fullest);
     nb->prepared_count = 0;
     for (int k = 0; k < pattern->count; k++) {
-        if (!reaches(cell_gap2(gap, pattern->dir[k]), r_i + w->max_radius, shell)) continue;
+        if (!reaches(cell_gap2(gap, pattern->dir[k]), r_i + split, shell)) continue;
         int code = pattern->image[k];
         const double *shift = w->grid.image_shift[code];
         for (int32_t j = head[pattern->offset[k]]; j >= 0; j = next[j]) {
             double d2 = anchor_gap2(nb, a_i, j, shift);
-            int near = (j != i) & reaches(d2, r_i + w->max_radius, shell);
-            int keep = near & reaches(d2, r_i + w->hot[near ? j : i].radius, shell);
+            int near = (j != i) & reaches(d2, r_i + split, shell);
+            double r_j = w->hot[near ? j : i].radius;
+            int keep = near & (r_j <= split) & reaches(d2, r_i + r_j, shell);
             if (widening) {
                 if (keep && push_spare(nb, j, code) != 0) return -1;
             } else {
@@ -383,9 +586,62 @@ static int collect_row_widening(carom_world *w, int32_t i, const double a_i[3], 
     return collect_row_in(w, i, a_i, fullest, 1);
 }
 
-static int collect_row(carom_world *w, int32_t i, const double a_i[3], int32_t *fullest)
+/* For a large body i: the small bodies within reach of anchor a_i, from
+ * the world's grid, whose cells are narrower than that reach: every cell
+ * it may reach along each axis, each through the image it is seen in (the
+ * reach is at most a third of a periodic side, so no body is in reach
+ * through two images). Into the spare row, after what is there. */
+static int search_small_wide(carom_world *w, int32_t i, const double a_i[3], int32_t *fullest)
 {
-    return collect_row_in(w, i, a_i, fullest, 0);
+    neighbours *nb = &w->nb;
+    const cells *g = &w->grid;
+    double r_i = w->hot[i].radius, reach = r_i + nb->split + 2.0 * nb->shell;
+    int32_t home = cells_locate(g, a_i), at[3] = {home % g->n[0], home / g->n[0] % g->n[1], home / (g->n[0] * g->n[1])};
+    int32_t lo[3], hi[3];
+    for (int a = 0; a < 3; a++) {
+        int32_t k = g->n[a] == 1 ? 0 : (int32_t)ceil(reach * (1.0 + 1e-9) / g->width[a]);
+        lo[a] = g->periodic[a] || at[a] - k >= 0 ? at[a] - k : 0;
+        hi[a] = g->periodic[a] || at[a] + k < g->n[a] ? at[a] + k : g->n[a] - 1;
+    }
+    int32_t c[3];
+    for (c[2] = lo[2]; c[2] <= hi[2]; c[2]++)
+        for (c[1] = lo[1]; c[1] <= hi[1]; c[1]++)
+            for (c[0] = lo[0]; c[0] <= hi[0]; c[0]++) {
+                int32_t cell = 0, stride = 1;
+                int code = 0, place = 1;
+                for (int a = 0; a < 3; a++) {
+                    int s = c[a] < 0 ? -1 : c[a] >= g->n[a] ? 1 : 0;
+                    cell += stride * (c[a] - s * g->n[a]);
+                    code += place * (s + 1);
+                    stride *= g->n[a];
+                    place *= 3;
+                }
+                for (int32_t j = g->head[cell]; j >= 0; j = g->next[j]) {
+                    if (j == i || is_large(w, j)) continue;
+                    if (!reaches(anchor_gap2(nb, a_i, j, g->image_shift[code]), r_i + w->hot[j].radius, nb->shell))
+                        continue;
+                    if (push_spare(nb, j, code) != 0) return -1;
+                    if (nb->count[j] > *fullest) *fullest = nb->count[j];
+                }
+            }
+    return 0;
+}
+
+/* The row body i will get at anchor a_i: small bodies, then large ones.
+ * fullest: the longest row among the small ones found, fullest_large among
+ * the large ones. */
+static int collect_row(carom_world *w, int32_t i, const double a_i[3], int32_t *fullest, int32_t *fullest_large)
+{
+    int small_found;
+    if (is_large(w, i)) {
+        w->nb.prepared_count = 0;
+        *fullest = 0;
+        small_found = search_small_wide(w, i, a_i, fullest);
+    } else {
+        small_found = collect_row_in(w, i, a_i, fullest, 0);
+    }
+    *fullest_large = 0;
+    return small_found != 0 ? -1 : search_large(w, i, a_i, 0, fullest_large);
 }
 
 /* The cells around the new anchor are searched in the order link_body
@@ -395,17 +651,18 @@ int neighbours_prepare_renew(carom_world *w, int32_t i, double t)
 {
     neighbours *nb = &w->nb;
     double a_i[3];
-    int32_t fullest = 0;
+    int32_t fullest = 0, fullest_large = 0;
     anchor_at(w, i, t, a_i);
     nb->prepared = 0;
     nb->prepared_count = 0;
-    if (collect_row(w, i, a_i, &fullest) != 0) return -1;
-    /* each new neighbour gains i (an old one loses it first: one to spare) */
-    if (fullest + 1 > nb->width) {
-        int32_t width = nb->width + WIDTH_STEP;
-        while (width < fullest + 1) width += WIDTH_STEP;
-        if (width >= UINT16_MAX || reserve_rows(nb, nb->rows, width) != 0) return -1;
-    }
+    if (collect_row(w, i, a_i, &fullest, &fullest_large) != 0) return -1;
+    /* i's new row, and each new neighbour's, which gains i (an old one
+     * loses it first: one to spare) */
+    int32_t fixed_need = fullest + 1, long_need = fullest_large + 1;
+    if (is_large(w, i)) long_need = long_need > nb->prepared_count ? long_need : nb->prepared_count;
+    else fixed_need = fixed_need > nb->prepared_count ? fixed_need : nb->prepared_count;
+    if (fixed_need > nb->width && reserve_rows(nb, nb->rows, wider(nb->width, fixed_need, 0)) != 0) return -1;
+    if (long_need > nb->width && reserve_long(nb, wider(nb->long_width, long_need, 1)) != 0) return -1;
     nb->prepared = i + 1;
     nb->prepared_t = t;
     nb->prepared_epoch = nb->epoch;
@@ -421,14 +678,14 @@ int neighbours_renew(carom_world *w, int32_t i)
     for (int k = 0; k < nb->count[i]; k++) forget(nb, neighbours_slot(row[k]), i);
     set_anchor(w, i);
     file_by_anchor(w, i);
-    int32_t *new_row = nb->entry + (int64_t)i * nb->width;
-    memcpy(new_row, nb->entry + (int64_t)nb->rows * nb->width, (size_t)nb->prepared_count * sizeof *new_row);
+    if (is_large(w, i)) refile_large(nb, i);
     nb->count[i] = (uint16_t)nb->prepared_count;
+    int32_t *new_row = row_of(nb, i);
+    if (nb->prepared_count > 0) memcpy(new_row, nb->spare, (size_t)nb->prepared_count * sizeof *new_row);
     for (int k = 0; k < nb->count[i]; k++) {
         int32_t j = neighbours_slot(new_row[k]);
         int code = new_row[k] & ((1 << NEIGHBOURS_IMAGE_BITS) - 1);
-        assert(nb->count[j] < nb->width);
-        nb->entry[(int64_t)j * nb->width + nb->count[j]++] = i << NEIGHBOURS_IMAGE_BITS | (26 - code);
+        append(nb, j, i << NEIGHBOURS_IMAGE_BITS | (26 - code));
     }
     nb->prepared = 0;
     nb->epoch++;
@@ -476,34 +733,43 @@ double neighbours_exit_time(const carom_world *w, int32_t i)
     return half_b >= 0.0 ? -c / (half_b + root) : (root - half_b) / a;
 }
 
+/* Entries of row i kept in the fixed rows (none when it is long). */
+static size_t fixed_bytes(const neighbours *nb, int32_t count)
+{
+    return count > nb->width ? 0 : (size_t)count * sizeof(int32_t);
+}
+
 void neighbours_save(const neighbours *nb, int32_t src, neighbours_record *r)
 {
     memcpy(r->anchor, nb->anchor + 3 * src, sizeof r->anchor);
     r->count = nb->count[src];
-    memcpy(r->row, neighbours_row(nb, src), (size_t)r->count * sizeof *r->row);
+    memcpy(r->row, fixed_row(nb, src), fixed_bytes(nb, r->count));
 }
 
 void neighbours_load(neighbours *nb, int32_t dst, const neighbours_record *r)
 {
     memcpy(nb->anchor + 3 * dst, r->anchor, sizeof r->anchor);
     nb->count[dst] = r->count;
-    memcpy(nb->entry + (int64_t)dst * nb->width, r->row, (size_t)r->count * sizeof *r->row);
+    memcpy(fixed_row(nb, dst), r->row, fixed_bytes(nb, r->count));
 }
 
 void neighbours_copy(neighbours *nb, int32_t dst, int32_t src)
 {
     memcpy(nb->anchor + 3 * dst, nb->anchor + 3 * src, 3 * sizeof *nb->anchor);
     nb->count[dst] = nb->count[src];
-    memcpy(nb->entry + (int64_t)dst * nb->width, neighbours_row(nb, src),
-           (size_t)nb->count[src] * sizeof *nb->entry);
+    memcpy(fixed_row(nb, dst), fixed_row(nb, src), fixed_bytes(nb, nb->count[src]));
 }
 
 void neighbours_relabel(neighbours *nb, int32_t count, const int32_t *to)
 {
     nb->epoch++;
+    /* the large bodies first: a long row is found through large_of */
+    for (int32_t m = 0; m < nb->large_count; m++) nb->large_slot[m] = to[nb->large_slot[m]];
+    for (int32_t s = 0; nb->large_count > 0 && s < count; s++) nb->large_of[s] = -1;
+    for (int32_t m = 0; m < nb->large_count; m++) nb->large_of[nb->large_slot[m]] = m;
     int32_t image_mask = (1 << NEIGHBOURS_IMAGE_BITS) - 1;
     for (int32_t s = 0; s < count; s++) {
-        int32_t *row = nb->entry + (int64_t)s * nb->width;
+        int32_t *row = row_of(nb, s);
         for (int k = 0; k < nb->count[s]; k++)
             row[k] = to[neighbours_slot(row[k])] << NEIGHBOURS_IMAGE_BITS | (row[k] & image_mask);
     }

@@ -23,14 +23,33 @@ typedef struct neighbours {
     int32_t rows;      /* rows allocated */
     float *anchor;     /* 3 per body: where its shell is centred */
     uint16_t *count;   /* per body: entries in its row */
-    int32_t *entry;    /* width per body, and one spare row after the last */
+    int32_t *entry;    /* width per body: the rows of count <= width */
     /* A renewal prepared (neighbours_prepare_renew) and not yet made: the
      * body's new row waits in the spare row. */
+    int32_t *spare;
+    int32_t spare_room;       /* entries allocated in spare */
     int32_t prepared;         /* the body + 1, or 0 for none */
     int32_t prepared_count;   /* entries in the spare row */
     double prepared_t;        /* the time it was prepared for */
     uint64_t prepared_epoch;  /* epoch then */
     uint64_t epoch;           /* counts changes of anchors and rows, so a stale preparation is seen */
+    /* Size-asymmetric mixtures: a body of radius above `split` is large. The
+     * world's grid, whose cells are only 2 split + 2 shell wide, is searched
+     * for the others; the large ones are also filed by anchor in a grid of
+     * their own, `large`, at least 2 largest radii + 2 shells wide. With
+     * bodies of one size, split is the largest radius and none is large. */
+    double split;
+    int32_t large_count;
+    int32_t large_room;       /* large bodies room is allocated for */
+    int32_t *large_slot;      /* per large body: its slot */
+    int32_t *large_of;        /* per slot (large_of_room): its index in large_slot, or -1 */
+    int32_t large_of_room;
+    cells large;              /* large bodies by index into large_slot */
+    /* A large body's row that outgrows the width moves to its long row, so
+     * that the width stays what small bodies need: a row of count > width
+     * is long_entry + long_width * large_of[slot]. */
+    int32_t long_width;
+    int32_t *long_entry;      /* long_width per large body (large_room rows) */
     const carom_allocator *mem; /* NULL: the C library */
 } neighbours;
 
@@ -43,6 +62,10 @@ int neighbours_reserve(neighbours *nb, int32_t bodies);
  * def, gravity, density and box); sets nb.on and nb.shell. Returns the width
  * the cell grid needs: the largest diameter, plus two shells if lists are on. */
 double neighbours_choose(carom_world *w);
+
+/* The largest radius at most twice the mean radius: bodies above it are
+ * large (none with bodies of one size). */
+double neighbours_split_radius(const carom_world *w);
 
 /* Anchors every body at its position now (the clock; bodies must be brought
  * there first), files them in the grid by anchor and links every pair whose
@@ -76,14 +99,17 @@ static inline const double *neighbours_shift(const cells *grid, int32_t entry)
     return grid->image_shift[entry & ((1 << NEIGHBOURS_IMAGE_BITS) - 1)];
 }
 
-/* Row of body i (count[i] entries). */
+/* Row of body i (count[i] entries): long only for a large body whose row
+ * outgrew the width. */
 static inline const int32_t *neighbours_row(const neighbours *nb, int32_t i)
 {
+    if (nb->count[i] > nb->width) return nb->long_entry + (int64_t)nb->large_of[i] * nb->long_width;
     return nb->entry + (int64_t)i * nb->width;
 }
 
 /* For order.c: body moves between slots. Copies the anchor, count and row of
- * slot src to slot dst (or to/from the scratch record, of width entries). */
+ * slot src to slot dst (or to/from the scratch record, of width entries); a
+ * long row stays where it is, and follows its body in neighbours_relabel. */
 typedef struct neighbours_record {
     float anchor[3];
     uint16_t count;
@@ -92,7 +118,8 @@ typedef struct neighbours_record {
 void neighbours_save(const neighbours *nb, int32_t src, neighbours_record *r);
 void neighbours_load(neighbours *nb, int32_t dst, const neighbours_record *r);
 void neighbours_copy(neighbours *nb, int32_t dst, int32_t src);
-/* Renames every entry's slot s to to[s], for bodies 0 .. count-1. */
+/* Renames every entry's slot s to to[s], for bodies 0 .. count-1, and
+ * files the large bodies again under their new slots. */
 void neighbours_relabel(neighbours *nb, int32_t count, const int32_t *to);
 
 #endif

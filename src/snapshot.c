@@ -783,14 +783,38 @@ static carom_status check_grid(const header *h, const double side[3], const int 
         return refuse(r, h->at_grid, "grid cells",
                       "%d x %d x %d = %lld cells for %d bodies: at most %lld", (int)n[0], (int)n[1],
                       (int)n[2], (long long)total, (int)h->count, (long long)cell_limit(h));
-    /* cells at least one largest diameter wide (plus two shells for lists in use) */
-    double least_width =
-        2.0 * h->max_radius + (saves_anchors(h->lists_on, h->needs_rebuild) ? 2.0 * h->shell : 0.0);
-    for (int a = 0; a < h->def.dim; a++)
+    /* cells at least one largest diameter wide; with lists in use, two
+     * shells plus the largest diameter among the bodies that are not large
+     * (checked once the bodies are read, check_list_grid), and a periodic
+     * side room for three cells as wide as the largest diameter and two
+     * shells (the large bodies' grid) */
+    int lists = saves_anchors(h->lists_on, h->needs_rebuild);
+    double least_width = lists ? 2.0 * h->shell : 2.0 * h->max_radius;
+    for (int a = 0; a < h->def.dim; a++) {
         if (!(side[a] / n[a] >= least_width * (1.0 - 1e-12)))
             return refuse(r, h->at_grid + 4 * (size_t)a, "grid cells",
                           "%d cells on axis %d are %.17g wide, narrower than %.17g", (int)n[a], a,
                           side[a] / n[a], least_width);
+        double large_width = 2.0 * h->max_radius + 2.0 * h->shell;
+        if (lists && periodic[a] && !(side[a] / 3.0 >= large_width * (1.0 - 1e-12)))
+            return refuse(r, h->at_lists + 4, "neighbour shell",
+                          "%.17g: a periodic side of %.17g has no room for three cells %.17g wide", h->shell,
+                          side[a], large_width);
+    }
+    return CAROM_OK;
+}
+
+/* With lists in use, the grid's cells must hold every pair of bodies that
+ * are not large (neighbours.h) within their reach. */
+static carom_status check_list_grid(const carom_world *w, const header *h, const refusal *r)
+{
+    if (!saves_anchors(w->nb.on, w->needs_rebuild)) return CAROM_OK;
+    double least_width = 2.0 * neighbours_split_radius(w) + 2.0 * w->nb.shell;
+    for (int a = 0; a < w->dim; a++)
+        if (!(w->side[a] / h->n[a] >= least_width * (1.0 - 1e-12)))
+            return refuse(r, h->at_grid + 4 * (size_t)a, "grid cells",
+                          "%d cells on axis %d are %.17g wide, narrower than %.17g", (int)h->n[a], a,
+                          w->side[a] / h->n[a], least_width);
     return CAROM_OK;
 }
 
@@ -1635,6 +1659,7 @@ static carom_status restore_world(stream *s, const header *h, carom_world *w, co
         st = read_bodies(s, w, h, r);
     }
     if (st == CAROM_OK) st = check_steered_masses(w, h, r);
+    if (st == CAROM_OK) st = check_list_grid(w, h, r);
     if (st == CAROM_OK && saves_anchors(w->nb.on, w->needs_rebuild) && neighbours_link_all(w) != 0)
         st = out_of_memory(r, HEADER_BYTES, "bodies", "out of memory for the neighbour lists of %d bodies",
                     (int)w->count);

@@ -240,7 +240,7 @@ carom_status carom_world_create(const carom_world_def *def, carom_world **world,
     carom_world *w = memory_alloc_zeroed(&def->allocator, 1, sizeof *w);
     if (!w) return message_refuse(why, why_size, CAROM_OUT_OF_MEMORY, "out of memory creating a world");
     w->def = *def;
-    w->grid.mem = w->nb.mem = w->cal.mem = &w->def.allocator;
+    w->grid.mem = w->nb.mem = w->nb.large.mem = w->cal.mem = &w->def.allocator;
     w->dim = def->dim;
     const double box[3] = {def->box.x, def->box.y, def->box.z};
     const double g[3] = {def->gravity.x, def->gravity.y, def->gravity.z};

@@ -70,6 +70,44 @@ static carom_world *make_world(int n_side, double eta, double shell, int mixed, 
     return w;
 }
 
+/* A size-asymmetric mixture: a periodic cube of side 12 (walls on y if
+ * walls), small spheres (radii 0.4 to 0.5) placed at random where they fit,
+ * then 8 of radius large at (+-3, +-3, +-3), 1,100 bodies in all. */
+enum { MIXTURE_BODIES = 1100, MIXTURE_LARGE = 8 };
+static carom_world *make_mixture(int walls, double large, double shell, event_list *log)
+{
+    carom_world_def def = carom_default_world_def();
+    def.box = (carom_vec){12.0, 12.0, 12.0};
+    if (walls) def.boundary[1] = CAROM_WALLS;
+    def.neighbour_shell = shell;
+    def.on_event = log ? keep_event : NULL;
+    def.user = log;
+    carom_world *w = NULL;
+    CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_OK);
+    carom_rng rng = carom_rng_seed(77);
+    int small = MIXTURE_BODIES - MIXTURE_LARGE;
+    for (int tries = 0; tries < 100000 && carom_world_body_count(w) < MIXTURE_BODIES; tries++) {
+        int k = carom_world_body_count(w) - small; /* the large ones last: slots above small neighbours */
+        carom_body_def body = carom_default_body_def();
+        if (k >= 0) {
+            body.position = (carom_vec){k & 1 ? 3.0 : -3.0, k & 2 ? 3.0 : -3.0, k & 4 ? 3.0 : -3.0};
+            body.radius = large;
+        } else {
+            double x[3], d2 = 0.0; /* to the nearest large site */
+            for (int a = 0; a < 3; a++) x[a] = 11.0 * (carom_rng_uniform(&rng) - 0.5);
+            for (int a = 0; a < 3; a++) d2 += (fabs(x[a]) - 3.0) * (fabs(x[a]) - 3.0);
+            if (d2 < (large + 0.55) * (large + 0.55)) continue;
+            body.position = (carom_vec){x[0], x[1], x[2]};
+            body.radius = 0.4 + 0.1 * carom_rng_uniform(&rng);
+        }
+        body.mass = 8.0 * body.radius * body.radius * body.radius;
+        body.velocity = (carom_vec){carom_rng_normal(&rng), carom_rng_normal(&rng), carom_rng_normal(&rng)};
+        (void)carom_world_add_body(w, &body, NULL);
+    }
+    CHECK_EQ_INT(carom_world_body_count(w), MIXTURE_BODIES);
+    return w;
+}
+
 /* The image (code 0..26) through which anchor j is nearest anchor i. */
 static int nearest_image(const carom_world *w, int32_t i, int32_t j, double *d2)
 {
@@ -94,7 +132,10 @@ static int check_lists(const carom_world *w)
     char *listed = calloc((size_t)w->count, 1);
     for (int32_t i = 0; i < w->count; i++) {
         const int32_t *row = neighbours_row(nb, i);
-        for (int k = 0; k < nb->count[i]; k++) listed[neighbours_slot(row[k])] = (char)(1 + (row[k] & 31));
+        for (int k = 0; k < nb->count[i]; k++) {
+            wrong += listed[neighbours_slot(row[k])] != 0; /* listed twice */
+            listed[neighbours_slot(row[k])] = (char)(1 + (row[k] & 31));
+        }
         for (int32_t j = 0; j < w->count; j++) {
             if (j == i) continue;
             double d2, reach = w->hot[i].radius + w->hot[j].radius + 2.0 * nb->shell;
@@ -145,6 +186,45 @@ static void test_lists_match_brute_force(void)
         }
 }
 
+/* Rows longer than the width (large bodies' long rows). */
+static int long_rows(const carom_world *w)
+{
+    int n = 0;
+    for (int32_t i = 0; i < w->count; i++) n += w->nb.count[i] > w->nb.width;
+    return n;
+}
+
+/* The large bodies are found from a grid of their own and searched through
+ * the small bodies' narrow cells, and their rows outgrow the width: the
+ * lists still match brute force, with walls or without, with the automatic
+ * shell (0.3 of the small diameter) and a thin one, with large bodies far
+ * above the split and just above it (their anchors then come within a small
+ * body's reach in the small bodies' grid, where they must not be listed). */
+static void test_mixture_lists_match_brute_force(void)
+{
+    const double shells[2] = {0.0, 0.08}, large[2] = {1.6, 1.0};
+    for (int s = 0; s < 4; s++)
+        for (int walls = 0; walls < 2; walls++) {
+            carom_world *w = make_mixture(walls, large[s / 2], shells[s % 2], NULL);
+            int most_long = 0;
+            for (int chunk = 0; chunk < 6; chunk++) {
+                CHECK(carom_world_run(w, INFINITY, 2000) == CAROM_OK);
+                CHECK(w->nb.on);
+                int wrong = check_lists(w), outside = outside_shells(w), longer = long_rows(w);
+                if (longer > most_long) most_long = longer;
+                CHECK_MSG(wrong == 0 && outside == 0,
+                          "large %g, shell %g, walls %d, chunk %d: %d pairs listed wrongly, %d bodies outside their shells",
+                          large[s / 2], shells[s % 2], walls, chunk, wrong, outside);
+            }
+            CHECK_EQ_INT(w->nb.large_count, MIXTURE_LARGE);
+            CHECK(w->nb.split == 0.5 || w->nb.split < 0.5); /* the largest small radius */
+            CHECK(w->nb.split > 0.49);
+            CHECK_MSG((most_long > 0 || s / 2 == 1) && most_long <= MIXTURE_LARGE, "%d long rows", most_long);
+            CHECK(w->grid.width[0] < 2.0 * large[s / 2]); /* as fine as the small bodies need */
+            carom_world_destroy(w);
+        }
+}
+
 /* Is event e of one run in the other, near position k (near-simultaneous
  * events far apart may swap places), at the same time to 1e-9? */
 static int found_near(const event_list *other, int k, const carom_event *e)
@@ -173,6 +253,34 @@ static void test_lists_agree_with_cells(void)
     for (int k = 0; k < EVENTS; k++) unmatched += !found_near(&with_lists, k, &with_cells.events[k]);
     CHECK_MSG(unmatched == 0, "%d of %d events of the cell-list run are not in the neighbour-list run",
               unmatched, EVENTS);
+    free(with_cells.events);
+    free(with_lists.events);
+    carom_world_destroy(a);
+    carom_world_destroy(b);
+}
+
+/* The mixture's events with lists are those with cells as wide as the
+ * large bodies. */
+static void test_mixture_lists_agree_with_cells(void)
+{
+    enum { EVENTS = 8000 };
+    event_list with_cells = {calloc(EVENTS, sizeof(carom_event)), 0, EVENTS};
+    event_list with_lists = {calloc(EVENTS, sizeof(carom_event)), 0, EVENTS};
+    carom_world *a = make_mixture(1, 1.6, -1.0, &with_cells), *b = make_mixture(1, 1.6, 0.0, &with_lists);
+    CHECK(carom_world_run(a, INFINITY, 3 * EVENTS) == CAROM_OK);
+    CHECK(carom_world_run(b, INFINITY, 3 * EVENTS) == CAROM_OK);
+    CHECK(!a->nb.on && b->nb.on && b->nb.large_count == MIXTURE_LARGE);
+    CHECK_EQ_INT(with_cells.count, EVENTS);
+    CHECK_EQ_INT(with_lists.count, EVENTS);
+    int unmatched = 0, with_large = 0;
+    for (int k = 0; k < EVENTS; k++) {
+        const carom_event *e = &with_cells.events[k];
+        unmatched += !found_near(&with_lists, k, e);
+        with_large += e->kind == CAROM_EVENT_PAIR && (e->i >= MIXTURE_BODIES - MIXTURE_LARGE || e->j >= MIXTURE_BODIES - MIXTURE_LARGE);
+    }
+    CHECK_MSG(unmatched == 0, "%d of %d events of the cell-list run are not in the neighbour-list run",
+              unmatched, EVENTS);
+    CHECK_MSG(with_large > 100, "only %d collisions with a large body", with_large);
     free(with_cells.events);
     free(with_lists.events);
     carom_world_destroy(a);
@@ -241,6 +349,8 @@ int main(void)
 {
     RUN(test_lists_match_brute_force);
     RUN(test_lists_agree_with_cells);
+    RUN(test_mixture_lists_match_brute_force);
+    RUN(test_mixture_lists_agree_with_cells);
     RUN(test_automatic_choice);
     return CHECK_SUMMARY();
 }

@@ -37,15 +37,17 @@ static int log_event(void *user, const carom_event *e)
 
 /* 2D or 3D, polydisperse; granular: 1 walls on y, gravity, restitution < 1,
  * 2 that with rough bodies and walls, spinning (their spin records move with
- * them);
+ * them), 3 a size-asymmetric mixture: the first MIXTURE_LARGE bodies of
+ * radius 1.6 (large bodies with long rows, when lists are on);
  * shell: world_def.neighbour_shell (> 0 forces neighbour lists). */
+enum { MIXTURE = 3, MIXTURE_LARGE = 6 };
 static carom_world *make_world(int dim, int granular, int n, double shell, event_log *log)
 {
     carom_world_def def = carom_default_world_def();
     def.dim = dim;
     double side = dim == 3 ? cbrt(n / 0.5) : sqrt(n / 0.6);
     def.box = (carom_vec){side, side, side};
-    if (granular) {
+    if (granular && granular != MIXTURE) {
         def.boundary[1] = CAROM_WALLS;
         def.gravity = (carom_vec){0.05, -0.4, 0};
         def.restitution = 0.9;
@@ -62,6 +64,7 @@ static carom_world *make_world(int dim, int granular, int n, double shell, event
         carom_body_def b = carom_default_body_def();
         b.radius = 0.3 + 0.2 * carom_rng_uniform(&rng);
         b.mass = 0.5 + carom_rng_uniform(&rng);
+        if (granular == MIXTURE && carom_world_body_count(w) < MIXTURE_LARGE) b.radius = 1.6, b.mass = 30.0;
         double u[3];
         for (int a = 0; a < 3; a++) u[a] = (carom_rng_uniform(&rng) - 0.5) * (side - 1.0);
         b.position = (carom_vec){u[0], u[1], dim == 3 ? u[2] : 0.0};
@@ -150,11 +153,26 @@ static void test_granular_2d(void) { check_layout_free(2, 1, 613, 0.0); }
 static void test_rough_3d(void) { check_layout_free(3, 2, 887, 0.0); }
 static void test_rough_2d(void) { check_layout_free(2, 2, 541, 0.0); }
 
+/* The large bodies of a mixture have rows of their own beyond the width,
+ * which stay in place when their bodies move and follow them by index. */
+static void test_mixture_lists(void)
+{
+    check_layout_free_sized(3, MIXTURE, 1500, 6.0, 15000, 811, 0.2);
+    event_log log = {FNV1A_OFFSET, 0};
+    carom_world *w = make_world(3, MIXTURE, 1500, 0.2, &log);
+    CHECK(carom_world_run(w, 2.0, -1) == CAROM_OK);
+    CHECK_EQ_INT(w->nb.large_count, MIXTURE_LARGE);
+    int32_t long_rows = 0;
+    for (int32_t s = 0; s < w->count; s++) long_rows += w->nb.count[s] > w->nb.width;
+    CHECK_MSG(long_rows > 0, "no long row: the width %d holds every row", (int)w->nb.width);
+    carom_world_destroy(w);
+}
+
 /* A shuffled world's snapshot restores (to slot = id) and carries on the same. */
-static void test_snapshot_of_shuffled_world(void)
+static void check_snapshot_of_shuffled_world(int granular, int n, double shell)
 {
     event_log log = {FNV1A_OFFSET, 0}, other = {FNV1A_OFFSET, 0};
-    carom_world *whole = make_world(3, 1, 500, 0.0, &log), *half = make_world(3, 1, 500, 0.0, &other);
+    carom_world *whole = make_world(3, granular, n, shell, &log), *half = make_world(3, granular, n, shell, &other);
     carom_rng rng = carom_rng_seed(9);
     CHECK(carom_world_run(whole, 20.0, -1) == CAROM_OK);
     CHECK(carom_world_run(half, 10.0, -1) == CAROM_OK);
@@ -163,15 +181,20 @@ static void test_snapshot_of_shuffled_world(void)
     void *buffer = malloc(size);
     CHECK(carom_world_snapshot(half, buffer, size) == CAROM_OK);
     carom_world *restored = NULL;
-    CHECK(carom_world_restore(buffer, size, NULL, NULL, &restored, NULL, 0) == CAROM_OK);
+    char why[256] = "";
+    CHECK_MSG(carom_world_restore(buffer, size, NULL, NULL, &restored, why, sizeof why) == CAROM_OK, "%s", why);
     free(buffer);
     if (!restored) return;
     CHECK(carom_world_run(restored, 20.0, -1) == CAROM_OK);
     CHECK(stats_hash(restored) == stats_hash(whole));
+    CHECK(restored->nb.on == (shell > 0.0));
     carom_world_destroy(whole);
     carom_world_destroy(half);
     carom_world_destroy(restored);
 }
+
+static void test_snapshot_of_shuffled_world(void) { check_snapshot_of_shuffled_world(1, 500, 0.0); }
+static void test_snapshot_of_shuffled_mixture(void) { check_snapshot_of_shuffled_world(MIXTURE, 1500, 0.2); }
 
 /* Where cell comes when the cells are visited in cubes of ORDER_TILE a side,
  * the cubes in index order and the cells of each in index order. */
@@ -235,7 +258,9 @@ int main(void)
     RUN(test_granular_2d);
     RUN(test_rough_3d);
     RUN(test_rough_2d);
+    RUN(test_mixture_lists);
     RUN(test_snapshot_of_shuffled_world);
+    RUN(test_snapshot_of_shuffled_mixture);
     RUN(test_automatic_order);
     RUN(test_automatic_order_with_lists);
     RUN(test_large_cells);
