@@ -535,17 +535,20 @@ static void anchor_at(const carom_world *w, int32_t i, double t, double a[3])
  * Whether a body in reach of the cell is listed is a coin flip, so the
  * search is written without a branch on it: every candidate is written at
  * the row's end and the end moves on only when it is kept (j's hot record
- * is read only when the largest radius reaches it: its address is selected,
- * not branched on). A row that would outgrow the width is searched again
- * with widening set: one entry at a time, widening every row when the spare
- * one is full. */
+ * is read only when the largest small radius reaches it: its address is
+ * selected, not branched on). A row that would outgrow the spare row is
+ * searched again with widening set: one entry at a time, growing the spare
+ * row when it is full. mixture: some bodies are large and must be skipped
+ * (without large bodies every radius is at most the split, and the test is
+ * compiled out). */
 #if defined(__GNUC__)
 #define SEARCH static inline __attribute__((always_inline))
 #else
 #define SEARCH static inline
 #endif
 static int collect_row_widening(carom_world *w, int32_t i, const double a_i[3], int32_t *fullest);
-SEARCH int collect_row_in(carom_world *w, int32_t i, const double a_i[3], int32_t *fullest, const int widening)
+SEARCH int collect_row_in(carom_world *w, int32_t i, const double a_i[3], int32_t *fullest, const int widening,
+                          const int mixture)
 {
     neighbours *nb = &w->nb;
     int32_t home = cells_locate(&w->grid, a_i);
@@ -564,7 +567,7 @@ SEARCH int collect_row_in(carom_world *w, int32_t i, const double a_i[3], int32_
             double d2 = anchor_gap2(nb, a_i, j, shift);
             int near = (j != i) & reaches(d2, r_i + split, shell);
             double r_j = w->hot[near ? j : i].radius;
-            int keep = near & (r_j <= split) & reaches(d2, r_i + r_j, shell);
+            int keep = near & (mixture ? r_j <= split : 1) & reaches(d2, r_i + r_j, shell);
             if (widening) {
                 if (keep && push_spare(nb, j, code) != 0) return -1;
             } else {
@@ -583,7 +586,7 @@ SEARCH int collect_row_in(carom_world *w, int32_t i, const double a_i[3], int32_
 
 static int collect_row_widening(carom_world *w, int32_t i, const double a_i[3], int32_t *fullest)
 {
-    return collect_row_in(w, i, a_i, fullest, 1);
+    return collect_row_in(w, i, a_i, fullest, 1, 1);
 }
 
 /* For a large body i: the small bodies within reach of anchor a_i, from
@@ -638,7 +641,8 @@ static int collect_row(carom_world *w, int32_t i, const double a_i[3], int32_t *
         *fullest = 0;
         small_found = search_small_wide(w, i, a_i, fullest);
     } else {
-        small_found = collect_row_in(w, i, a_i, fullest, 0);
+        small_found = w->nb.large_count > 0 ? collect_row_in(w, i, a_i, fullest, 0, 1)
+                                            : collect_row_in(w, i, a_i, fullest, 0, 0);
     }
     *fullest_large = 0;
     return small_found != 0 ? -1 : search_large(w, i, a_i, 0, fullest_large);
