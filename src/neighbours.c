@@ -430,7 +430,7 @@ static int reserve_large(carom_world *w, int32_t count)
     }
     double width = 2.0 * w->max_radius + 2.0 * nb->shell;
     if (cells_reserve(&nb->large, count) != 0 ||
-        cells_configure(&nb->large, w->dim, w->side, w->periodic, width, 4 * (int64_t)count) != 0)
+        cells_configure(&nb->large, w->dim, w->side, w->periodic, width, 8 * (int64_t)count) != 0)
         return -1;
     return 0;
 }

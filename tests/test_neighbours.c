@@ -71,8 +71,9 @@ static carom_world *make_world(int n_side, double eta, double shell, int mixed, 
 }
 
 /* A size-asymmetric mixture: a periodic cube of side 12 (walls on y if
- * walls), small spheres (radii 0.4 to 0.5) placed at random where they fit,
- * then 8 of radius large at (+-3, +-3, +-3), 1,100 bodies in all. */
+ * walls), small spheres (radii 0.4 to 0.5, mass 8 r^3) placed at random
+ * where they fit, then 8 of radius large and mass 1 at (+-3, +-3, +-3),
+ * 1,100 bodies in all. */
 enum { MIXTURE_BODIES = 1100, MIXTURE_LARGE = 8 };
 static carom_world *make_mixture(int walls, double large, double shell, event_list *log)
 {
@@ -86,7 +87,7 @@ static carom_world *make_mixture(int walls, double large, double shell, event_li
     CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_OK);
     carom_rng rng = carom_rng_seed(77);
     int small = MIXTURE_BODIES - MIXTURE_LARGE;
-    for (int tries = 0; tries < 100000 && carom_world_body_count(w) < MIXTURE_BODIES; tries++) {
+    for (int tries = 0; tries < 200000 && carom_world_body_count(w) < MIXTURE_BODIES; tries++) {
         int k = carom_world_body_count(w) - small; /* the large ones last: slots above small neighbours */
         carom_body_def body = carom_default_body_def();
         if (k >= 0) {
@@ -100,7 +101,8 @@ static carom_world *make_mixture(int walls, double large, double shell, event_li
             body.position = (carom_vec){x[0], x[1], x[2]};
             body.radius = 0.4 + 0.1 * carom_rng_uniform(&rng);
         }
-        body.mass = 8.0 * body.radius * body.radius * body.radius;
+        /* large bodies as light as small ones: they cross the large grid's cells often */
+        body.mass = k >= 0 ? 1.0 : 8.0 * body.radius * body.radius * body.radius;
         body.velocity = (carom_vec){carom_rng_normal(&rng), carom_rng_normal(&rng), carom_rng_normal(&rng)};
         (void)carom_world_add_body(w, &body, NULL);
     }
@@ -186,6 +188,19 @@ static void test_lists_match_brute_force(void)
         }
 }
 
+/* Large bodies filed in their grid anywhere but the cell of their anchor. */
+static int misfiled_large(const carom_world *w)
+{
+    const neighbours *nb = &w->nb;
+    int misfiled = 0;
+    for (int32_t m = 0; m < nb->large_count; m++) {
+        const float *a = nb->anchor + 3 * nb->large_slot[m];
+        const double anchor[3] = {a[0], a[1], a[2]};
+        misfiled += nb->large.cell[m] != cells_locate(&nb->large, anchor);
+    }
+    return misfiled;
+}
+
 /* Rows longer than the width (large bodies' long rows). */
 static int long_rows(const carom_world *w)
 {
@@ -212,6 +227,8 @@ static void test_mixture_lists_match_brute_force(void)
                 CHECK(w->nb.on);
                 int wrong = check_lists(w), outside = outside_shells(w), longer = long_rows(w);
                 if (longer > most_long) most_long = longer;
+                CHECK_MSG(misfiled_large(w) == 0, "chunk %d: %d large bodies filed away from their anchors", chunk,
+                          misfiled_large(w));
                 CHECK_MSG(wrong == 0 && outside == 0,
                           "large %g, shell %g, walls %d, chunk %d: %d pairs listed wrongly, %d bodies outside their shells",
                           large[s / 2], shells[s % 2], walls, chunk, wrong, outside);
