@@ -207,8 +207,9 @@ static int reserve_long(neighbours *nb, int32_t width)
     return 0;
 }
 
-/* The next width of rows that must hold `need` entries: by steps for the
- * fixed rows (each costs a byte per body), by a quarter for the long ones. */
+/* The next width of rows that must hold `need` entries: by steps of
+ * WIDTH_STEP for the fixed rows (each step costs every body 16 bytes), by a
+ * quarter for the long ones (a large body's row grows by hundreds). */
 static int32_t wider(int32_t width, int32_t need, int is_long)
 {
     while (width < need) width += is_long && width / 4 > WIDTH_STEP ? width / 4 : WIDTH_STEP;
