@@ -118,8 +118,8 @@ typedef struct neighbours_record {
 void neighbours_save(const neighbours *nb, int32_t src, neighbours_record *r);
 void neighbours_load(neighbours *nb, int32_t dst, const neighbours_record *r);
 void neighbours_copy(neighbours *nb, int32_t dst, int32_t src);
-/* Renames every entry's slot s to to[s], for bodies 0 .. count-1, and
- * files the large bodies again under their new slots. */
+/* Renames every entry's slot s to to[s], for bodies 0 .. count-1, and the
+ * large bodies' slots (their grid and long rows go by large index and stay). */
 void neighbours_relabel(neighbours *nb, int32_t count, const int32_t *to);
 
 #endif

@@ -762,6 +762,17 @@ static int64_t cell_limit(const header *h)
     return limit < 27 ? 27 : limit;
 }
 
+/* The header's grid cells are at least least_width wide on every axis in use. */
+static carom_status check_cell_widths(const header *h, const double side[3], double least_width, const refusal *r)
+{
+    for (int a = 0; a < h->def.dim; a++)
+        if (!(side[a] / h->n[a] >= least_width * (1.0 - 1e-12)))
+            return refuse(r, h->at_grid + 4 * (size_t)a, "grid cells",
+                          "%d cells on axis %d are %.17g wide, narrower than %.17g", (int)h->n[a], a,
+                          side[a] / h->n[a], least_width);
+    return CAROM_OK;
+}
+
 static carom_status check_grid(const header *h, const double side[3], const int periodic[3],
                                const refusal *r)
 {
@@ -789,12 +800,9 @@ static carom_status check_grid(const header *h, const double side[3], const int 
      * side room for three cells as wide as the largest diameter and two
      * shells (the large bodies' grid) */
     int lists = saves_anchors(h->lists_on, h->needs_rebuild);
-    double least_width = lists ? 2.0 * h->shell : 2.0 * h->max_radius;
+    carom_status st = check_cell_widths(h, side, lists ? 2.0 * h->shell : 2.0 * h->max_radius, r);
+    if (st != CAROM_OK) return st;
     for (int a = 0; a < h->def.dim; a++) {
-        if (!(side[a] / n[a] >= least_width * (1.0 - 1e-12)))
-            return refuse(r, h->at_grid + 4 * (size_t)a, "grid cells",
-                          "%d cells on axis %d are %.17g wide, narrower than %.17g", (int)n[a], a,
-                          side[a] / n[a], least_width);
         double large_width = 2.0 * h->max_radius + 2.0 * h->shell;
         if (lists && periodic[a] && !(side[a] / 3.0 >= large_width * (1.0 - 1e-12)))
             return refuse(r, h->at_lists + 4, "neighbour shell",
@@ -809,13 +817,7 @@ static carom_status check_grid(const header *h, const double side[3], const int 
 static carom_status check_list_grid(const carom_world *w, const header *h, const refusal *r)
 {
     if (!saves_anchors(w->nb.on, w->needs_rebuild)) return CAROM_OK;
-    double least_width = 2.0 * neighbours_split_radius(w) + 2.0 * w->nb.shell;
-    for (int a = 0; a < w->dim; a++)
-        if (!(w->side[a] / h->n[a] >= least_width * (1.0 - 1e-12)))
-            return refuse(r, h->at_grid + 4 * (size_t)a, "grid cells",
-                          "%d cells on axis %d are %.17g wide, narrower than %.17g", (int)h->n[a], a,
-                          w->side[a] / h->n[a], least_width);
-    return CAROM_OK;
+    return check_cell_widths(h, w->side, 2.0 * neighbours_split_radius(w) + 2.0 * w->nb.shell, r);
 }
 
 /* Every header field against its invariants, and the bodies' size against

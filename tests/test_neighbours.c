@@ -29,6 +29,21 @@ static int keep_event(void *user, const carom_event *e)
     return 0;
 }
 
+/* An empty 3D world: box side (y_side along y), walls on y or periodic,
+ * world_def.neighbour_shell = shell, events into log (if not NULL). */
+static carom_world *create_world(double side, double y_side, int walls, double shell, event_list *log)
+{
+    carom_world_def def = carom_default_world_def();
+    def.box = (carom_vec){side, y_side, side};
+    if (walls) def.boundary[1] = CAROM_WALLS;
+    def.neighbour_shell = shell;
+    def.on_event = log ? keep_event : NULL;
+    def.user = log;
+    carom_world *w = NULL;
+    CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_OK);
+    return w;
+}
+
 /* 4 n_side^3 polydisperse spheres (radii 0.4 to 0.5) at packing fraction
  * about eta, on a jittered fcc lattice; mixed: walls on y, with half a
  * diameter of room on each side of the lattice. */
@@ -43,14 +58,7 @@ static carom_world *make_world(int n_side, double eta, double shell, int mixed, 
         volume += 4.0 / 3.0 * pi * radius[b] * radius[b] * radius[b];
     }
     double side = cbrt(volume / eta), a = side / n_side, slack = 0.5 * (a / sqrt(2.0) - 1.0);
-    carom_world_def def = carom_default_world_def();
-    def.box = (carom_vec){side, mixed ? side + 1.0 : side, side};
-    if (mixed) def.boundary[1] = CAROM_WALLS;
-    def.neighbour_shell = shell;
-    def.on_event = log ? keep_event : NULL;
-    def.user = log;
-    carom_world *w = NULL;
-    CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_OK);
+    carom_world *w = create_world(side, mixed ? side + 1.0 : side, mixed, shell, log);
     for (int b = 0; b < n; b++) {
         int cell = b / 4, k[3] = {cell % n_side, cell / n_side % n_side, cell / (n_side * n_side)};
         carom_body_def body = carom_default_body_def();
@@ -77,14 +85,7 @@ static carom_world *make_world(int n_side, double eta, double shell, int mixed, 
 enum { MIXTURE_BODIES = 1100, MIXTURE_LARGE = 8 };
 static carom_world *make_mixture(int walls, double large, double shell, event_list *log)
 {
-    carom_world_def def = carom_default_world_def();
-    def.box = (carom_vec){12.0, 12.0, 12.0};
-    if (walls) def.boundary[1] = CAROM_WALLS;
-    def.neighbour_shell = shell;
-    def.on_event = log ? keep_event : NULL;
-    def.user = log;
-    carom_world *w = NULL;
-    CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_OK);
+    carom_world *w = create_world(12.0, 12.0, walls, shell, log);
     carom_rng rng = carom_rng_seed(77);
     int small = MIXTURE_BODIES - MIXTURE_LARGE;
     for (int tries = 0; tries < 200000 && carom_world_body_count(w) < MIXTURE_BODIES; tries++) {
