@@ -6,6 +6,7 @@
 # (libFuzzer, the sanitizers) are for the fuzz targets (scripts/fuzz.sh).
 set -euo pipefail
 needed=(gcc make cmake libyaml-dev python3-ase clang libclang-rt-14-dev)
+needed+=(python3-numpy python3-pytest) # the Python package (python/carom) and its tests
 needed+=(pkgconf) # pkg-config, for test_install (a program built against the installed carom)
 needed+=(libcairo2-dev) # carom render: pictures drawn with cairo (PNG, SVG)
 needed+=(ffmpeg) # carom run --movie: MP4 and GIF encoding (test_movie uses ffprobe too)
