@@ -271,6 +271,10 @@ static int build_from_scenario(runner *r, const options *o)
         st = -1;
     }
     free(species);
+    if (st == 0 && sc.analysis.active) { /* opened once --until and --events are applied (open_analysis) */
+        r->wanted_analysis = sc.analysis;
+        sc.analysis.output = NULL;
+    }
     if (st == 0) {
         carom_stats initial = carom_world_stats(r->world);
         r->s.kinetic_energy_initial = initial.kinetic_energy;
@@ -394,6 +398,23 @@ static int open_movie(runner *r, const options *o, char *usage, size_t usage_siz
     return 0;
 }
 
+/* The scenario's `analysis:`, with the run's end known (its default sample interval). */
+static int open_analysis(runner *r)
+{
+    if (!r->wanted_analysis.active) return 0;
+    r->analysis = calloc(1, sizeof *r->analysis);
+    if (!r->analysis) return snprintf(r->message, sizeof r->message, "out of memory"), -1;
+    if (analysis_open(r->analysis, &r->wanted_analysis, r->world, r->s.species, r->s.until, r->s.equilibrate,
+                      r->s.scenario_path, r->message, sizeof r->message) != 0) {
+        analysis_free(r->analysis);
+        free(r->analysis);
+        r->analysis = NULL;
+        return -1;
+    }
+    r->log.analysis = r->analysis;
+    return 0;
+}
+
 static int prepare_run(runner *r, const options *o, char *usage, size_t usage_size)
 {
     if ((o->restart ? build_from_checkpoint(r, o) : build_from_scenario(r, o)) != 0) return -1;
@@ -402,7 +423,7 @@ static int prepare_run(runner *r, const options *o, char *usage, size_t usage_si
     if (check_ignored_options(&r->s, o, usage, usage_size) != 0) return EXIT_USAGE;
     if (check_session(r) != 0) return -1;
     if (runner_prepare(r) != 0) return -1;
-    if (open_series(r, o) != 0) return -1;
+    if (open_analysis(r) != 0 || open_series(r, o) != 0) return -1;
     return open_movie(r, o, usage, usage_size);
 }
 

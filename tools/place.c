@@ -177,7 +177,7 @@ static int fail_world(const builder *b, const scenario_group *g, carom_status st
     return fail(b, mark_for(g, message), "%s (expected %s)", message, expected_for(status));
 }
 
-static double ball_volume(int dim, double r)
+double place_ball_volume(int dim, double r)
 {
     return dim == 3 ? 4.0 / 3.0 * PI * r * r * r : PI * r * r;
 }
@@ -185,7 +185,7 @@ static double ball_volume(int dim, double r)
 /* The volume (area) of one body of group g: its polygon's, or its ball's of radius r. */
 static double body_volume(const scenario_group *g, int dim, double r)
 {
-    return g->polygon_vertices > 0 ? g->polygon_area : ball_volume(dim, r);
+    return g->polygon_vertices > 0 ? g->polygon_area : place_ball_volume(dim, r);
 }
 
 static int axis_periodic(const builder *b, int a) { return b->s->boundary[a] == CAROM_PERIODIC; }
@@ -567,7 +567,7 @@ static double close_packing(int dim)
 
 static int place_random(builder *b, const scenario_group *g, const carom_vec *v, const turn *t, int32_t n)
 {
-    double r = group_radius(g), own = (double)n * ball_volume(b->s->dim, r) / box_volume(b);
+    double r = group_radius(g), own = (double)n * place_ball_volume(b->s->dim, r) / box_volume(b);
     if (own > close_packing(b->s->dim))
         return fail(
             b, g->mark,

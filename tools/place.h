@@ -30,6 +30,9 @@ int place_build_world_named(const scenario *s, carom_event_callback on_event, vo
                             double box[3], carom_world **world, char **species, char *error,
                             size_t error_size);
 
+/* The volume of a disk (dim 2, an area) or sphere (dim 3) of radius r. */
+double place_ball_volume(int dim, double r);
+
 /* The world def a scenario describes (box must be resolved). */
 carom_world_def place_world_def(const scenario *s, const double box[3]);
 

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis_report.h"
 #include "checkpoint.h"
 #include "report.h"
 #include "resume.h"
@@ -38,6 +39,7 @@ int runner_log_event(void *user, const carom_event *e)
 {
     static const char *walls[6] = {"x-", "x+", "y-", "y+", "z-", "z+"};
     event_log *log = user;
+    if (log->analysis) analysis_event(log->analysis, e);
     if (!log->out) return 0;
     int written;
     if (e->kind == CAROM_EVENT_PAIR)
@@ -345,6 +347,10 @@ static int write_due_outputs(runner *r, double now)
         if (movie_frame(r->movie, r->world, r->dim, r->box, why, sizeof why) != 0) return failure(r, why);
         while (movie_next_time(r->movie) <= now) r->movie->index++; /* none is skipped: the run stops at each */
     }
+    if (r->analysis && analysis_next_time(r->analysis) <= now) {
+        char why[RUNNER_MESSAGE_SIZE];
+        if (analysis_sample(r->analysis, why, sizeof why) != 0) return failure(r, why);
+    }
     if (wants_checkpoints(s) && checkpoint_time(s, s->checkpoint_index) <= now) {
         while (checkpoint_time(s, s->checkpoint_index) <= now) s->checkpoint_index++;
         s->next_checkpoint = checkpoint_time(s, s->checkpoint_index);
@@ -363,6 +369,7 @@ static double next_stop(const runner *r)
     if (s->window > 0) target = fmin(target, window_time(s, r->window_index + 1));
     if (r->movie) target = fmin(target, movie_next_time(r->movie));
     if (r->series) target = fmin(target, series_next_time(r->series));
+    if (r->analysis) target = fmin(target, analysis_next_time(r->analysis));
     return target;
 }
 
@@ -517,6 +524,26 @@ static void finish_movie(runner *r, run_outcome outcome)
     render_release_caches(); /* the run's last drawing */
 }
 
+/* The analysis's files are written unless the run failed (an interrupted run keeps what it measured). */
+static void finish_analysis(runner *r, run_outcome outcome)
+{
+    if (!r->analysis) return;
+    char why[RUNNER_MESSAGE_SIZE], what[RUNNER_MESSAGE_SIZE];
+    r->log.analysis = NULL;
+    if (outcome != RUN_FAILED && !r->message[0]) {
+        if (analysis_report(r->analysis, why, sizeof why) != 0) {
+            failure(r, why);
+        } else {
+            snprintf(what, sizeof what, " and the tables beside it (%lld samples from t = %.17g)",
+                     (long long)r->analysis->index, r->analysis->origin);
+            say_wrote(r, r->analysis->paths[ANALYSIS_FILES - 1], what);
+        }
+    }
+    analysis_free(r->analysis);
+    free(r->analysis);
+    r->analysis = NULL;
+}
+
 static run_outcome finish(runner *r, run_outcome outcome)
 {
     session *s = &r->s;
@@ -540,6 +567,7 @@ static run_outcome finish(runner *r, run_outcome outcome)
     if (kept[3]) say_wrote(r, s->checkpoint, what);
     finish_series(r, outcome);
     finish_movie(r, outcome);
+    finish_analysis(r, outcome);
     return r->message[0] && outcome == RUN_COMPLETED ? RUN_FAILED : outcome;
 }
 
@@ -551,7 +579,8 @@ run_outcome runner_run(runner *r)
     if (outcome == RUN_COMPLETED &&
         ((r->s.trajectory && frame_time(&r->s, r->s.frame_index) <= carom_world_time(r->world)) ||
          (r->series && series_next_time(r->series) <= carom_world_time(r->world)) ||
-         (r->movie && movie_next_time(r->movie) <= carom_world_time(r->world))))
+         (r->movie && movie_next_time(r->movie) <= carom_world_time(r->world)) ||
+         (r->analysis && analysis_next_time(r->analysis) <= carom_world_time(r->world))))
         outcome = write_due_outputs(r, carom_world_time(r->world)) == 0 ? RUN_COMPLETED : RUN_FAILED;
     if (outcome == RUN_COMPLETED) outcome = run_slices(r, &bar);
     progress_finish(&bar, r->world, &r->s, outcome == RUN_COMPLETED);
@@ -566,7 +595,13 @@ void runner_free(runner *r)
     if (r->series) series_discard(r->series);
     free(r->series);
     r->series = NULL;
+    if (r->analysis) analysis_free(r->analysis);
+    free(r->analysis);
+    r->analysis = NULL;
+    free(r->wanted_analysis.output);
+    r->wanted_analysis.output = NULL;
     r->log.out = NULL;
+    r->log.analysis = NULL;
     outfile_discard(&r->trajectory);
     outfile_discard(&r->events);
     carom_world_destroy(r->world);

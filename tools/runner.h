@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdio.h>
 
+#include "analysis.h"
 #include "carom.h"
 #include "controls.h"
 #include "outfile.h"
@@ -26,6 +27,7 @@ typedef struct event_log {
     FILE *out;
     int error;
     int64_t lines; /* written by this run */
+    analysis *analysis; /* the scenario's analysis, which sees every event (NULL: none) */
 } event_log;
 
 /* A world's event callback that writes "time,kind,i,j" lines to an event_log:
@@ -57,6 +59,8 @@ typedef struct runner {
     int equilibrated;
     movie *movie;          /* --movie: frames at exact instants (NULL: none) */
     series *series;        /* --series: statistics over time (NULL: none) */
+    scenario_analysis wanted_analysis; /* the scenario's `analysis:` (active 0: none; output owned) */
+    analysis *analysis;    /* opened from it once the run's settings are known (NULL: none) */
     double wall_started;
     int64_t events_before;
     char message[RUNNER_MESSAGE_SIZE];

@@ -1234,6 +1234,81 @@ static int read_output(reader *r, const yaml_node_t *node, scenario *s)
     return 0;
 }
 
+/* ---- analysis ---------------------------------------------------------------- */
+
+/* A whole number from low to high under sec's key (absent: *out untouched). */
+static int get_whole(const section *sec, const char *key, uint64_t low, uint64_t high, int64_t *out)
+{
+    const yaml_node_t *value = find_value(sec, key);
+    if (!value) return 0;
+    char what[64], expect[64];
+    snprintf(expect, sizeof expect, "a whole number from %llu to %llu", (unsigned long long)low,
+             (unsigned long long)high);
+    uint64_t got = 0;
+    if (whole_value(sec->r, value, full_name(sec, key, what, sizeof what), low, high, expect, &got)) return -1;
+    *out = (int64_t)got;
+    return 0;
+}
+
+/* One observable's mapping under analysis (absent: off, *mark untouched). */
+static int open_observable(const section *analysis, const char *key, const char *const keys[], int count,
+                           section *out, scenario_mark *mark)
+{
+    const yaml_node_t *value = find_value(analysis, key);
+    if (!value) return 1;
+    *mark = mark_of(value);
+    char name[48];
+    snprintf(name, sizeof name, "analysis.%s", key);
+    return open_section(analysis->r, value, name, keys, count, out) ? -1 : 0;
+}
+
+static int read_observables(const section *sec, scenario_analysis *a)
+{
+    const char *const rdf_keys[] = {"max", "bins"}, *const sk_keys[] = {"max"}, *const msd_keys[] = {"lags"},
+                      *const flight_keys[] = {"bins"};
+    section part;
+    int st = open_observable(sec, "rdf", rdf_keys, LENGTH(rdf_keys), &part, &a->rdf_mark);
+    if (st < 0) return -1;
+    a->rdf_bins = 200;
+    if (st == 0 && (get_number(&part, "max", POSITIVE, &a->rdf_max) || get_whole(&part, "bins", 1, 100000, &a->rdf_bins)))
+        return -1;
+    if (st == 0 && !(a->rdf_max > 0))
+        return fail_at(sec->r, a->rdf_mark, "analysis.rdf needs max (expected rdf: {max: R}, R > 0)");
+    if ((st = open_observable(sec, "structure_factor", sk_keys, LENGTH(sk_keys), &part, &a->sk_mark)) < 0) return -1;
+    if (st == 0 && get_number(&part, "max", POSITIVE, &a->sk_max)) return -1;
+    if (st == 0 && !(a->sk_max > 0))
+        return fail_at(sec->r, a->sk_mark, "analysis.structure_factor needs max (expected structure_factor: {max: K})");
+    if ((st = open_observable(sec, "msd", msd_keys, LENGTH(msd_keys), &part, &a->msd_mark)) < 0) return -1;
+    if (st == 0 && (a->msd_lags = 50, get_whole(&part, "lags", 1, 100000, &a->msd_lags) != 0)) return -1;
+    if ((st = open_observable(sec, "flights", flight_keys, LENGTH(flight_keys), &part, &a->flights_mark)) < 0)
+        return -1;
+    if (st == 0 && (a->flight_bins = 60, get_whole(&part, "bins", 1, 100000, &a->flight_bins) != 0)) return -1;
+    return 0;
+}
+
+static int read_analysis(reader *r, const yaml_node_t *node, scenario *s)
+{
+    const char *const keys[] = {"output", "every", "start", "rdf", "structure_factor", "msd", "flights"};
+    scenario_analysis *a = &s->analysis;
+    section sec;
+    a->mark = mark_of(node);
+    if (open_section(r, node, "analysis", keys, LENGTH(keys), &sec)) return -1;
+    a->active = 1;
+    a->start = NAN;
+    get_mark(&sec, "output", &a->output_mark);
+    get_mark(&sec, "every", &a->every_mark);
+    get_mark(&sec, "start", &a->start_mark);
+    if (get_text(&sec, "output", &a->output) || get_number(&sec, "every", POSITIVE, &a->every) ||
+        get_number(&sec, "start", NON_NEGATIVE, &a->start) || read_observables(&sec, a))
+        return -1;
+    if (!a->output || !a->output[0])
+        return fail_at(r, a->mark, "analysis needs output (expected output: PREFIX, the files' common prefix)");
+    if (!(a->rdf_max > 0 || a->sk_max > 0 || a->msd_lags > 0 || a->flight_bins > 0))
+        return fail_at(r, a->mark, "analysis measures nothing (expected at least one of rdf, structure_factor, "
+                       "msd, flights)");
+    return 0;
+}
+
 /* ---- the whole file -------------------------------------------------------- */
 
 /* Reads the section under key with read (if the key is there). */
@@ -1253,7 +1328,7 @@ static int read_seed(const section *top, scenario *s)
 
 static int read_scenario(reader *r, scenario *s)
 {
-    const char *const keys[] = {"world", "seed", "bodies", "run", "output"};
+    const char *const keys[] = {"world", "seed", "bodies", "run", "output", "analysis"};
     const yaml_node_t *root = yaml_document_get_root_node(&r->doc);
     section top;
     if (open_section(r, root, "", keys, LENGTH(keys), &top)) return -1;
@@ -1263,7 +1338,7 @@ static int read_scenario(reader *r, scenario *s)
         return fail_at(r, mark_of(root), "bodies is missing (expected a bodies: list of groups)");
     if (read_part(&top, "world", read_world, s) || read_seed(&top, s) ||
         read_part(&top, "bodies", read_bodies, s) || read_part(&top, "run", read_run, s) ||
-        read_part(&top, "output", read_output, s))
+        read_part(&top, "output", read_output, s) || read_part(&top, "analysis", read_analysis, s))
         return -1;
     if (!s->has_every) s->every = isinf(s->until) ? 1.0 : s->until / 100.0;
     return 0;
@@ -1370,5 +1445,6 @@ void scenario_free(scenario *s)
     char *texts[] = {s->path,       s->trajectory, s->events_log,       s->stats,
                      s->checkpoint, s->controls,   s->controls_resolved};
     for (int k = 0; k < LENGTH(texts); k++) free(texts[k]);
+    free(s->analysis.output);
     scenario_init(s);
 }

@@ -72,6 +72,20 @@ typedef struct scenario_sensor {
     scenario_mark mark, at_mark, from_mark, to_mark;
 } scenario_sensor;
 
+/* `analysis:` observables at exact instants (tools/analysis.h); active = 0 if absent. */
+typedef struct scenario_analysis {
+    int active;
+    char *output;            /* `output:` the files' common prefix (required) */
+    double every;            /* `every:` the interval of samples (0: run.until / 100, or 1) */
+    double start;            /* `start:` the first sample (NAN: run.equilibrate, else the run's start) */
+    double rdf_max;          /* `rdf: {max: R, bins: B}`: g(r) up to R (0: off) */
+    int64_t rdf_bins;        /* (default 200) */
+    double sk_max;           /* `structure_factor: {max: K}`: S(k) up to |k| = K (0: off) */
+    int64_t msd_lags;        /* `msd: {lags: L}`: MSD and VACF up to L samples apart (0: off) */
+    int64_t flight_bins;     /* `flights: {bins: B}`: free times and paths, collisions per species pair (0: off) */
+    scenario_mark mark, output_mark, every_mark, start_mark, rdf_mark, sk_mark, msd_mark, flights_mark;
+} scenario_analysis;
+
 typedef struct scenario {
     char *path;              /* the scenario file, as given */
     /* world: */
@@ -113,6 +127,7 @@ typedef struct scenario {
     char *stats;             /* JSON statistics ("-" for standard output) */
     char *checkpoint;        /* checkpoint file */
     double checkpoint_every; /* 0: only at the end */
+    scenario_analysis analysis; /* `analysis:` */
     scenario_mark box_mark, bodies_mark, dim_mark, controls_mark, container_mark, boundary_mark, window_mark;
 } scenario;
 
