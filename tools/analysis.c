@@ -18,9 +18,11 @@
 static const char *const suffixes[ANALYSIS_FILES] = {"_rdf.csv", "_sk.csv", "_msd.csv", "_free_time.csv",
                                                      "_free_path.csv", ".json"};
 
+/* "WHERE:LINE:COL: text", or "WHERE: text" for settings that come from no file (line 0). */
 static int fail_at(char *why, size_t size, const char *where, scenario_mark at, const char *text)
 {
-    snprintf(why, size, "%s:%d:%d: %s", where, at.line, at.col, text);
+    if (at.line > 0) snprintf(why, size, "%s:%d:%d: %s", where, at.line, at.col, text);
+    else snprintf(why, size, "%s: %s", where, text);
     return -1;
 }
 
@@ -130,8 +132,11 @@ static int start_observables(analysis *an, const char *where, char *why, size_t 
         structure_def d = {an->dim, {an->side[0], an->side[1], an->side[2]}, an->species_count, an->species,
                            an->bodies, a->rdf_max, (int)a->rdf_bins, a->sk_max};
         scenario_mark at = a->rdf_max > 0 ? a->rdf_mark : a->sk_mark;
-        snprintf(place, sizeof place, "%s:%d:%d: analysis.%s", where, at.line, at.col,
-                 a->rdf_max > 0 ? "rdf" : "structure_factor");
+        if (at.line > 0)
+            snprintf(place, sizeof place, "%s:%d:%d: analysis.%s", where, at.line, at.col,
+                     a->rdf_max > 0 ? "rdf" : "structure_factor");
+        else
+            snprintf(place, sizeof place, "%s: analysis.%s", where, a->rdf_max > 0 ? "rdf" : "structure_factor");
         an->has_structure = 1;
         if (structure_init(&an->structure, &d, place, why, size) != 0) return -1;
     }
@@ -202,6 +207,7 @@ int analysis_sample(analysis *an, char *why, size_t why_size)
         an->has_flights = 1;
     }
     an->started = 1;
+    an->samples++;
     if (an->has_structure) structure_sample(&an->structure, an->x);
     if (an->has_transport) transport_sample(&an->transport, an->world);
     while (analysis_next_time(an) <= now) an->index++;

@@ -37,6 +37,7 @@ typedef struct analysis {
     double *species_radius;      /* NaN where a species' radii differ */
     double origin, every;
     int64_t index;               /* the next sample */
+    int64_t samples;             /* taken so far */
     int started;                 /* the first sample was taken (flights count from it) */
     double *x;                   /* scratch: positions [body][3] */
     structure structure;

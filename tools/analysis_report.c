@@ -193,7 +193,7 @@ static void write_summary(const analysis *an, FILE *out)
     int pairs = structure_pair_count(an->species_count);
     fprintf(out, "{\n  \"dim\": %d,\n  \"bodies\": %d,\n  \"start\": %.17g,\n  \"end\": %.17g,\n  \"every\": %.17g,\n",
             an->dim, (int)an->bodies, an->origin, now, an->every);
-    fprintf(out, "  \"samples\": %lld,\n  \"species\": [", (long long)an->index);
+    fprintf(out, "  \"samples\": %lld,\n  \"species\": [", (long long)an->samples);
     for (int k = 0; k < an->species_count; k++) fprintf(out, "%s\"%s\"", k ? ", " : "", an->species_names[k]);
     fputs("],\n  \"contact_value_virial\": ", out);
     json_number(out, contact_from_virial(an));

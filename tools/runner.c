@@ -535,7 +535,7 @@ static void finish_analysis(runner *r, run_outcome outcome)
             failure(r, why);
         } else {
             snprintf(what, sizeof what, " and the tables beside it (%lld samples from t = %.17g)",
-                     (long long)r->analysis->index, r->analysis->origin);
+                     (long long)r->analysis->samples, r->analysis->origin);
             say_wrote(r, r->analysis->paths[ANALYSIS_FILES - 1], what);
         }
     }

@@ -221,3 +221,12 @@ for _which, _struct in enumerate(_MIRRORED):
 BODY_DEF = flat_dtype(BodyDef)
 BODY_STATE = flat_dtype(BodyState)
 EVENT = flat_dtype(Event)
+
+A = c_void_p  # carom_py_analysis *
+_declare(helper, "carom_py_analysis_open", A, W, S, c_char_p, c_double, c_double, c_double, c_int, c_double, c_int,
+         c_int, c_char_p, c_char_p, c_size_t)
+_declare(helper, "carom_py_analysis_next_time", c_double, A)
+_declare(helper, "carom_py_analysis_sample", c_int, A, c_char_p, c_size_t)
+_declare(helper, "carom_py_analysis_report", c_int, A, c_char_p, c_size_t)
+_declare(helper, "carom_py_analysis_samples", c_int64, A)
+_declare(helper, "carom_py_analysis_close", None, A)

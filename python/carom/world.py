@@ -13,6 +13,7 @@ import weakref
 import numpy as np
 
 from . import _native as native
+from .analysis import Analysis
 from .errors import CaromError, FileError, OutOfMemoryError, raise_for
 
 OK, STOPPED = 0, 8
@@ -112,6 +113,8 @@ class World:
         self._recording = False
         self.species = species
         self.run_settings = None
+        self._species_text = None
+        self._analysis = None
 
     @classmethod
     def _empty(cls):
@@ -173,6 +176,7 @@ class World:
         self._handle = handle.value
         text = ctypes.string_at(species.value).decode() if species.value else ""
         native.helper.carom_py_free(species)
+        self._species_text = text or None
         self.species = _species_per_body(text, len(self))
         self.run_settings = {"until": run.until, "events": None if run.events < 0 else run.events,
                              "equilibrate": run.equilibrate, "window": run.window,
@@ -183,6 +187,8 @@ class World:
 
     def close(self):
         """Frees the world now (it also goes when garbage collected)."""
+        if getattr(self, "_analysis", None) is not None:
+            self._analysis.close()
         if getattr(self, "_handle", None):
             native.core.carom_world_destroy(self._handle)
         self._handle = None
@@ -254,6 +260,9 @@ class World:
         disk. All or nothing: a refused body raises with carom's message
         naming it, and the world is left as it was."""
         dim = self.dim
+        if self._analysis is not None:
+            raise CaromError("add_bodies: the world has an analysis, which follows a fixed set of bodies "
+                             "(close it first)")
         x = np.asarray(positions, dtype=np.float64)
         if x.ndim == 1 and x.shape[0] == dim:
             x = x.reshape(1, dim)
@@ -427,13 +436,66 @@ class World:
     def run(self, until=math.inf, max_events=None):
         """Runs until the clock reaches until or max_events events have been
         processed. Returns "ok", or "stopped" when on_event asked to stop.
-        Raises JammedError at a jam (the world is consistent and may go on)."""
+        Raises JammedError at a jam (the world is consistent and may go on).
+        With an analysis (analyse) the run stops at each of its samples."""
+        if max_events is not None and max_events < 0:
+            max_events = None  # no cap, as carom_world_run reads it
+        if self._analysis is not None:
+            return self._run_sampled(float(until), max_events)
         cap = -1 if max_events is None else int(max_events)
         return self._finish_run(native.core.carom_world_run(self._world(), float(until), cap))
 
     def advance(self, dt):
         """Runs every event up to now + dt and leaves the clock there (a window)."""
-        return self._finish_run(native.core.carom_world_advance(self._world(), float(dt)))
+        if self._analysis is None:
+            return self._finish_run(native.core.carom_world_advance(self._world(), float(dt)))
+        end = self.time + float(dt)
+        while self._analysis.next_time < end:
+            if self._finish_run(native.core.carom_world_run(self._world(), self._analysis.next_time, -1)) != "ok":
+                return "stopped"
+            self._sample_if_due()
+        now = self.time
+        rest = end - now
+        if now + rest == end:  # as carom run does at a window's end
+            status = self._finish_run(native.core.carom_world_advance(self._world(), rest))
+        else:
+            status = self._finish_run(native.core.carom_world_run(self._world(), end, -1))
+        self._sample_if_due()
+        return status
+
+    def _sample_if_due(self):
+        if self._analysis is not None and self.time >= self._analysis.next_time:
+            self._analysis._sample()
+
+    def _run_sampled(self, until, max_events):
+        first = self.counts()["events"]
+        while True:
+            done = self.counts()
+            ran = done["events"] - first
+            if done["time"] >= until or (max_events is not None and ran >= max_events):
+                return "ok"
+            target = min(until, self._analysis.next_time)
+            cap = -1 if max_events is None else int(max_events) - ran
+            if self._finish_run(native.core.carom_world_run(self._world(), target, cap)) != "ok":
+                return "stopped"
+            self._sample_if_due()
+            after = self.counts()
+            if after["events"] == done["events"] and after["time"] == done["time"]:
+                if math.isinf(target):
+                    return "ok"  # nothing can happen any more
+                raise CaromError("run: no progress at t = %r towards %r" % (after["time"], target))
+
+    def analyse(self, every, start=None, rdf=None, structure_factor=None, msd=None, flights=None):
+        """Starts an analysis at exact instants start + k every (start: now),
+        as a scenario's analysis: section does: rdf={"max": R, "bins": B},
+        structure_factor={"max": K}, msd={"lags": L}, flights={"bins": B}
+        (None: off; {} for the defaults). Runs then stop at each sample by
+        themselves. Returns the Analysis (results(), write(prefix), close())."""
+        if self._analysis is not None:
+            raise CaromError("analyse: the world already has an analysis (close it first)")
+        self._analysis = Analysis(self, every, start, rdf, structure_factor, msd, flights)
+        self._sample_if_due()
+        return self._analysis
 
     def _finish_run(self, status):
         error, self._callback_error = self._callback_error, None
@@ -467,7 +529,7 @@ class World:
         if settings["controls"]:
             raise CaromError("run_scenario: run.controls is replayed by `carom run` only; from Python, set "
                              "accelerations (set_acceleration) between windows (advance) yourself")
-        _ScenarioRun(self, settings).go()
+        return _ScenarioRun(self, settings).go()
 
     # ---- events ------------------------------------------------------------------
 
@@ -591,15 +653,17 @@ class _ScenarioRun:
         while True:
             counts = world.counts()
             if (self.cap >= 0 and counts["events"] >= self.cap) or counts["time"] >= self.until:
-                return
+                return "ok"
             slice_ = -1 if self.cap < 0 else self.cap - counts["events"]
             target = self.next_stop()
             now = counts["time"]
             dt = target - now
             if self.window > 0 and self.cap < 0 and now + dt == target:
-                world.advance(dt)
+                status = world.advance(dt)
             else:
-                world.run(target, slice_)
+                status = world.run(target, slice_)
+            if status == "stopped":
+                return status
             now = world.time
             if not math.isfinite(now) or (math.isinf(target) and world.counts()["events"] == counts["events"]):
                 raise CaromError("run_scenario: at t = %r no further event can happen, so the cap of %d events "
@@ -609,6 +673,8 @@ class _ScenarioRun:
             if not self.equilibrated and now >= self.equilibrate:
                 world.reset_stats()
                 self.equilibrated = True
+            if now == counts["time"] and world.counts()["events"] == counts["events"] and now < target:
+                raise CaromError("run_scenario: the run made no progress at t = %r" % now)
 
 
 def _fill_polygons(defs, polygons, n):

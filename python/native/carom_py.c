@@ -4,10 +4,13 @@
  * bulk body access. Public API of libcarom only. */
 #include "carom_py.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
+#include "analysis_report.h"
 #include "checkpoint.h"
 #include "place.h"
 #include "scenario.h"
@@ -21,6 +24,12 @@ struct carom_py_events {
     int record, lost;
     carom_event_callback forward;
     void *forward_user;
+    analysis *analysis; /* sees every event first (NULL: none) */
+};
+
+struct carom_py_analysis {
+    analysis an;
+    carom_py_events *sink;
 };
 
 carom_py_events *carom_py_events_create(void) { return calloc(1, sizeof(carom_py_events)); }
@@ -49,6 +58,7 @@ int carom_py_on_event(void *user, const carom_event *event)
 {
     carom_py_events *sink = user;
     int stop = 0;
+    if (sink->analysis) analysis_event(sink->analysis, event);
     if (sink->record) {
         if (make_room(sink) == 0) sink->items[sink->count++] = *event;
         else sink->lost = 1, stop = 1;
@@ -122,6 +132,51 @@ int carom_py_read_checkpoint(const char *path, carom_event_callback on_event, vo
 }
 
 void carom_py_free(void *block) { free(block); }
+
+/* ---- analysis -------------------------------------------------------------- */
+
+carom_py_analysis *carom_py_analysis_open(const carom_world *world, carom_py_events *sink, const char *output,
+                                          double every, double start, double rdf_max, int rdf_bins,
+                                          double sk_max, int msd_lags, int flight_bins, const char *species,
+                                          char *why, size_t why_size)
+{
+    if (sink->analysis) return snprintf(why, why_size, "analysis: the world already has one (close it first)"), NULL;
+    carom_py_analysis *a = calloc(1, sizeof *a);
+    if (!a) return snprintf(why, why_size, "analysis: out of memory"), NULL;
+    scenario_analysis settings = {.active = 1, .output = (char *)output, .every = every, .start = start,
+                                  .rdf_max = rdf_max, .rdf_bins = rdf_bins, .sk_max = sk_max,
+                                  .msd_lags = msd_lags, .flight_bins = flight_bins};
+    if (analysis_open(&a->an, &settings, world, species, INFINITY, 0.0, "analysis", why, why_size) != 0) {
+        analysis_free(&a->an);
+        free(a);
+        return NULL;
+    }
+    a->sink = sink;
+    sink->analysis = &a->an;
+    return a;
+}
+
+double carom_py_analysis_next_time(const carom_py_analysis *a) { return analysis_next_time(&a->an); }
+
+int carom_py_analysis_sample(carom_py_analysis *a, char *why, size_t why_size)
+{
+    return analysis_sample(&a->an, why, why_size);
+}
+
+int carom_py_analysis_report(carom_py_analysis *a, char *why, size_t why_size)
+{
+    return analysis_report(&a->an, why, why_size);
+}
+
+int64_t carom_py_analysis_samples(const carom_py_analysis *a) { return a->an.samples; }
+
+void carom_py_analysis_close(carom_py_analysis *a)
+{
+    if (!a) return;
+    if (a->sink && a->sink->analysis == &a->an) a->sink->analysis = NULL;
+    analysis_free(&a->an);
+    free(a);
+}
 
 /* ---- many bodies at once --------------------------------------------------- */
 

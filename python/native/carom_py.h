@@ -62,6 +62,26 @@ int carom_py_read_checkpoint(const char *path, carom_event_callback on_event, vo
 
 void carom_py_free(void *block);
 
+/* ---- analysis -------------------------------------------------------------- */
+
+/* A scenario's `analysis:` (tools/analysis.h) on a world made from Python:
+ * the same observables and files as `carom run` writes. Settings of 0 turn
+ * an observable off; start NaN: now. species is "NAME COUNT ..." or NULL.
+ * The sink passes it every event until carom_py_analysis_close. Returns
+ * NULL with a message in why. */
+typedef struct carom_py_analysis carom_py_analysis;
+carom_py_analysis *carom_py_analysis_open(const carom_world *world, carom_py_events *sink, const char *output,
+                                          double every, double start, double rdf_max, int rdf_bins,
+                                          double sk_max, int msd_lags, int flight_bins, const char *species,
+                                          char *why, size_t why_size);
+double carom_py_analysis_next_time(const carom_py_analysis *analysis);
+/* The sample due now; 0, or -1 with a message. */
+int carom_py_analysis_sample(carom_py_analysis *analysis, char *why, size_t why_size);
+/* Writes the files under the prefix given at opening; 0, or -1 with a message. */
+int carom_py_analysis_report(carom_py_analysis *analysis, char *why, size_t why_size);
+int64_t carom_py_analysis_samples(const carom_py_analysis *analysis);
+void carom_py_analysis_close(carom_py_analysis *analysis);
+
 /* ---- many bodies at once --------------------------------------------------- */
 
 /* Adds count bodies in order; stops at the first refused one, whose index
