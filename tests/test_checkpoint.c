@@ -17,16 +17,18 @@
 #include "checkpoint.h"
 #include "session.h"
 
-/* Offsets in the checkpoint of small_session (format 4): texts from 16,
- * the numbers, the integers, the snapshot's length, the snapshot. */
+/* Offsets in the checkpoint of small_session (format 5): texts from 16,
+ * the numbers, the integers, the thermostat, the snapshot's length, the snapshot. */
 enum {
     AT_VERSION = 8,
     AT_TAG = 12,
     AT_FIRST_TEXT = 16,
     AT_NUMBERS = 72,
     AT_INTEGERS = 160,
-    AT_SNAPSHOT_LENGTH = 200,
-    AT_SNAPSHOT = 208,
+    AT_THERMOSTAT = 200,
+    THERMOSTAT_BYTES = 100,
+    AT_SNAPSHOT_LENGTH = 300,
+    AT_SNAPSHOT = 308,
     SNAPSHOT_AT_GRID = 252
 };
 
@@ -230,7 +232,7 @@ static void test_forged_fields_refused(void)
     unsigned char *good = good_checkpoint(&size);
     CHECK(memcmp(good + AT_SNAPSHOT, "CAROMSNP", 8) == 0);
     expect_forged_refused(good, size, AT_VERSION, 1, 4,
-                          "checkpoint format version 1, this carom reads version 4");
+                          "checkpoint format version 1, this carom reads versions 4 to 5");
     expect_forged_refused(good, size, AT_TAG, 0x04030201u, 4, "byte-order tag");
     expect_forged_refused(good, size, AT_FIRST_TEXT, 0x7fffffff, 4, "scenario path");
     expect_forged_refused(good, size, AT_FIRST_TEXT + 4, 0, 1, "NUL");
@@ -243,6 +245,7 @@ static void test_forged_fields_refused(void)
     expect_forged_refused(good, size, AT_NUMBERS + 80, bits_of(-1.0), 8, "initial rotational energy");
     expect_forged_refused(good, size, AT_INTEGERS + 24, (uint64_t)-3, 8, "next controls row");
     expect_forged_refused(good, size, AT_INTEGERS + 32, (uint64_t)1 << 33, 8, "controls checksum");
+    expect_forged_refused(good, size, AT_THERMOSTAT, 7, 4, "byte 200 (thermostat kind): 7: expected 0 to 3");
     expect_forged_refused(good, size, AT_SNAPSHOT_LENGTH, (uint64_t)1 << 40, 8, "snapshot length");
     expect_forged_refused(good, size, AT_SNAPSHOT_LENGTH, 10, 8, "snapshot length");
     /* damage inside the snapshot, the file's checksum made to match: the snapshot's own refuses it
@@ -262,13 +265,36 @@ static void test_forged_fields_refused(void)
     free(good);
 }
 
+/* A format 4 file (before the thermostat) is still read: the same world, no thermostat. */
+static void test_format_4_read(void)
+{
+    size_t size;
+    unsigned char *good = good_checkpoint(&size);
+    size_t old_size = size - THERMOSTAT_BYTES;
+    unsigned char *old = malloc(old_size);
+    memcpy(old, good, AT_THERMOSTAT);
+    memcpy(old + AT_THERMOSTAT, good + AT_THERMOSTAT + THERMOSTAT_BYTES, size - AT_THERMOSTAT - THERMOSTAT_BYTES);
+    put_le(old, AT_VERSION, 4, 4);
+    reseal_checkpoint_file(old, old_size);
+    write_file(old, old_size);
+    session s;
+    carom_world *w = NULL;
+    char error[300] = "";
+    CHECK(checkpoint_read(path, &s, NULL, NULL, &w, error, sizeof error) == 0);
+    CHECK(w != NULL && s.thermostat.kind == THERMOSTAT_NONE && carom_world_body_count(w) > 0);
+    if (w) carom_world_destroy(w);
+    session_free(&s);
+    free(old);
+    free(good);
+}
+
 /* A file of the first format is refused by its version before anything else. */
 static void test_older_format_named(void)
 {
     unsigned char old[697] = {'C', 'A', 'R', 'O', 'M', 'C', 'K', 'P', 1, 0, 0, 0};
     expect_refused(
         old, sizeof old,
-        "byte 8 (format version): checkpoint format version 1, this carom reads version 4");
+        "byte 8 (format version): checkpoint format version 1, this carom reads versions 4 to 5");
     unsigned char foreign[16] = "not a checkpoint";
     char error[300] = "";
     write_file(foreign, sizeof foreign);
@@ -287,6 +313,7 @@ int main(void)
     RUN(test_every_truncation_refused);
     RUN(test_forged_fields_refused);
     RUN(test_older_format_named);
+    RUN(test_format_4_read);
     remove(path);
     return CHECK_SUMMARY();
 }

@@ -226,6 +226,7 @@ static int session_from_scenario(session *s, const scenario *sc)
     s->checkpoint_every = sc->checkpoint_every;
     s->equilibrate = sc->equilibrate;
     s->window = sc->window;
+    s->thermostat = sc->thermostat;
     return session_set_text(&s->scenario_path, sc->path) | session_set_text(&s->controls, sc->controls_resolved) | set_output(&s->trajectory, sc->trajectory) |
            set_output(&s->events_log, sc->events_log) | set_output(&s->stats, sc->stats) |
            set_output(&s->checkpoint, sc->checkpoint);
@@ -422,6 +423,8 @@ static int prepare_run(runner *r, const options *o, char *usage, size_t usage_si
     if (apply_options(&r->s, o) != 0) return snprintf(r->message, sizeof r->message, "out of memory"), -1;
     if (check_ignored_options(&r->s, o, usage, usage_size) != 0) return EXIT_USAGE;
     if (check_session(r) != 0) return -1;
+    if (!o->restart && thermostat_start(&r->s.thermostat, r->world, r->s.seed, r->message, sizeof r->message) != 0)
+        return -1;
     if (runner_prepare(r) != 0) return -1;
     if (open_analysis(r) != 0 || open_series(r, o) != 0) return -1;
     return open_movie(r, o, usage, usage_size);

@@ -1,5 +1,5 @@
 /* checkpoint.c — a checkpoint file holds a run's session and its world's
- * snapshot. Format version 4, every number little-endian:
+ * snapshot. Format version 5, every number little-endian:
  *
  *   magic "CAROMCKP", version (u32), byte-order tag 0x01020304 (u32),
  *   seven texts (u32 length, 0xffffffff for none, then the bytes: scenario,
@@ -8,11 +8,15 @@
  *   checkpoint, initial KE and PE, equilibrate, window, window origin,
  *   initial rotational energy), five
  *   integers (i64: seed, events, frames written, the next controls row, the
- *   controls file's CRC-32C), the snapshot's length (u64), the snapshot
+ *   controls file's CRC-32C), the thermostat (u32 kind; f64 temperature,
+ *   rate, every, kick, next event, origin; u64 the generator's four words,
+ *   the next rescaling's index, events applied), the snapshot's length (u64), the snapshot
  *   (which carries its own length and checksum), and a CRC-32C of every
  *   byte before it (u32; carom_crc32c). Version 3 added the window and the
  *   controls (issue 12), so that a windowed run resumes where it was;
- *   version 4 the initial rotational energy (issue 14), for the stats.
+ *   version 4 the initial rotational energy (issue 14), for the stats;
+ *   version 5 the thermostat (issue 17), so that a restart draws the same
+ *   numbers. Version 4 files are still read (with no thermostat).
  *
  * A checkpoint is read whole and checked before anything in it is believed:
  * magic, version and tag, then the checksum (any flipped bit is refused),
@@ -32,7 +36,8 @@
 #include "outfile.h"
 
 static const char checkpoint_magic[8] = {'C', 'A', 'R', 'O', 'M', 'C', 'K', 'P'};
-enum { CHECKPOINT_VERSION = 4, TEXTS = 7, NUMBERS = 11, INTEGERS = 5, CHECKSUM_BYTES = 4 };
+enum { CHECKPOINT_VERSION = 5, OLDEST_VERSION = 4, TEXTS = 7, NUMBERS = 11, INTEGERS = 5, CHECKSUM_BYTES = 4 };
+enum { THERMOSTAT_NUMBERS = 6, THERMOSTAT_WORDS = 6, THERMOSTAT_BYTES = 4 + 8 * (THERMOSTAT_NUMBERS + THERMOSTAT_WORDS) };
 static const uint32_t byte_order_tag = 0x01020304u;
 static const uint32_t no_text = 0xffffffffu;
 static const uint32_t longest_text = 1u << 20; /* texts are paths */
@@ -92,7 +97,7 @@ static const char **session_texts(const session *s, const char *texts[TEXTS])
 static size_t session_bytes(const session *s)
 {
     const char *texts[TEXTS];
-    size_t size = sizeof checkpoint_magic + 4 + 4 + 8 * (NUMBERS + INTEGERS) + 8;
+    size_t size = sizeof checkpoint_magic + 4 + 4 + 8 * (NUMBERS + INTEGERS) + THERMOSTAT_BYTES + 8;
     session_texts(s, texts);
     for (int k = 0; k < TEXTS; k++) {
         size_t length = texts[k] ? strlen(texts[k]) : 0;
@@ -131,6 +136,13 @@ static void write_session(cursor *c, const session *s, uint64_t snapshot_size)
                                   (int64_t)s->controls_checksum};
     for (int k = 0; k < NUMBERS; k++) put_f64(c, numbers[k]);
     for (int k = 0; k < INTEGERS; k++) put_uint(c, (uint64_t)integers[k], 8);
+    const thermostat *t = &s->thermostat;
+    put_uint(c, (uint32_t)t->kind, 4);
+    double numbers_t[THERMOSTAT_NUMBERS] = {t->temperature, t->rate, t->every, t->kick, t->next, t->origin};
+    uint64_t words[THERMOSTAT_WORDS] = {t->rng.s[0], t->rng.s[1], t->rng.s[2], t->rng.s[3], (uint64_t)t->index,
+                                        (uint64_t)t->events};
+    for (int k = 0; k < THERMOSTAT_NUMBERS; k++) put_f64(c, numbers_t[k]);
+    for (int k = 0; k < THERMOSTAT_WORDS; k++) put_uint(c, words[k], 8);
     put_uint(c, snapshot_size, 8);
 }
 
@@ -171,6 +183,7 @@ int checkpoint_write(const char *path, const session *s, const carom_world *worl
 
 typedef struct reader {
     cursor c;
+    uint32_t version;     /* the file's format version */
     unsigned char *bytes; /* the file, read whole (c reads it) */
     const char *path;
     char *error;
@@ -205,10 +218,11 @@ static int check_opening(reader *r, const unsigned char *head, size_t got)
     }
     uint32_t version = (uint32_t)get_uint(&c, 4);
     if (c.failed) return refuse(r, got, "format version", "the file ends after %zu bytes", got);
-    if (version != CHECKPOINT_VERSION)
+    if (version < OLDEST_VERSION || version > CHECKPOINT_VERSION)
         return refuse(r, 8, "format version",
-                      "checkpoint format version %u, this carom reads version %d", version,
-                      CHECKPOINT_VERSION);
+                      "checkpoint format version %u, this carom reads versions %d to %d", version,
+                      OLDEST_VERSION, CHECKPOINT_VERSION);
+    r->version = version;
     uint32_t tag = (uint32_t)get_uint(&c, 4);
     if (c.failed) return refuse(r, got, "byte-order tag", "the file ends after %zu bytes", got);
     if (tag != byte_order_tag)
@@ -312,6 +326,39 @@ static int check_numbers(reader *r, size_t at, const double numbers[NUMBERS])
     return 0;
 }
 
+/* The thermostat (version 5 on), each number checked for the kind it serves. */
+static int read_thermostat(reader *r, thermostat *t)
+{
+    memset(t, 0, sizeof *t);
+    if (r->version < 5) return 0;
+    size_t at = r->c.at;
+    uint32_t kind = (uint32_t)get_uint(&r->c, 4);
+    double x[THERMOSTAT_NUMBERS];
+    uint64_t w[THERMOSTAT_WORDS];
+    for (int k = 0; k < THERMOSTAT_NUMBERS; k++) x[k] = get_f64(&r->c);
+    for (int k = 0; k < THERMOSTAT_WORDS; k++) w[k] = get_uint(&r->c, 8);
+    if (r->c.failed) return refuse(r, at, "thermostat", "the file ends inside it");
+    if (kind > THERMOSTAT_DRIVE) return refuse(r, at, "thermostat kind", "%u: expected 0 to 3", kind);
+    t->kind = (thermostat_kind)kind;
+    if (kind == THERMOSTAT_NONE) return 0;
+    int used[THERMOSTAT_NUMBERS] = {kind != THERMOSTAT_DRIVE, kind != THERMOSTAT_RESCALE, kind == THERMOSTAT_RESCALE,
+                                    kind == THERMOSTAT_DRIVE, 0, 0};
+    static const char *names[THERMOSTAT_NUMBERS] = {"thermostat temperature", "thermostat rate", "thermostat every",
+                                                    "thermostat kick", "thermostat next event", "thermostat origin"};
+    for (int k = 0; k < THERMOSTAT_NUMBERS; k++) {
+        int ok = k >= 4 ? isfinite(x[k]) : (!used[k] || (isfinite(x[k]) && x[k] > 0));
+        if (!ok) return refuse(r, at + 4 + 8 * (size_t)k, names[k], "%g is out of range", x[k]);
+    }
+    if ((w[0] | w[1] | w[2] | w[3]) == 0)
+        return refuse(r, at + 4 + 8 * THERMOSTAT_NUMBERS, "thermostat generator", "all zero (expected a seeded state)");
+    if ((int64_t)w[4] < 1 || (int64_t)w[5] < 0)
+        return refuse(r, at + 4 + 8 * (THERMOSTAT_NUMBERS + 4), "thermostat counters", "out of range");
+    t->temperature = x[0], t->rate = x[1], t->every = x[2], t->kick = x[3], t->next = x[4], t->origin = x[5];
+    for (int k = 0; k < 4; k++) t->rng.s[k] = w[k];
+    t->index = (int64_t)w[4], t->events = (int64_t)w[5];
+    return 0;
+}
+
 static int read_session(reader *r, session *s)
 {
     char **texts[TEXTS] = {&s->scenario_path, &s->trajectory, &s->events_log, &s->stats,
@@ -347,7 +394,7 @@ static int read_session(reader *r, session *s)
     s->rotational_energy_initial = numbers[10];
     s->controls_next = integers[3], s->controls_checksum = (uint32_t)integers[4];
     s->seed = (uint64_t)integers[0], s->events = integers[1], s->frames_written = (int)integers[2];
-    return 0;
+    return read_thermostat(r, &s->thermostat);
 }
 
 static int read_world(reader *r, carom_event_callback on_event, void *user, carom_world **world)
@@ -370,7 +417,7 @@ int checkpoint_read(const char *path, session *s, carom_event_callback on_event,
 {
     *world = NULL;
     memset(s, 0, sizeof *s);
-    reader r = {{NULL, NULL, 0, 0, 0}, NULL, path, error, error_size};
+    reader r = {{NULL, NULL, 0, 0, 0}, 0, NULL, path, error, error_size};
     FILE *in = fopen(path, "rb");
     if (!in) {
         snprintf(error, error_size, "%s: cannot open (%s)", path, strerror(errno));

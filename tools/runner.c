@@ -370,7 +370,7 @@ static double next_stop(const runner *r)
     if (r->movie) target = fmin(target, movie_next_time(r->movie));
     if (r->series) target = fmin(target, series_next_time(r->series));
     if (r->analysis) target = fmin(target, analysis_next_time(r->analysis));
-    return target;
+    return fmin(target, thermostat_next_time(&s->thermostat));
 }
 
 /* ---- the loop ---------------------------------------------------------------- */
@@ -424,7 +424,7 @@ static run_outcome run_slices(runner *r, progress *bar)
     const session *s = &r->s;
     for (;;) {
         if (*r->stop) return interrupted(r);
-        carom_stats st = carom_world_stats(r->world);
+        carom_counts st = carom_world_counts(r->world); /* O(1): a thermostat stops the run often */
         if ((s->events >= 0 && st.events >= s->events) || st.time >= s->until) return RUN_COMPLETED;
         int64_t slice = EVENTS_PER_SLICE;
         if (s->events >= 0 && s->events - st.events < slice) slice = s->events - st.events;
@@ -439,8 +439,12 @@ static run_outcome run_slices(runner *r, progress *bar)
         }
         double now = carom_world_time(r->world);
         if (!isfinite(now)) return stuck(r); /* an event at t = infinity means none was left */
-        if (isinf(target) && now == st.time && carom_world_stats(r->world).events == st.events) return stuck(r);
+        if (isinf(target) && now == st.time && carom_world_counts(r->world).events == st.events) return stuck(r);
         if (start_window(r, now) != 0) return RUN_FAILED;
+        if (thermostat_next_time(&r->s.thermostat) <= now) {
+            char why[RUNNER_MESSAGE_SIZE];
+            if (thermostat_apply(&r->s.thermostat, r->world, why, sizeof why) != 0) return failure(r, why), RUN_FAILED;
+        }
         if (now >= target && write_due_outputs(r, now) != 0) return RUN_FAILED;
         progress_update(bar, r->world, s);
     }

@@ -1309,6 +1309,50 @@ static int read_analysis(reader *r, const yaml_node_t *node, scenario *s)
     return 0;
 }
 
+/* ---- thermostat ---------------------------------------------------------------- */
+
+/* One kind's mapping with its two required positive numbers. */
+static int read_thermostat_kind(const section *sec, const char *kind, const char *first, double *a,
+                                const char *second, double *b)
+{
+    const char *const keys[] = {first, second};
+    char name[48];
+    snprintf(name, sizeof name, "thermostat.%s", kind);
+    section part;
+    const yaml_node_t *node = find_value(sec, kind);
+    if (open_section(sec->r, node, name, keys, LENGTH(keys), &part)) return -1;
+    *a = NAN, *b = NAN;
+    if (get_number(&part, first, POSITIVE, a) || get_number(&part, second, POSITIVE, b)) return -1;
+    if (isnan(*a) || isnan(*b))
+        return fail_at(sec->r, mark_of(node), "%s needs %s and %s (expected {%s: X, %s: Y}, both > 0)", name,
+                       first, second, first, second);
+    return 0;
+}
+
+static int read_thermostat(reader *r, const yaml_node_t *node, scenario *s)
+{
+    const char *const keys[] = {"andersen", "rescale", "drive"};
+    thermostat *t = &s->thermostat;
+    section sec;
+    s->thermostat_mark = mark_of(node);
+    if (open_section(r, node, "thermostat", keys, LENGTH(keys), &sec)) return -1;
+    int given = 0;
+    for (int k = 0; k < LENGTH(keys); k++) given += find_value(&sec, keys[k]) != NULL;
+    if (given != 1)
+        return fail_at(r, mark_of(node), "thermostat has %d kinds (expected exactly one of andersen, rescale, "
+                       "drive)", given);
+    if (find_value(&sec, "andersen")) {
+        t->kind = THERMOSTAT_ANDERSEN;
+        return read_thermostat_kind(&sec, "andersen", "temperature", &t->temperature, "rate", &t->rate);
+    }
+    if (find_value(&sec, "rescale")) {
+        t->kind = THERMOSTAT_RESCALE;
+        return read_thermostat_kind(&sec, "rescale", "temperature", &t->temperature, "every", &t->every);
+    }
+    t->kind = THERMOSTAT_DRIVE;
+    return read_thermostat_kind(&sec, "drive", "kick", &t->kick, "rate", &t->rate);
+}
+
 /* ---- the whole file -------------------------------------------------------- */
 
 /* Reads the section under key with read (if the key is there). */
@@ -1328,7 +1372,7 @@ static int read_seed(const section *top, scenario *s)
 
 static int read_scenario(reader *r, scenario *s)
 {
-    const char *const keys[] = {"world", "seed", "bodies", "run", "output", "analysis"};
+    const char *const keys[] = {"world", "seed", "bodies", "run", "output", "analysis", "thermostat"};
     const yaml_node_t *root = yaml_document_get_root_node(&r->doc);
     section top;
     if (open_section(r, root, "", keys, LENGTH(keys), &top)) return -1;
@@ -1338,7 +1382,8 @@ static int read_scenario(reader *r, scenario *s)
         return fail_at(r, mark_of(root), "bodies is missing (expected a bodies: list of groups)");
     if (read_part(&top, "world", read_world, s) || read_seed(&top, s) ||
         read_part(&top, "bodies", read_bodies, s) || read_part(&top, "run", read_run, s) ||
-        read_part(&top, "output", read_output, s) || read_part(&top, "analysis", read_analysis, s))
+        read_part(&top, "output", read_output, s) || read_part(&top, "analysis", read_analysis, s) ||
+        read_part(&top, "thermostat", read_thermostat, s))
         return -1;
     if (!s->has_every) s->every = isinf(s->until) ? 1.0 : s->until / 100.0;
     return 0;

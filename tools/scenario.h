@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "carom.h"
+#include "thermostat.h"
 
 /* The most bodies a scenario may ask for (bodies are numbered by int32_t). */
 #define SCENARIO_MAX_BODIES 2147483647
@@ -128,6 +129,10 @@ typedef struct scenario {
     char *checkpoint;        /* checkpoint file */
     double checkpoint_every; /* 0: only at the end */
     scenario_analysis analysis; /* `analysis:` */
+    /* `thermostat:` one of andersen: {temperature, rate}, rescale:
+     * {temperature, every}, drive: {kick, rate} (settings only; kind NONE if absent) */
+    thermostat thermostat;
+    scenario_mark thermostat_mark;
     scenario_mark box_mark, bodies_mark, dim_mark, controls_mark, container_mark, boundary_mark, window_mark;
 } scenario;
 

@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "thermostat.h"
+
 typedef struct session {
     char *scenario_path;     /* where the run came from (for the stats) */
     uint64_t seed;
@@ -29,6 +31,7 @@ typedef struct session {
     char *controls;          /* run.controls: the CSV replayed at window starts (NULL: none) */
     int64_t controls_next;   /* the first row of controls not applied yet */
     uint32_t controls_checksum; /* CRC-32C of the controls file (a restart refuses a changed one) */
+    thermostat thermostat;   /* the scenario's thermostat, settings and state (kind NONE: none) */
     /* Not stored in a checkpoint (set up again when a run starts or restarts): */
     double frame_origin;     /* frame k is at frame_origin + k * every (by multiplication, so exact) */
     int64_t frame_index;     /* k of the next frame */

@@ -86,15 +86,22 @@ class FilterResult(Structure):
     _fields_ = [("acceleration", Vec), ("criticality", c_double), ("speed_ratio", c_double), ("acted", c_int)]
 
 
+class Thermostat(Structure):
+    _fields_ = [("kind", c_int), ("temperature", c_double), ("rate", c_double), ("every", c_double),
+                ("kick", c_double), ("rng", c_uint64 * 4), ("next", c_double), ("origin", c_double),
+                ("index", c_int64), ("events", c_int64), ("free_count", c_int32)]
+
+
 class Run(Structure):
     _fields_ = [("until", c_double), ("events", c_int64), ("equilibrate", c_double), ("window", c_double),
-                ("has_controls", c_int), ("seed", c_uint64)]
+                ("has_controls", c_int), ("seed", c_uint64), ("thermostat", Thermostat)]
 
 
 EventCallback = CFUNCTYPE(c_int, c_void_p, POINTER(Event))
 
 # The order of carom_py_struct_size's argument.
-_MIRRORED = [WorldDef, BodyDef, BodyState, Event, Stats, Counts, SensorDef, FilterDef, FilterResult, Run]
+_MIRRORED = [WorldDef, BodyDef, BodyState, Event, Stats, Counts, SensorDef, FilterDef, FilterResult, Run,
+             Thermostat]
 
 _WIDTH = {3: Vec, 2: Vec2, 4: Quat}
 
@@ -230,3 +237,8 @@ _declare(helper, "carom_py_analysis_sample", c_int, A, c_char_p, c_size_t)
 _declare(helper, "carom_py_analysis_report", c_int, A, c_char_p, c_size_t)
 _declare(helper, "carom_py_analysis_samples", c_int64, A)
 _declare(helper, "carom_py_analysis_close", None, A)
+
+T = POINTER(Thermostat)
+_declare(helper, "carom_py_thermostat_start", c_int, T, W, c_uint64, c_char_p, c_size_t)
+_declare(helper, "carom_py_thermostat_next_time", c_double, T)
+_declare(helper, "carom_py_thermostat_apply", c_int, T, W, c_char_p, c_size_t)

@@ -14,6 +14,7 @@ import numpy as np
 
 from . import _native as native
 from .analysis import Analysis
+from .thermostat import Thermostat
 from .errors import CaromError, FileError, OutOfMemoryError, raise_for
 
 OK, STOPPED = 0, 8
@@ -115,11 +116,13 @@ class World:
         self.run_settings = None
         self._species_text = None
         self._analysis = None
+        self._thermostat = None
 
     @classmethod
     def _empty(cls):
         world = cls.__new__(cls)
         world._adopt(None, None)
+        world._checkpointed = False
         return world
 
     @classmethod
@@ -160,8 +163,10 @@ class World:
 
     @classmethod
     def from_checkpoint(cls, path):
-        """The world of a checkpoint file written by ``carom run --checkpoint``."""
+        """The world of a checkpoint file written by ``carom run --checkpoint``
+        (with its thermostat, which goes on drawing the numbers it would have)."""
         world = cls._empty()
+        world._checkpointed = True
         handle, run, species = native.W(), native.Run(), ctypes.c_void_p()
         why = ctypes.create_string_buffer(_WHY_SIZE)
         status = native.helper.carom_py_read_checkpoint(str(path).encode(), native.ON_EVENT, world._sink,
@@ -181,6 +186,13 @@ class World:
         self.run_settings = {"until": run.until, "events": None if run.events < 0 else run.events,
                              "equilibrate": run.equilibrate, "window": run.window,
                              "controls": bool(run.has_controls), "seed": run.seed}
+        if run.thermostat.kind != 0:
+            state = native.Thermostat()
+            ctypes.pointer(state)[0] = run.thermostat
+            self._thermostat = Thermostat(self, state)
+            if not self._checkpointed:  # a scenario's: started as the command starts it
+                self._thermostat._check(native.helper.carom_py_thermostat_start(
+                    ctypes.byref(state), self._world(), run.seed, *self._thermostat._why()))
         return self
 
     # ---- life ---------------------------------------------------------------
@@ -298,6 +310,8 @@ class World:
             message = self.message
             self._replace(self._restore(saved))
             raise_for(status, message)
+        if self._thermostat is not None:
+            self._thermostat._bodies_changed()
         return np.arange(start, start + n, dtype=np.int32)
 
     def _replace(self, handle):
@@ -440,18 +454,18 @@ class World:
         With an analysis (analyse) the run stops at each of its samples."""
         if max_events is not None and max_events < 0:
             max_events = None  # no cap, as carom_world_run reads it
-        if self._analysis is not None:
+        if self._scheduled():
             return self._run_sampled(float(until), max_events)
         cap = -1 if max_events is None else int(max_events)
         return self._finish_run(native.core.carom_world_run(self._world(), float(until), cap))
 
     def advance(self, dt):
         """Runs every event up to now + dt and leaves the clock there (a window)."""
-        if self._analysis is None:
+        if not self._scheduled():
             return self._finish_run(native.core.carom_world_advance(self._world(), float(dt)))
         end = self.time + float(dt)
-        while self._analysis.next_time < end:
-            if self._finish_run(native.core.carom_world_run(self._world(), self._analysis.next_time, -1)) != "ok":
+        while self._next_stop() < end:
+            if self._finish_run(native.core.carom_world_run(self._world(), self._next_stop(), -1)) != "ok":
                 return "stopped"
             self._sample_if_due()
         now = self.time
@@ -463,8 +477,18 @@ class World:
         self._sample_if_due()
         return status
 
+    def _scheduled(self):
+        """What stops runs at its own instants: the thermostat first, then the analysis (as carom run orders them)."""
+        return [x for x in (self._thermostat, self._analysis) if x is not None]
+
+    def _next_stop(self):
+        return min([x.next_time for x in self._scheduled()] + [math.inf])
+
     def _sample_if_due(self):
-        if self._analysis is not None and self.time >= self._analysis.next_time:
+        now = self.time
+        if self._thermostat is not None and now >= self._thermostat.next_time:
+            self._thermostat._fire()
+        if self._analysis is not None and now >= self._analysis.next_time:
             self._analysis._sample()
 
     def _run_sampled(self, until, max_events):
@@ -474,7 +498,7 @@ class World:
             ran = done["events"] - first
             if done["time"] >= until or (max_events is not None and ran >= max_events):
                 return "ok"
-            target = min(until, self._analysis.next_time)
+            target = min(until, self._next_stop())
             cap = -1 if max_events is None else int(max_events) - ran
             if self._finish_run(native.core.carom_world_run(self._world(), target, cap)) != "ok":
                 return "stopped"
@@ -484,6 +508,18 @@ class World:
                 if math.isinf(target):
                     return "ok"  # nothing can happen any more
                 raise CaromError("run: no progress at t = %r towards %r" % (after["time"], target))
+
+    def thermostat(self, kind, temperature=None, rate=None, every=None, kick=None, seed=1):
+        """Holds a temperature or drives the gas, by exact velocity changes
+        (as a scenario's thermostat: does): "andersen" (temperature, rate per
+        body), "rescale" (temperature, every) or "drive" (kick, rate per
+        body). Runs then stop at its events by themselves. Returns the
+        Thermostat (kind, events, close())."""
+        if self._thermostat is not None:
+            raise CaromError("thermostat: the world already has one (close it first)")
+        self._thermostat = Thermostat._start(self, kind, seed, temperature=temperature, rate=rate, every=every,
+                                             kick=kick)
+        return self._thermostat
 
     def analyse(self, every, start=None, rdf=None, structure_factor=None, msd=None, flights=None):
         """Starts an analysis at exact instants start + k every (start: now),

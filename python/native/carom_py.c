@@ -108,7 +108,8 @@ int carom_py_load_scenario(const char *path, int seed_given, uint64_t seed, caro
     double box[3];
     int st = place_build_world_named(&sc, on_event, user, box, world, species, why, why_size);
     if (st == 0)
-        *run = (carom_py_run){sc.until, sc.events, sc.equilibrate, sc.window, sc.controls != NULL, sc.seed};
+        *run = (carom_py_run){sc.until, sc.events, sc.equilibrate, sc.window, sc.controls != NULL, sc.seed,
+                              sc.thermostat};
     scenario_free(&sc);
     return st;
 }
@@ -119,7 +120,7 @@ int carom_py_read_checkpoint(const char *path, carom_event_callback on_event, vo
     *species = NULL;
     session s;
     if (checkpoint_read(path, &s, on_event, user, world, why, why_size) != 0) return -1;
-    *run = (carom_py_run){s.until, s.events, s.equilibrate, s.window, s.controls != NULL, s.seed};
+    *run = (carom_py_run){s.until, s.events, s.equilibrate, s.window, s.controls != NULL, s.seed, s.thermostat};
     int st = 0;
     if (s.species && !(*species = copy_text(s.species))) {
         snprintf(why, why_size, "%s: out of memory", path);
@@ -178,6 +179,20 @@ void carom_py_analysis_close(carom_py_analysis *a)
     free(a);
 }
 
+/* ---- thermostats ----------------------------------------------------------- */
+
+int carom_py_thermostat_start(thermostat *t, const carom_world *world, uint64_t seed, char *why, size_t why_size)
+{
+    return thermostat_start(t, world, seed, why, why_size);
+}
+
+double carom_py_thermostat_next_time(const thermostat *t) { return thermostat_next_time(t); }
+
+int carom_py_thermostat_apply(thermostat *t, carom_world *world, char *why, size_t why_size)
+{
+    return thermostat_apply(t, world, why, why_size);
+}
+
 /* ---- many bodies at once --------------------------------------------------- */
 
 carom_status carom_py_add_bodies(carom_world *world, const carom_body_def *defs, int32_t count, int32_t *added)
@@ -207,7 +222,7 @@ size_t carom_py_struct_size(int which)
     const size_t sizes[] = {sizeof(carom_world_def), sizeof(carom_body_def),   sizeof(carom_body_state),
                             sizeof(carom_event),     sizeof(carom_stats),      sizeof(carom_counts),
                             sizeof(carom_sensor_def), sizeof(carom_filter_def), sizeof(carom_filter_result),
-                            sizeof(carom_py_run)};
+                            sizeof(carom_py_run),    sizeof(thermostat)};
     if (which < 0 || which >= (int)(sizeof sizes / sizeof sizes[0])) return 0;
     return sizes[which];
 }

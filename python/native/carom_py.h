@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "carom.h"
+#include "thermostat.h"
 
 /* ---- events ---------------------------------------------------------------- */
 
@@ -43,6 +44,7 @@ typedef struct carom_py_run {
     double window;      /* 0 if absent */
     int has_controls;   /* run.controls is set (the command replays it; Python does not) */
     uint64_t seed;
+    thermostat thermostat; /* the scenario's settings, or a checkpoint's settings and state */
 } carom_py_run;
 
 /* Builds the world a scenario file describes, as `carom run` does (the same
@@ -82,6 +84,13 @@ int carom_py_analysis_report(carom_py_analysis *analysis, char *why, size_t why_
 int64_t carom_py_analysis_samples(const carom_py_analysis *analysis);
 void carom_py_analysis_close(carom_py_analysis *analysis);
 
+/* ---- thermostats (tools/thermostat.h), on a struct the caller keeps ------------ */
+
+/* 0, or -1 with a message. */
+int carom_py_thermostat_start(thermostat *t, const carom_world *world, uint64_t seed, char *why, size_t why_size);
+double carom_py_thermostat_next_time(const thermostat *t);
+int carom_py_thermostat_apply(thermostat *t, carom_world *world, char *why, size_t why_size);
+
 /* ---- many bodies at once --------------------------------------------------- */
 
 /* Adds count bodies in order; stops at the first refused one, whose index
@@ -94,7 +103,7 @@ carom_status carom_py_get_states(const carom_world *world, int32_t first, int32_
 
 /* sizeof the public structs Python mirrors, to check its layouts at import:
  * 0 world_def, 1 body_def, 2 body_state, 3 event, 4 stats, 5 counts,
- * 6 sensor_def, 7 filter_def, 8 filter_result, 9 run; 0 for anything else. */
+ * 6 sensor_def, 7 filter_def, 8 filter_result, 9 run, 10 thermostat; 0 for anything else. */
 size_t carom_py_struct_size(int which);
 
 #endif
