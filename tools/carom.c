@@ -25,6 +25,7 @@
 #include "airhockey_cli.h"
 #include "carom.h"
 #include "checkpoint.h"
+#include "compression.h"
 #include "compare.h"
 #include "option.h"
 #include "outfile.h"
@@ -267,6 +268,12 @@ static int build_from_scenario(runner *r, const options *o)
     char *species = NULL;
     int st = place_build_world_named(&sc, runner_log_event, &r->log, r->box, &r->world, &species, r->message,
                                      sizeof r->message);
+    carom_compress_result compressed;
+    if (st == 0 && compression_apply(&sc, &r->world, &compressed, r->message, sizeof r->message) != 0) st = -1;
+    if (st == 0 && sc.compress.active && !o->quiet)
+        fprintf(stderr, "carom: compressed to packing fraction %.6f%s (PV/NkT %.6g) in %lld events, t = %.6g\n",
+                compressed.packing_fraction, compressed.jammed ? ", jammed" : compressed.capped ? ", event cap" : "",
+                compressed.pressure, (long long)compressed.events, compressed.time);
     if (st == 0 && (session_from_scenario(&r->s, &sc) != 0 || session_set_text(&r->s.species, species) != 0)) {
         snprintf(r->message, sizeof r->message, "out of memory");
         st = -1;

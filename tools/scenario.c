@@ -1189,11 +1189,34 @@ static int read_bodies(reader *r, const yaml_node_t *node, scenario *s)
 
 /* ---- run and output -------------------------------------------------------- */
 
+static int read_compress(const section *run, scenario *s)
+{
+    const yaml_node_t *node = find_value(run, "compress");
+    if (!node) return 0;
+    const char *const keys[] = {"to", "rate", "pressure", "temperature"};
+    scenario_compress *c = &s->compress;
+    section sec;
+    c->mark = mark_of(node);
+    if (open_section(run->r, node, "run.compress", keys, LENGTH(keys), &sec)) return -1;
+    c->active = 1, c->max_pressure = 1e4, c->temperature = 1.0;
+    if (get_number(&sec, "to", OPEN_UNIT, &c->to) || get_number(&sec, "rate", POSITIVE, &c->rate) ||
+        get_number(&sec, "pressure", POSITIVE, &c->max_pressure) ||
+        get_number(&sec, "temperature", POSITIVE, &c->temperature))
+        return -1;
+    if (!(c->rate > 0))
+        return fail_at(run->r, c->mark, "run.compress needs rate (expected compress: {rate: R, to: PHI}, R > 0)");
+    if (!(c->max_pressure > 1))
+        return fail_at(run->r, c->mark, "run.compress.pressure = %g (expected more than 1, the ideal gas)",
+                       c->max_pressure);
+    return 0;
+}
+
 static int read_run(reader *r, const yaml_node_t *node, scenario *s)
 {
-    const char *const keys[] = {"until", "events", "equilibrate", "window", "controls"};
+    const char *const keys[] = {"until", "events", "equilibrate", "window", "controls", "compress"};
     section run;
     if (open_section(r, node, "run", keys, LENGTH(keys), &run)) return -1;
+    if (read_compress(&run, s)) return -1;
     get_mark(&run, "controls", &s->controls_mark);
     get_mark(&run, "window", &s->window_mark);
     if (get_number(&run, "until", POSITIVE, &s->until) || get_count(&run, "events", &s->events) ||
@@ -1251,14 +1274,12 @@ static int get_whole(const section *sec, const char *key, uint64_t low, uint64_t
 }
 
 /* One observable's mapping under analysis (absent: off, *mark untouched). */
-static int open_observable(const section *analysis, const char *key, const char *const keys[], int count,
-                           section *out, scenario_mark *mark)
+static int open_observable(const section *analysis, const char *key, const char *name, const char *const keys[],
+                           int count, section *out, scenario_mark *mark)
 {
     const yaml_node_t *value = find_value(analysis, key);
     if (!value) return 1;
     *mark = mark_of(value);
-    char name[48];
-    snprintf(name, sizeof name, "analysis.%s", key);
     return open_section(analysis->r, value, name, keys, count, out) ? -1 : 0;
 }
 
@@ -1267,20 +1288,20 @@ static int read_observables(const section *sec, scenario_analysis *a)
     const char *const rdf_keys[] = {"max", "bins"}, *const sk_keys[] = {"max"}, *const msd_keys[] = {"lags"},
                       *const flight_keys[] = {"bins"};
     section part;
-    int st = open_observable(sec, "rdf", rdf_keys, LENGTH(rdf_keys), &part, &a->rdf_mark);
+    int st = open_observable(sec, "rdf", "analysis.rdf", rdf_keys, LENGTH(rdf_keys), &part, &a->rdf_mark);
     if (st < 0) return -1;
     a->rdf_bins = 200;
     if (st == 0 && (get_number(&part, "max", POSITIVE, &a->rdf_max) || get_whole(&part, "bins", 1, 100000, &a->rdf_bins)))
         return -1;
     if (st == 0 && !(a->rdf_max > 0))
         return fail_at(sec->r, a->rdf_mark, "analysis.rdf needs max (expected rdf: {max: R}, R > 0)");
-    if ((st = open_observable(sec, "structure_factor", sk_keys, LENGTH(sk_keys), &part, &a->sk_mark)) < 0) return -1;
+    if ((st = open_observable(sec, "structure_factor", "analysis.structure_factor", sk_keys, LENGTH(sk_keys), &part, &a->sk_mark)) < 0) return -1;
     if (st == 0 && get_number(&part, "max", POSITIVE, &a->sk_max)) return -1;
     if (st == 0 && !(a->sk_max > 0))
         return fail_at(sec->r, a->sk_mark, "analysis.structure_factor needs max (expected structure_factor: {max: K})");
-    if ((st = open_observable(sec, "msd", msd_keys, LENGTH(msd_keys), &part, &a->msd_mark)) < 0) return -1;
+    if ((st = open_observable(sec, "msd", "analysis.msd", msd_keys, LENGTH(msd_keys), &part, &a->msd_mark)) < 0) return -1;
     if (st == 0 && (a->msd_lags = 50, get_whole(&part, "lags", 1, 100000, &a->msd_lags) != 0)) return -1;
-    if ((st = open_observable(sec, "flights", flight_keys, LENGTH(flight_keys), &part, &a->flights_mark)) < 0)
+    if ((st = open_observable(sec, "flights", "analysis.flights", flight_keys, LENGTH(flight_keys), &part, &a->flights_mark)) < 0)
         return -1;
     if (st == 0 && (a->flight_bins = 60, get_whole(&part, "bins", 1, 100000, &a->flight_bins) != 0)) return -1;
     return 0;
@@ -1312,12 +1333,10 @@ static int read_analysis(reader *r, const yaml_node_t *node, scenario *s)
 /* ---- thermostat ---------------------------------------------------------------- */
 
 /* One kind's mapping with its two required positive numbers. */
-static int read_thermostat_kind(const section *sec, const char *kind, const char *first, double *a,
-                                const char *second, double *b)
+static int read_thermostat_kind(const section *sec, const char *kind, const char *name, const char *first,
+                                double *a, const char *second, double *b)
 {
     const char *const keys[] = {first, second};
-    char name[48];
-    snprintf(name, sizeof name, "thermostat.%s", kind);
     section part;
     const yaml_node_t *node = find_value(sec, kind);
     if (open_section(sec->r, node, name, keys, LENGTH(keys), &part)) return -1;
@@ -1343,14 +1362,14 @@ static int read_thermostat(reader *r, const yaml_node_t *node, scenario *s)
                        "drive)", given);
     if (find_value(&sec, "andersen")) {
         t->kind = THERMOSTAT_ANDERSEN;
-        return read_thermostat_kind(&sec, "andersen", "temperature", &t->temperature, "rate", &t->rate);
+        return read_thermostat_kind(&sec, "andersen", "thermostat.andersen", "temperature", &t->temperature, "rate", &t->rate);
     }
     if (find_value(&sec, "rescale")) {
         t->kind = THERMOSTAT_RESCALE;
-        return read_thermostat_kind(&sec, "rescale", "temperature", &t->temperature, "every", &t->every);
+        return read_thermostat_kind(&sec, "rescale", "thermostat.rescale", "temperature", &t->temperature, "every", &t->every);
     }
     t->kind = THERMOSTAT_DRIVE;
-    return read_thermostat_kind(&sec, "drive", "kick", &t->kick, "rate", &t->rate);
+    return read_thermostat_kind(&sec, "drive", "thermostat.drive", "kick", &t->kick, "rate", &t->rate);
 }
 
 /* ---- the whole file -------------------------------------------------------- */

@@ -87,6 +87,16 @@ typedef struct scenario_analysis {
     scenario_mark mark, output_mark, every_mark, start_mark, rdf_mark, sk_mark, msd_mark, flights_mark;
 } scenario_analysis;
 
+/* `run.compress:` Lubachevsky-Stillinger growth before the run (carom_compress); active = 0 if absent. */
+typedef struct scenario_compress {
+    int active;
+    double to;               /* `to:` the packing fraction to stop at (0: jamming) */
+    double rate;             /* `rate:` relative growth rate of the radii (required) */
+    double max_pressure;     /* `pressure:` PV/NkT at which it is jammed (default 1e4) */
+    double temperature;      /* `temperature:` kT the velocities are held at (default 1) */
+    scenario_mark mark;
+} scenario_compress;
+
 typedef struct scenario {
     char *path;              /* the scenario file, as given */
     /* world: */
@@ -118,6 +128,7 @@ typedef struct scenario {
     int64_t events;          /* `events:` cap on events (-1 if absent) */
     double equilibrate;      /* `equilibrate:` the measuring window starts at this time (0 if absent) */
     double window;           /* `window:` run in windows of this length (0 if absent: one run) */
+    scenario_compress compress; /* `compress:` */
     char *controls;          /* `controls:` CSV of accelerations, as written (NULL if absent) */
     char *controls_resolved; /* the same, relative to the scenario's directory */
     /* output: (NULL when absent or empty) */

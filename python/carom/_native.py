@@ -92,6 +92,16 @@ class Thermostat(Structure):
                 ("index", c_int64), ("events", c_int64), ("free_count", c_int32)]
 
 
+class CompressDef(Structure):
+    _fields_ = [("rate", c_double), ("target", c_double), ("max_pressure", c_double), ("temperature", c_double),
+                ("max_events", c_int64)]
+
+
+class CompressResult(Structure):
+    _fields_ = [("packing_fraction", c_double), ("pressure", c_double), ("time", c_double), ("events", c_int64),
+                ("pair_events", c_int64), ("reached_target", c_int), ("jammed", c_int), ("capped", c_int)]
+
+
 class Run(Structure):
     _fields_ = [("until", c_double), ("events", c_int64), ("equilibrate", c_double), ("window", c_double),
                 ("has_controls", c_int), ("seed", c_uint64), ("thermostat", Thermostat)]
@@ -242,3 +252,7 @@ T = POINTER(Thermostat)
 _declare(helper, "carom_py_thermostat_start", c_int, T, W, c_uint64, c_char_p, c_size_t)
 _declare(helper, "carom_py_thermostat_next_time", c_double, T)
 _declare(helper, "carom_py_thermostat_apply", c_int, T, W, c_char_p, c_size_t)
+
+_declare(core, "carom_default_compress_def", CompressDef)
+_declare(core, "carom_compress", c_int, W, POINTER(CompressDef), POINTER(W), POINTER(CompressResult), c_char_p,
+         c_size_t)

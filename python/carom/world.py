@@ -509,6 +509,35 @@ class World:
                     return "ok"  # nothing can happen any more
                 raise CaromError("run: no progress at t = %r towards %r" % (after["time"], target))
 
+    def compress(self, rate, to=None, max_pressure=None, temperature=None, max_events=None):
+        """Lubachevsky-Stillinger compression (carom_compress): every radius
+        grows as r (1 + rate t), collisions exact, the velocities scaled back
+        to the temperature after every N pair collisions, until the packing
+        fraction `to` or jamming (PV/NkT above max_pressure, default 1e4).
+        The world becomes the compressed one (at time 0, its clock and
+        statistics new); returns a dict: packing_fraction, pressure, time,
+        events, pair_events, reached_target, jammed, capped."""
+        if self._scheduled():
+            raise CaromError("compress: close the world's analysis and thermostat first")
+        d = native.core.carom_default_compress_def()
+        d.rate = float(rate)
+        d.target = 0.0 if to is None else float(to)
+        if max_pressure is not None:
+            d.max_pressure = float(max_pressure)
+        if temperature is not None:
+            d.temperature = float(temperature)
+        if max_events is not None:
+            d.max_events = int(max_events)
+        out, result = native.W(), native.CompressResult()
+        why = ctypes.create_string_buffer(_WHY_SIZE)
+        status = native.core.carom_compress(self._world(), ctypes.byref(d), ctypes.byref(out), ctypes.byref(result),
+                                            why, _WHY_SIZE)
+        if status != OK:
+            raise_for(status, why.value.decode())
+        self._replace(out.value)
+        return {name: getattr(result, name) if kind is not ctypes.c_int else bool(getattr(result, name))
+                for name, kind in native.CompressResult._fields_}
+
     def thermostat(self, kind, temperature=None, rate=None, every=None, kick=None, seed=1):
         """Holds a temperature or drives the gas, by exact velocity changes
         (as a scenario's thermostat: does): "andersen" (temperature, rate per

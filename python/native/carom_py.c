@@ -12,6 +12,7 @@
 #include "analysis.h"
 #include "analysis_report.h"
 #include "checkpoint.h"
+#include "compression.h"
 #include "place.h"
 #include "scenario.h"
 #include "session.h"
@@ -107,6 +108,13 @@ int carom_py_load_scenario(const char *path, int seed_given, uint64_t seed, caro
     if (seed_given) sc.seed = seed;
     double box[3];
     int st = place_build_world_named(&sc, on_event, user, box, world, species, why, why_size);
+    if (st == 0 && compression_apply(&sc, world, NULL, why, why_size) != 0) {
+        carom_world_destroy(*world);
+        *world = NULL;
+        carom_py_free(*species);
+        *species = NULL;
+        st = -1;
+    }
     if (st == 0)
         *run = (carom_py_run){sc.until, sc.events, sc.equilibrate, sc.window, sc.controls != NULL, sc.seed,
                               sc.thermostat};

@@ -1,0 +1,605 @@
+/* compress.c — Lubachevsky-Stillinger compression (carom_compress in
+ * carom.h): an event-driven run of its own in which every radius grows as
+ * r_i(t) = rho_i (1 + rate t).
+ *
+ * Pair times: with dx, dv the pair's separation and relative velocity at
+ * t0, R(t) = (rho_i + rho_j)(1 + rate t) = R0 + B tau (B = rate (rho_i +
+ * rho_j)), contact solves (dv^2 - B^2) tau^2 + 2 (dx.dv - R0 B) tau + dx^2
+ * - R0^2 = 0; the earliest root with the gap closing is taken in the form
+ * that does not cancel. At contact the normal relative velocity v_n (< B)
+ * becomes 2 B - v_n: elastic in the frame of the growing contact, so the
+ * pair parts faster than its contact grows (Lubachevsky & Stillinger, J.
+ * Stat. Phys. 60, 561 (1990); Donev, Torquato & Stillinger, J. Comput.
+ * Phys. 202, 737 (2005)). A wall is met where the body's edge, moving at v
+ * + rate rho, reaches it, and the body leaves at -(v + 2 rate rho).
+ *
+ * Scheduling (Rapaport, "The Art of Molecular Dynamics Simulation", ch.
+ * 14): each body's earliest event (a pair, a wall, leaving its cell) goes
+ * into one binary heap with the collision counters of the bodies it names;
+ * a popped event whose counters have moved is stale, and its body is
+ * predicted again then (nothing it could meet earlier is lost: a partner
+ * that changed predicted its own earliest event when it changed). Cells
+ * are at least the largest diameter wide, widened when the bodies outgrow
+ * them; an axis of fewer than three cells is scanned whole. Every N pair
+ * collisions the velocities are scaled back to the temperature, the
+ * reduced pressure of the interval is measured, and everything is
+ * predicted again. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "carom.h"
+
+enum { EVENT_PAIR = 0, EVENT_WALL = 1, EVENT_CELL = 2 };
+
+typedef struct ls_event {
+    double time;
+    int32_t i, j;          /* j: the partner (pair), the wall 2 axis + side, or the axis and direction (cell) */
+    int64_t count_i, count_j;
+    int kind;
+} ls_event;
+
+typedef struct ls {
+    int dim, n;
+    double side[3], half[3];
+    int periodic[3];
+    double rate, now, temperature;
+    double *x, *v, *t, *rho, *mass; /* x, v: [body][3], at the body's time t */
+    int64_t *count;                 /* velocity changes of each body */
+    int m[3];                       /* cells per axis */
+    double width[3];
+    int32_t *head, *next, *prev, *cell;
+    ls_event *heap;
+    int64_t heap_size, heap_room;
+    double virial, window_start;
+    int64_t pairs_since, events, pair_events;
+    double pressure;
+    double rho_max;
+} ls;
+
+static double scale_at(const ls *s, double t) { return 1.0 + s->rate * t; }
+
+static int fail(char *why, size_t size, const char *format, ...)
+{
+    if (why && size) {
+        va_list args;
+        va_start(args, format);
+        vsnprintf(why, size, format, args);
+        va_end(args);
+    }
+    return -1;
+}
+
+/* ---- the heap ----------------------------------------------------------------- */
+
+static void sift_up(ls *s, int64_t k)
+{
+    ls_event e = s->heap[k];
+    while (k > 0 && s->heap[(k - 1) / 2].time > e.time) {
+        s->heap[k] = s->heap[(k - 1) / 2];
+        k = (k - 1) / 2;
+    }
+    s->heap[k] = e;
+}
+
+static void sift_down(ls *s, int64_t k)
+{
+    ls_event e = s->heap[k];
+    for (;;) {
+        int64_t c = 2 * k + 1;
+        if (c >= s->heap_size) break;
+        if (c + 1 < s->heap_size && s->heap[c + 1].time < s->heap[c].time) c++;
+        if (!(s->heap[c].time < e.time)) break;
+        s->heap[k] = s->heap[c];
+        k = c;
+    }
+    s->heap[k] = e;
+}
+
+static int push(ls *s, ls_event e)
+{
+    if (s->heap_size == s->heap_room) {
+        int64_t room = s->heap_room ? 2 * s->heap_room : 1024;
+        ls_event *grown = realloc(s->heap, (size_t)room * sizeof *grown);
+        if (!grown) return -1;
+        s->heap = grown, s->heap_room = room;
+    }
+    s->heap[s->heap_size] = e;
+    sift_up(s, s->heap_size++);
+    return 0;
+}
+
+static ls_event pop(ls *s)
+{
+    ls_event top = s->heap[0];
+    s->heap[0] = s->heap[--s->heap_size];
+    if (s->heap_size > 0) sift_down(s, 0);
+    return top;
+}
+
+/* ---- cells ------------------------------------------------------------------- */
+
+static int cell_index(const ls *s, const double *x, int axis)
+{
+    int k = (int)floor((x[axis] + s->half[axis]) / s->width[axis]);
+    return k < 0 ? 0 : (k >= s->m[axis] ? s->m[axis] - 1 : k);
+}
+
+static int32_t stride_of(const ls *s, int axis) { return axis == 0 ? 1 : axis == 1 ? s->m[0] : s->m[0] * s->m[1]; }
+
+static int cell_coordinate(const ls *s, int32_t c, int axis) { return (c / stride_of(s, axis)) % s->m[axis]; }
+
+static int32_t cell_of_position(const ls *s, const double *x)
+{
+    int32_t c = 0;
+    for (int a = 2; a >= 0; a--) c = c * s->m[a] + (a < s->dim ? cell_index(s, x, a) : 0);
+    return c;
+}
+
+static void unlink_body(ls *s, int32_t i)
+{
+    if (s->prev[i] >= 0) s->next[s->prev[i]] = s->next[i];
+    else s->head[s->cell[i]] = s->next[i];
+    if (s->next[i] >= 0) s->prev[s->next[i]] = s->prev[i];
+}
+
+static void link_body(ls *s, int32_t i, int32_t c)
+{
+    s->cell[i] = c;
+    s->prev[i] = -1;
+    s->next[i] = s->head[c];
+    if (s->head[c] >= 0) s->prev[s->head[c]] = i;
+    s->head[c] = i;
+}
+
+/* Cells 5% wider than the largest diameter now (grow_cells widens them before it gets there). */
+static int build_cells(ls *s)
+{
+    double diameter = 1.05 * 2.0 * s->rho_max * scale_at(s, s->now);
+    int64_t cells = 1;
+    for (int a = 0; a < 3; a++) {
+        s->m[a] = a < s->dim ? (int)floor(s->side[a] / diameter) : 1;
+        if (s->m[a] < 1) s->m[a] = 1;
+        if (s->m[a] > 1024) s->m[a] = 1024;
+        s->width[a] = a < s->dim ? s->side[a] / s->m[a] : 1.0;
+        cells *= s->m[a];
+    }
+    free(s->head);
+    s->head = malloc((size_t)cells * sizeof *s->head);
+    if (!s->head) return -1;
+    for (int64_t c = 0; c < cells; c++) s->head[c] = -1;
+    for (int32_t i = 0; i < s->n; i++) link_body(s, i, cell_of_position(s, &s->x[3 * i]));
+    return 0;
+}
+
+/* ---- prediction ----------------------------------------------------------------- */
+
+static void position_at(const ls *s, int32_t i, double t, double *out)
+{
+    for (int a = 0; a < 3; a++) out[a] = s->x[3 * i + a] + s->v[3 * i + a] * (t - s->t[i]);
+}
+
+/* The gap's closing time tau >= 0 of a pair (INFINITY: never). */
+static double pair_time(double dx2, double dxdv, double dv2, double r0, double growth)
+{
+    double a = dv2 - growth * growth, b = dxdv - r0 * growth, c = dx2 - r0 * r0;
+    if (c < 0) c = 0; /* touching, by rounding: the approach decides */
+    if (b < 0) {
+        double disc = b * b - a * c;
+        if (disc < 0) return INFINITY;
+        return c / (-b + sqrt(disc));
+    }
+    if (a < 0) return (b + sqrt(b * b - a * c)) / -a;
+    return INFINITY;
+}
+
+/* The nearest image of a separation on a periodic axis (positions stay within a side of each other). */
+static double nearest(const ls *s, double d, int a)
+{
+    if (!s->periodic[a]) return d;
+    if (d > s->half[a]) return d - s->side[a];
+    if (d < -s->half[a]) return d + s->side[a];
+    return d;
+}
+
+static void consider_pair(const ls *s, int32_t i, const double *xi, int32_t j, ls_event *best)
+{
+    double dx2 = 0, dxdv = 0, dv2 = 0, since = s->now - s->t[j];
+    for (int a = 0; a < s->dim; a++) {
+        double d = nearest(s, s->x[3 * j + a] + s->v[3 * j + a] * since - xi[a], a);
+        double dv = s->v[3 * j + a] - s->v[3 * i + a];
+        dx2 += d * d, dxdv += d * dv, dv2 += dv * dv;
+    }
+    double rho = s->rho[i] + s->rho[j];
+    double tau = pair_time(dx2, dxdv, dv2, rho * scale_at(s, s->now), s->rate * rho);
+    if (s->now + tau < best->time)
+        *best = (ls_event){s->now + tau, i, j, s->count[i], s->count[j], EVENT_PAIR};
+}
+
+static int neighbour_cells(int k, int m, int out[3])
+{
+    if (m < 3) {
+        for (int c = 0; c < m; c++) out[c] = c;
+        return m;
+    }
+    out[0] = (k + m - 1) % m, out[1] = k, out[2] = (k + 1) % m;
+    return 3;
+}
+
+static void consider_pairs(const ls *s, int32_t i, ls_event *best)
+{
+    int at[3], near[3][3], count[3];
+    for (int a = 0; a < 3; a++) at[a] = cell_coordinate(s, s->cell[i], a);
+    for (int a = 0; a < 3; a++) {
+        if (!s->periodic[a] && s->m[a] >= 3) { /* walls: no wrap */
+            count[a] = 0;
+            for (int d = -1; d <= 1; d++)
+                if (at[a] + d >= 0 && at[a] + d < s->m[a]) near[a][count[a]++] = at[a] + d;
+        } else {
+            count[a] = neighbour_cells(at[a], s->m[a], near[a]);
+        }
+    }
+    double xi[3];
+    position_at(s, i, s->now, xi);
+    for (int p = 0; p < count[0]; p++)
+        for (int q = 0; q < count[1]; q++)
+            for (int r = 0; r < count[2]; r++)
+                for (int32_t j = s->head[(near[2][r] * s->m[1] + near[1][q]) * s->m[0] + near[0][p]]; j >= 0;
+                     j = s->next[j])
+                    if (j != i) consider_pair(s, i, xi, j, best);
+}
+
+static void consider_walls_and_cells(const ls *s, int32_t i, ls_event *best)
+{
+    double x[3];
+    position_at(s, i, s->now, x);
+    double r0 = s->rho[i] * scale_at(s, s->now), growth = s->rate * s->rho[i];
+    for (int a = 0; a < s->dim; a++) {
+        double v = s->v[3 * i + a];
+        if (!s->periodic[a]) {
+            if (v + growth > 0) {
+                double tau = fmax(0.0, (s->half[a] - r0 - x[a]) / (v + growth));
+                if (s->now + tau < best->time) *best = (ls_event){s->now + tau, i, 2 * a + 1, s->count[i], 0, EVENT_WALL};
+            }
+            if (-v + growth > 0) {
+                double tau = fmax(0.0, (x[a] - r0 + s->half[a]) / (-v + growth));
+                if (s->now + tau < best->time) *best = (ls_event){s->now + tau, i, 2 * a, s->count[i], 0, EVENT_WALL};
+            }
+        }
+        if (s->m[a] < 2 || v == 0) continue;
+        int k = cell_coordinate(s, s->cell[i], a); /* the body's own cell, never rounding's idea of it */
+        if (!s->periodic[a] && ((v > 0 && k == s->m[a] - 1) || (v < 0 && k == 0))) continue;
+        double edge = -s->half[a] + (v > 0 ? k + 1 : k) * s->width[a];
+        double tau = fmax(0.0, (edge - x[a]) / v);
+        if (s->now + tau < best->time) *best = (ls_event){s->now + tau, i, 2 * a + (v > 0), s->count[i], 0, EVENT_CELL};
+    }
+}
+
+static int predict(ls *s, int32_t i)
+{
+    ls_event best = {INFINITY, i, -1, s->count[i], 0, EVENT_CELL};
+    consider_walls_and_cells(s, i, &best);
+    consider_pairs(s, i, &best);
+    return isfinite(best.time) ? push(s, best) : 0;
+}
+
+static int predict_all(ls *s)
+{
+    s->heap_size = 0;
+    for (int32_t i = 0; i < s->n; i++)
+        if (predict(s, i) != 0) return -1;
+    return 0;
+}
+
+/* ---- processing ----------------------------------------------------------------- */
+
+static void bring(ls *s, int32_t i)
+{
+    position_at(s, i, s->now, &s->x[3 * i]);
+    s->t[i] = s->now;
+}
+
+static void collide_pair(ls *s, int32_t i, int32_t j)
+{
+    bring(s, i), bring(s, j);
+    double n[3] = {0, 0, 0}, length = 0, vn = 0;
+    for (int a = 0; a < s->dim; a++) {
+        double d = nearest(s, s->x[3 * j + a] - s->x[3 * i + a], a);
+        n[a] = d, length += d * d;
+    }
+    length = sqrt(length);
+    for (int a = 0; a < s->dim; a++) n[a] /= length, vn += (s->v[3 * j + a] - s->v[3 * i + a]) * n[a];
+    double growth = s->rate * (s->rho[i] + s->rho[j]), change = 2.0 * (growth - vn);
+    if (change < 0) change = 0; /* parting already (by rounding): nothing to do */
+    double total = s->mass[i] + s->mass[j];
+    for (int a = 0; a < s->dim; a++) {
+        s->v[3 * i + a] -= s->mass[j] / total * change * n[a];
+        s->v[3 * j + a] += s->mass[i] / total * change * n[a];
+    }
+    s->virial += s->mass[i] * s->mass[j] / total * change * length; /* r_ij . dp_i */
+    s->count[i]++, s->count[j]++;
+    s->pairs_since++, s->pair_events++;
+}
+
+static void bounce(ls *s, int32_t i, int wall)
+{
+    bring(s, i);
+    int a = wall / 2;
+    double growth = s->rate * s->rho[i];
+    s->v[3 * i + a] = wall % 2 ? -s->v[3 * i + a] - 2.0 * growth : -s->v[3 * i + a] + 2.0 * growth;
+    s->count[i]++;
+}
+
+static void cross(ls *s, int32_t i, int code)
+{
+    bring(s, i);
+    int a = code / 2, k = cell_coordinate(s, s->cell[i], a);
+    int to = code % 2 ? k + 1 : k - 1;
+    if (to >= s->m[a]) to = 0, s->x[3 * i + a] -= s->side[a];
+    if (to < 0) to = s->m[a] - 1, s->x[3 * i + a] += s->side[a];
+    unlink_body(s, i);
+    link_body(s, i, s->cell[i] + (to - k) * stride_of(s, a));
+}
+
+/* kT as carom_stats counts it: 2 (KE - KE_cm) / (d N - c), c and KE_cm over the periodic axes (whose
+ * momentum is conserved; walls take momentum). */
+static double kinetic_temperature(const ls *s)
+{
+    double twice = 0, momentum[3] = {0, 0, 0}, total = 0, centre = 0;
+    int conserved = 0;
+    for (int32_t i = 0; i < s->n; i++) {
+        total += s->mass[i];
+        for (int a = 0; a < s->dim; a++) {
+            twice += s->mass[i] * s->v[3 * i + a] * s->v[3 * i + a];
+            momentum[a] += s->mass[i] * s->v[3 * i + a];
+        }
+    }
+    for (int a = 0; a < s->dim; a++)
+        if (s->periodic[a]) conserved++, centre += momentum[a] * momentum[a] / total;
+    double freedom = s->dim * (double)s->n - conserved;
+    return freedom > 0 ? (twice - centre) / freedom : 0.0;
+}
+
+/* Scales the velocities back to the temperature and measures the interval's pressure. */
+static int rescale(ls *s)
+{
+    for (int32_t i = 0; i < s->n; i++) bring(s, i);
+    double window = s->now - s->window_start;
+    if (window > 0) s->pressure = 1.0 + s->virial / (s->dim * s->n * s->temperature * window);
+    double now = kinetic_temperature(s), f = now > 0 ? sqrt(s->temperature / now) : 1.0;
+    for (int32_t i = 0; i < s->n; i++) {
+        for (int a = 0; a < s->dim; a++) s->v[3 * i + a] *= f;
+        s->count[i]++;
+    }
+    s->virial = 0, s->window_start = s->now, s->pairs_since = 0;
+    return predict_all(s);
+}
+
+/* When the largest diameter reaches the narrowest scanned cell (INFINITY: never). */
+static double cells_outgrown(const ls *s)
+{
+    double narrowest = INFINITY;
+    for (int a = 0; a < s->dim; a++)
+        if (s->m[a] >= 3) narrowest = fmin(narrowest, s->width[a]);
+    return isfinite(narrowest) ? (narrowest / (2.0 * s->rho_max) - 1.0) / s->rate : INFINITY;
+}
+
+/* Wider cells, everyone brought to now and predicted again. */
+static int grow_cells(ls *s)
+{
+    for (int32_t i = 0; i < s->n; i++) bring(s, i);
+    return build_cells(s) == 0 ? predict_all(s) : -1;
+}
+
+/* ---- setup and the loop ----------------------------------------------------------- */
+
+static double volume_of_bodies(const ls *s, double t)
+{
+    double sum = 0, f = scale_at(s, t);
+    for (int32_t i = 0; i < s->n; i++) {
+        double r = s->rho[i] * f;
+        sum += s->dim == 3 ? 4.0 / 3.0 * 3.14159265358979323846 * r * r * r : 3.14159265358979323846 * r * r;
+    }
+    return sum;
+}
+
+static double box_volume(const ls *s) { return s->side[0] * s->side[1] * (s->dim == 3 ? s->side[2] : 1.0); }
+
+static int check_world(const carom_world *world, const carom_world_def *def, char *why, size_t size)
+{
+    if (def->container) return fail(why, size, "compress: the world has a container (expected a box)");
+    double g[3] = {def->gravity.x, def->gravity.y, def->gravity.z};
+    for (int a = 0; a < def->dim; a++)
+        if (g[a] != 0) return fail(why, size, "compress: the world has gravity (expected none)");
+    int32_t n = carom_world_body_count(world);
+    if (n < 1) return fail(why, size, "compress: the world has no bodies");
+    for (int32_t i = 0; i < n; i++) {
+        carom_body_state b;
+        carom_world_get_body(world, i, &b);
+        if (!isfinite(b.mass)) return fail(why, size, "compress: body %d is kinematic (expected free bodies)", (int)i);
+        if (b.polygon_vertices > 0) return fail(why, size, "compress: body %d is a polygon (expected disks or spheres)", (int)i);
+        if (b.acceleration.x != 0 || b.acceleration.y != 0 || b.acceleration.z != 0)
+            return fail(why, size, "compress: body %d has an own acceleration (expected none)", (int)i);
+    }
+    return 0;
+}
+
+static int load(ls *s, const carom_world *world, const carom_world_def *def)
+{
+    s->dim = def->dim;
+    s->n = carom_world_body_count(world);
+    double box[3] = {def->box.x, def->box.y, def->box.z};
+    for (int a = 0; a < 3; a++) {
+        s->side[a] = a < s->dim ? box[a] : 1.0;
+        s->half[a] = s->side[a] / 2;
+        s->periodic[a] = a < s->dim && def->boundary[a] == CAROM_PERIODIC;
+    }
+    size_t n = (size_t)s->n;
+    s->x = malloc(3 * n * sizeof(double)), s->v = malloc(3 * n * sizeof(double));
+    s->t = calloc(n, sizeof(double)), s->rho = malloc(n * sizeof(double)), s->mass = malloc(n * sizeof(double));
+    s->count = calloc(n, sizeof(int64_t));
+    s->next = malloc(n * sizeof(int32_t)), s->prev = malloc(n * sizeof(int32_t)), s->cell = malloc(n * sizeof(int32_t));
+    if (!s->x || !s->v || !s->t || !s->rho || !s->mass || !s->count || !s->next || !s->prev || !s->cell) return -1;
+    for (int32_t i = 0; i < s->n; i++) {
+        carom_body_state b;
+        carom_world_get_body(world, i, &b);
+        double x[3] = {b.position.x, b.position.y, b.position.z}, v[3] = {b.velocity.x, b.velocity.y, b.velocity.z};
+        for (int a = 0; a < 3; a++) s->x[3 * i + a] = a < s->dim ? x[a] : 0, s->v[3 * i + a] = a < s->dim ? v[a] : 0;
+        s->rho[i] = b.radius, s->mass[i] = b.mass;
+        if (b.radius > s->rho_max) s->rho_max = b.radius;
+    }
+    return 0;
+}
+
+static void release(ls *s)
+{
+    free(s->x), free(s->v), free(s->t), free(s->rho), free(s->mass), free(s->count);
+    free(s->next), free(s->prev), free(s->cell), free(s->head), free(s->heap);
+}
+
+static int event_valid(const ls *s, const ls_event *e)
+{
+    if (e->count_i != s->count[e->i]) return 0;
+    return e->kind != EVENT_PAIR || e->count_j == s->count[e->j];
+}
+
+enum { STUCK = -2, EVENTS_AT_ONE_INSTANT = 1000000 };
+
+/* Processes events until `until` (the target's time), jamming or the cap;
+ * STUCK if the clock stops (events without end at one instant, which only
+ * rounding could cause). */
+static int run(ls *s, const carom_compress_def *def, double until, carom_compress_result *r)
+{
+    int64_t at_instant = 0;
+    double last = s->now;
+    while (s->heap_size > 0) {
+        if (s->heap[0].time > last) last = s->heap[0].time, at_instant = 0;
+        else if (++at_instant > EVENTS_AT_ONE_INSTANT) return STUCK;
+        if (s->events >= def->max_events) return r->capped = 1, 0;
+        if (!(s->heap[0].time < until)) break;
+        double outgrown = cells_outgrown(s);
+        if (!(s->heap[0].time < outgrown)) {
+            s->now = outgrown;
+            if (grow_cells(s) != 0) return -1;
+            continue;
+        }
+        ls_event e = pop(s);
+        s->now = e.time;
+        if (!event_valid(s, &e)) {
+            /* its body unchanged, its partner changed: the body is predicted again now */
+            if (e.count_i == s->count[e.i] && predict(s, e.i) != 0) return -1;
+            continue;
+        }
+        s->events++;
+        if (e.kind == EVENT_PAIR) collide_pair(s, e.i, e.j);
+        else if (e.kind == EVENT_WALL) bounce(s, e.i, e.j);
+        else cross(s, e.i, e.j);
+        if (predict(s, e.i) != 0 || (e.kind == EVENT_PAIR && predict(s, e.j) != 0)) return -1;
+        if (s->pairs_since >= s->n) {
+            if (rescale(s) != 0) return -1;
+            if (s->pressure > def->max_pressure) return r->jammed = 1, 0;
+        }
+    }
+    if (isfinite(until)) {
+        s->now = until;
+        r->reached_target = 1;
+    }
+    return 0;
+}
+
+carom_compress_def carom_default_compress_def(void)
+{
+    carom_compress_def def = {0};
+    def.max_pressure = 1e4;
+    def.temperature = 1.0;
+    def.max_events = 1000000000;
+    return def;
+}
+
+static int check_def(const carom_compress_def *def, double phi, char *why, size_t size)
+{
+    if (!def) return fail(why, size, "compress: the def is NULL");
+    if (!(def->rate > 0) || !isfinite(def->rate))
+        return fail(why, size, "compress: rate = %g (expected a finite rate > 0)", def->rate);
+    if (!(def->temperature > 0) || !isfinite(def->temperature))
+        return fail(why, size, "compress: temperature = %g (expected a finite kT > 0)", def->temperature);
+    if (!(def->max_pressure > 1))
+        return fail(why, size, "compress: max_pressure = %g (expected more than 1, the ideal gas)", def->max_pressure);
+    if (def->max_events < 1) return fail(why, size, "compress: max_events = %lld (expected >= 1)", (long long)def->max_events);
+    if (def->target != 0 && !(def->target > phi && def->target < 1))
+        return fail(why, size, "compress: target = %g (expected a packing fraction above the start's %.6g and "
+                    "below 1, or 0 for jamming)", def->target, phi);
+    return 0;
+}
+
+/* The world of the compressed bodies, at time 0: the input's definition, the radii shrunk by 1e-12. */
+static carom_status make_world(const ls *s, const carom_world *world, carom_world **out, char *why, size_t size)
+{
+    carom_world_def def = carom_world_definition(world);
+    def.capacity_hint = s->n;
+    carom_status st = carom_world_create(&def, out, why, size);
+    if (st != CAROM_OK) return st;
+    for (int32_t i = 0; i < s->n && st == CAROM_OK; i++) {
+        carom_body_state b;
+        carom_world_get_body(world, i, &b);
+        carom_body_def d = carom_default_body_def();
+        double x[3];
+        position_at(s, i, s->now, x);
+        for (int a = 0; a < s->dim; a++)
+            if (s->periodic[a]) x[a] -= s->side[a] * floor((x[a] + s->half[a]) / s->side[a]);
+        d.position = (carom_vec){x[0], x[1], x[2]};
+        d.velocity = (carom_vec){s->v[3 * i], s->v[3 * i + 1], s->v[3 * i + 2]};
+        d.radius = s->rho[i] * scale_at(s, s->now) * (1.0 - 1e-12);
+        d.mass = b.mass;
+        d.orientation = b.orientation, d.angle = b.angle, d.angular_velocity = b.angular_velocity;
+        st = carom_world_add_body(*out, &d, NULL);
+    }
+    if (st != CAROM_OK) {
+        fail(why, size, "compress: %s", carom_world_message(*out));
+        carom_world_destroy(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+carom_status carom_compress(const carom_world *world, const carom_compress_def *def, carom_world **compressed,
+                            carom_compress_result *result, char *why, size_t why_size)
+{
+    if (compressed) *compressed = NULL;
+    if (!world || !compressed) return fail(why, why_size, "compress: a NULL world"), CAROM_INVALID_ARGUMENT;
+    carom_world_def wdef = carom_world_definition(world);
+    if (check_world(world, &wdef, why, why_size) != 0) return CAROM_INVALID_ARGUMENT;
+    ls s;
+    memset(&s, 0, sizeof s);
+    carom_compress_result r;
+    memset(&r, 0, sizeof r);
+    r.pressure = NAN;
+    carom_status st = CAROM_OUT_OF_MEMORY;
+    if (load(&s, world, &wdef) == 0) {
+        double phi = volume_of_bodies(&s, 0) / box_volume(&s);
+        if (check_def(def, phi, why, why_size) != 0) {
+            release(&s);
+            return CAROM_INVALID_ARGUMENT;
+        }
+        s.rate = def->rate, s.temperature = def->temperature, s.pressure = NAN;
+        double until = def->target > 0 ? (pow(def->target / phi, 1.0 / s.dim) - 1.0) / def->rate : INFINITY;
+        int ran = build_cells(&s) == 0 && predict_all(&s) == 0 ? run(&s, def, until, &r) : -1;
+        if (ran == 0) {
+            r.packing_fraction = volume_of_bodies(&s, s.now) / box_volume(&s);
+            r.pressure = s.pressure, r.time = s.now, r.events = s.events, r.pair_events = s.pair_events;
+            st = make_world(&s, world, compressed, why, why_size);
+        } else if (ran == STUCK) {
+            fail(why, why_size, "compress: more than %d events at t = %.17g without the clock advancing",
+                 EVENTS_AT_ONE_INSTANT, s.now);
+            st = CAROM_JAMMED;
+        } else {
+            fail(why, why_size, "compress: out of memory");
+        }
+    }
+    if (st == CAROM_OUT_OF_MEMORY && !*compressed && why && !why[0]) fail(why, why_size, "compress: out of memory");
+    release(&s);
+    if (result) *result = r;
+    return st;
+}

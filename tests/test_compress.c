@@ -1,0 +1,185 @@
+/* test_compress.c — Lubachevsky-Stillinger compression (carom_compress) on
+ * the public API: fast growth of monodisperse spheres jams near random
+ * close packing, polydisperse disks with walls pass 0.80, no pair ever ends
+ * overlapping (checked pair by pair over nearest images), size ratios are
+ * kept, a target is met exactly, repeated runs give the same bits, and bad
+ * arguments leave the world as it was. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "carom.h"
+#include "check.h"
+
+static carom_world *lattice_world(int dim, int per_side, double spacing, carom_boundary boundary,
+                                  double spread, uint64_t seed)
+{
+    carom_world_def def = carom_default_world_def();
+    def.dim = dim;
+    double side = per_side * spacing;
+    def.box = (carom_vec){side, side, dim == 3 ? side : 1.0};
+    for (int a = 0; a < 3; a++) def.boundary[a] = boundary;
+    carom_world *w = NULL;
+    CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_OK);
+    carom_rng rng = carom_rng_seed(seed);
+    int nz = dim == 3 ? per_side : 1;
+    for (int i = 0; i < per_side; i++)
+        for (int j = 0; j < per_side; j++)
+            for (int k = 0; k < nz; k++) {
+                carom_body_def b = carom_default_body_def();
+                b.position = (carom_vec){(i + 0.5) * spacing - side / 2, (j + 0.5) * spacing - side / 2,
+                                         dim == 3 ? (k + 0.5) * spacing - side / 2 : 0.0};
+                b.velocity = (carom_vec){carom_rng_normal(&rng), carom_rng_normal(&rng),
+                                         dim == 3 ? carom_rng_normal(&rng) : 0.0};
+                b.radius = 0.5 * (1.0 + spread * (2.0 * carom_rng_uniform(&rng) - 1.0));
+                CHECK(carom_world_add_body(w, &b, NULL) == CAROM_OK);
+            }
+    return w;
+}
+
+/* min over pairs of distance - (r_i + r_j), nearest images on periodic axes. */
+static double smallest_gap(const carom_world *w)
+{
+    carom_world_def def = carom_world_definition(w);
+    double side[3] = {def.box.x, def.box.y, def.box.z}, worst = INFINITY;
+    int n = carom_world_body_count(w);
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            carom_body_state a, b;
+            carom_world_get_body(w, i, &a);
+            carom_world_get_body(w, j, &b);
+            double d[3] = {b.position.x - a.position.x, b.position.y - a.position.y, b.position.z - a.position.z};
+            double r2 = 0;
+            for (int k = 0; k < def.dim; k++) {
+                if (def.boundary[k] == CAROM_PERIODIC) d[k] -= side[k] * nearbyint(d[k] / side[k]);
+                r2 += d[k] * d[k];
+            }
+            worst = fmin(worst, sqrt(r2) - a.radius - b.radius);
+        }
+    return worst;
+}
+
+static double packing(const carom_world *w)
+{
+    carom_world_def def = carom_world_definition(w);
+    double sum = 0;
+    for (int i = 0; i < carom_world_body_count(w); i++) {
+        carom_body_state b;
+        carom_world_get_body(w, i, &b);
+        sum += def.dim == 3 ? 4.0 / 3.0 * 3.141592653589793 * pow(b.radius, 3) : 3.141592653589793 * b.radius * b.radius;
+    }
+    return sum / (def.box.x * def.box.y * (def.dim == 3 ? def.box.z : 1.0));
+}
+
+static void test_spheres_jam_near_random_close_packing(void)
+{
+    carom_world *w = lattice_world(3, 6, 1.6, CAROM_PERIODIC, 0.0, 1), *out = NULL;
+    carom_compress_def def = carom_default_compress_def();
+    def.rate = 0.01;
+    carom_compress_result r;
+    char why[256] = "";
+    CHECK_EQ_INT(carom_compress(w, &def, &out, &r, why, sizeof why), CAROM_OK);
+    CHECK(r.jammed && !r.reached_target && !r.capped && r.pressure > 1e4);
+    CHECK_MSG(r.packing_fraction > 0.62 && r.packing_fraction < 0.66, "phi_J = %g", r.packing_fraction);
+    if (out) {
+        CHECK_NEAR(packing(out), r.packing_fraction, 1e-9);
+        double gap = smallest_gap(out);
+        CHECK_MSG(gap >= 0 && gap < 1e-9, "smallest gap %g", gap);
+        CHECK(carom_world_time(out) == 0 && carom_world_body_count(out) == 216);
+        CHECK(carom_world_run(out, 0.01, -1) == CAROM_OK);
+    }
+    carom_world_destroy(out);
+    carom_world_destroy(w);
+}
+
+static void test_polydisperse_disks_with_walls(void)
+{
+    carom_world *w = lattice_world(2, 14, 1.5, CAROM_WALLS, 0.3, 2), *out = NULL;
+    carom_compress_def def = carom_default_compress_def();
+    def.rate = 0.02;
+    carom_compress_result r;
+    CHECK_EQ_INT(carom_compress(w, &def, &out, &r, NULL, 0), CAROM_OK);
+    CHECK_MSG(r.jammed && r.packing_fraction >= 0.78, "phi %g", r.packing_fraction);
+    if (out) {
+        CHECK(smallest_gap(out) >= 0);
+        carom_body_state a, b;
+        carom_world_get_body(w, 7, &a);
+        carom_world_get_body(out, 7, &b);
+        double scale = b.radius / a.radius;
+        for (int i = 0; i < 196; i++) {
+            carom_world_get_body(w, i, &a);
+            carom_world_get_body(out, i, &b);
+            CHECK_NEAR(b.radius / a.radius, scale, 1e-13 * scale);
+            CHECK(fabs(b.position.x) + b.radius <= 10.5 && fabs(b.position.y) + b.radius <= 10.5);
+        }
+    }
+    carom_world_destroy(out);
+    carom_world_destroy(w);
+}
+
+static void test_target_met_and_same_bits(void)
+{
+    carom_world *w = lattice_world(3, 5, 1.5, CAROM_PERIODIC, 0.2, 3), *a = NULL, *b = NULL;
+    carom_compress_def def = carom_default_compress_def();
+    def.rate = 0.05, def.target = 0.5;
+    carom_compress_result ra, rb;
+    CHECK_EQ_INT(carom_compress(w, &def, &a, &ra, NULL, 0), CAROM_OK);
+    CHECK_EQ_INT(carom_compress(w, &def, &b, &rb, NULL, 0), CAROM_OK);
+    CHECK(ra.reached_target && !ra.jammed);
+    CHECK_NEAR(ra.packing_fraction, 0.5, 1e-12);
+    if (a && b) {
+        CHECK_NEAR(packing(a), 0.5, 1e-10);
+        CHECK(smallest_gap(a) >= 0 && ra.events == rb.events);
+        size_t size = carom_world_snapshot_size(a);
+        unsigned char *sa = malloc(size), *sb = malloc(size);
+        CHECK(size == carom_world_snapshot_size(b) && sa && sb);
+        if (sa && sb && size == carom_world_snapshot_size(b)) {
+            carom_world_snapshot(a, sa, size);
+            carom_world_snapshot(b, sb, size);
+            CHECK(memcmp(sa, sb, size) == 0);
+        }
+        free(sa), free(sb);
+    }
+    carom_world_destroy(a);
+    carom_world_destroy(b);
+    carom_world_destroy(w);
+}
+
+static void test_bad_arguments_change_nothing(void)
+{
+    carom_world *w = lattice_world(2, 4, 2.0, CAROM_WALLS, 0.0, 4), *out = (carom_world *)1;
+    carom_body_def k = carom_default_body_def();
+    k.mass = INFINITY, k.position = (carom_vec){3.5, 3.5, 0}, k.radius = 0.2, k.velocity = (carom_vec){1, 0, 0};
+    CHECK(carom_world_add_body(w, &k, NULL) == CAROM_OK);
+    size_t size = carom_world_snapshot_size(w);
+    unsigned char *before = malloc(size), *after = malloc(size);
+    carom_world_snapshot(w, before, size);
+    carom_compress_def def = carom_default_compress_def();
+    char why[256];
+    CHECK_EQ_INT(carom_compress(w, &def, &out, NULL, why, sizeof why), CAROM_INVALID_ARGUMENT);
+    CHECK(out == NULL && strstr(why, "body 16 is kinematic"));
+    CHECK_EQ_INT(carom_compress(NULL, &def, &out, NULL, why, sizeof why), CAROM_INVALID_ARGUMENT);
+    carom_world *free_only = lattice_world(2, 4, 2.0, CAROM_WALLS, 0.0, 4);
+    CHECK_EQ_INT(carom_compress(free_only, &def, &out, NULL, why, sizeof why), CAROM_INVALID_ARGUMENT);
+    CHECK(strstr(why, "rate") != NULL);
+    def.rate = 0.1, def.target = 1.5;
+    CHECK_EQ_INT(carom_compress(free_only, &def, &out, NULL, why, sizeof why), CAROM_INVALID_ARGUMENT);
+    CHECK(strstr(why, "target") != NULL);
+    def.target = 0, def.max_pressure = 0.5;
+    CHECK_EQ_INT(carom_compress(free_only, &def, &out, NULL, why, sizeof why), CAROM_INVALID_ARGUMENT);
+    CHECK(strstr(why, "max_pressure") != NULL);
+    carom_world_snapshot(w, after, size);
+    CHECK(memcmp(before, after, size) == 0);
+    free(before), free(after);
+    carom_world_destroy(free_only);
+    carom_world_destroy(w);
+}
+
+int main(void)
+{
+    RUN(test_spheres_jam_near_random_close_packing);
+    RUN(test_polydisperse_disks_with_walls);
+    RUN(test_target_met_and_same_bits);
+    RUN(test_bad_arguments_change_nothing);
+    return CHECK_SUMMARY();
+}
