@@ -317,7 +317,7 @@ static void test_unknown_keys(void)
     expect_error("group", "world: {}\nbodies:\n  - count: 1\n    colour: blue\n", 4, 5,
                  "unknown key 'colour' in bodies[0] (expected one of: count, file, radius");
     expect_error("run", "world: {}\nbodies: [{count: 1}]\nrun: {until: 1, time: 2}\n", 3, 17,
-                 "unknown key 'time' in run (expected one of: until, events, equilibrate, window, controls)");
+                 "unknown key 'time' in run (expected one of: until, events, equilibrate, window, controls, compress)");
     expect_error("list as a key", "world: {[dim]: 3}\nbodies: [{count: 1}]\n", 1, 9,
                  "a key in world is a list (expected one of: dim, box");
     expect_error("output", "world: {}\nbodies: [{count: 1}]\noutput:\n  trajectroy: t.xyz\n", 4, 3,

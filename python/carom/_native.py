@@ -256,3 +256,4 @@ _declare(helper, "carom_py_thermostat_apply", c_int, T, W, c_char_p, c_size_t)
 _declare(core, "carom_default_compress_def", CompressDef)
 _declare(core, "carom_compress", c_int, W, POINTER(CompressDef), POINTER(W), POINTER(CompressResult), c_char_p,
          c_size_t)
+_declare(helper, "carom_py_write_checkpoint", c_int, c_char_p, W, POINTER(Run), c_char_p, T, c_char_p, c_size_t)

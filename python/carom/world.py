@@ -673,6 +673,25 @@ class World:
         """Starts a new measuring window now."""
         native.core.carom_world_reset_stats(self._world())
 
+    def checkpoint(self, path):
+        """Writes a checkpoint file, as ``carom run --checkpoint`` does: the
+        world, its run settings and species (from a scenario), and its
+        thermostat with its generator's state, so that from_checkpoint (or
+        ``carom run --restart PATH --until T``) goes on bit for bit. Written
+        under a temporary name and renamed when complete."""
+        run = None
+        if self.run_settings is not None:
+            r = self.run_settings
+            run = native.Run(r["until"], -1 if r["events"] is None else r["events"], r["equilibrate"], r["window"],
+                             int(r["controls"]), r["seed"])
+        state = self._thermostat._state if self._thermostat is not None else None
+        why = ctypes.create_string_buffer(_WHY_SIZE)
+        if native.helper.carom_py_write_checkpoint(
+                str(path).encode(), self._world(), ctypes.byref(run) if run is not None else None,
+                self._species_text.encode() if self._species_text else None,
+                ctypes.byref(state) if state is not None else None, why, _WHY_SIZE) != 0:
+            raise FileError(why.value.decode())
+
     def snapshot(self):
         """The world's complete state as bytes (World.from_snapshot restores it)."""
         size = native.core.carom_world_snapshot_size(self._world())

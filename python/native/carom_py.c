@@ -140,6 +140,26 @@ int carom_py_read_checkpoint(const char *path, carom_event_callback on_event, vo
     return st;
 }
 
+int carom_py_write_checkpoint(const char *path, const carom_world *world, const carom_py_run *run,
+                              const char *species, const thermostat *t, char *why, size_t why_size)
+{
+    session s;
+    memset(&s, 0, sizeof s);
+    s.until = run ? run->until : INFINITY;
+    s.events = run ? run->events : -1;
+    s.equilibrate = run ? run->equilibrate : 0.0;
+    s.window = run ? run->window : 0.0;
+    s.window_origin = carom_world_time(world);
+    s.seed = run ? run->seed : 1;
+    carom_stats now = carom_world_stats(world);
+    s.kinetic_energy_initial = now.kinetic_energy;
+    s.potential_energy_initial = now.potential_energy;
+    s.rotational_energy_initial = now.rotational_energy;
+    s.species = (char *)species; /* read only: checkpoint_write copies the text */
+    if (t) s.thermostat = *t;
+    return checkpoint_write(path, &s, world, why, why_size);
+}
+
 void carom_py_free(void *block) { free(block); }
 
 /* ---- analysis -------------------------------------------------------------- */

@@ -62,6 +62,14 @@ int carom_py_load_scenario(const char *path, int seed_given, uint64_t seed, caro
 int carom_py_read_checkpoint(const char *path, carom_event_callback on_event, void *user, carom_world **world,
                              carom_py_run *run, char **species, char *why, size_t why_size);
 
+/* Writes a checkpoint file that `carom run --restart` and
+ * carom_py_read_checkpoint read: the world, its run settings (run NULL:
+ * none, so a restart needs --until or --events), its species (NULL: none)
+ * and its thermostat's settings and state (NULL: none). 0, or -1 with
+ * "PATH: what went wrong" (the file written whole or not at all). */
+int carom_py_write_checkpoint(const char *path, const carom_world *world, const carom_py_run *run,
+                              const char *species, const thermostat *t, char *why, size_t why_size);
+
 void carom_py_free(void *block);
 
 /* ---- analysis -------------------------------------------------------------- */

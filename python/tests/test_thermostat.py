@@ -103,3 +103,22 @@ def test_seeds_and_bad_settings():
     kinematic.add_bodies([[0.0, 0.0]], masses=np.inf)
     with pytest.raises(carom.CaromError, match="no free body"):
         kinematic.thermostat("andersen", temperature=1.0, rate=1.0)
+
+
+def test_a_python_checkpoint_carries_the_thermostat_on(tmp_path, carom_bin):
+    world = gas(dim=3, per_side=5, spacing=1.4)
+    world.thermostat("andersen", temperature=1.3, rate=2.0, seed=12)
+    world.run(until=1.0)
+    world.checkpoint(tmp_path / "py.ckpt")
+    world.run(until=2.0)
+    resumed = carom.World.from_checkpoint(tmp_path / "py.ckpt")
+    assert resumed.time == 1.0 and resumed._thermostat.kind == "andersen"
+    resumed.run(until=2.0)
+    assert np.array_equal(resumed.velocities, world.velocities)
+    # and the command restarts it too (a Python checkpoint has no end: --until gives one)
+    done = subprocess.run([carom_bin, "run", "--restart", "py.ckpt", "--until", "2", "--checkpoint", "cli.ckpt",
+                           "--stats", "", "--quiet"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert np.array_equal(carom.World.from_checkpoint(tmp_path / "cli.ckpt").velocities, world.velocities)
+    with pytest.raises(carom.FileError, match="cannot write"):
+        world.checkpoint(tmp_path / "no" / "such" / "folder.ckpt")
