@@ -41,6 +41,13 @@ typedef struct ls_event {
     int kind;
 } ls_event;
 
+typedef struct grid {
+    int m[3];           /* cells per axis */
+    double width[3];
+    int32_t *head;      /* first body of each cell (-1: none) */
+    int32_t bodies;
+} grid;
+
 typedef struct ls {
     int dim, n;
     double side[3], half[3];
@@ -48,9 +55,10 @@ typedef struct ls {
     double rate, now, temperature;
     double *x, *v, *t, *rho, *mass; /* x, v: [body][3], at the body's time t */
     int64_t *count;                 /* velocity changes of each body */
-    int m[3];                       /* cells per axis */
-    double width[3];
-    int32_t *head, *next, *prev, *cell;
+    grid grids[2];                  /* 0: bodies up to the split radius; 1: the larger ones */
+    unsigned char *level;           /* each body's grid */
+    double rho_split;
+    int32_t *next, *prev, *cell;
     ls_event *heap;
     int64_t heap_size, heap_room;
     double virial, window_start;
@@ -121,57 +129,81 @@ static ls_event pop(ls *s)
 
 /* ---- cells ------------------------------------------------------------------- */
 
-static int cell_index(const ls *s, const double *x, int axis)
+static int cell_index(const ls *s, const grid *g, const double *x, int axis)
 {
-    int k = (int)floor((x[axis] + s->half[axis]) / s->width[axis]);
-    return k < 0 ? 0 : (k >= s->m[axis] ? s->m[axis] - 1 : k);
+    int k = (int)floor((x[axis] + s->half[axis]) / g->width[axis]);
+    return k < 0 ? 0 : (k >= g->m[axis] ? g->m[axis] - 1 : k);
 }
 
-static int32_t stride_of(const ls *s, int axis) { return axis == 0 ? 1 : axis == 1 ? s->m[0] : s->m[0] * s->m[1]; }
+static int32_t stride_of(const grid *g, int axis) { return axis == 0 ? 1 : axis == 1 ? g->m[0] : g->m[0] * g->m[1]; }
 
-static int cell_coordinate(const ls *s, int32_t c, int axis) { return (c / stride_of(s, axis)) % s->m[axis]; }
+static int cell_coordinate(const grid *g, int32_t c, int axis) { return (c / stride_of(g, axis)) % g->m[axis]; }
 
-static int32_t cell_of_position(const ls *s, const double *x)
+static int32_t cell_of_position(const ls *s, const grid *g, const double *x)
 {
     int32_t c = 0;
-    for (int a = 2; a >= 0; a--) c = c * s->m[a] + (a < s->dim ? cell_index(s, x, a) : 0);
+    for (int a = 2; a >= 0; a--) c = c * g->m[a] + (a < s->dim ? cell_index(s, g, x, a) : 0);
     return c;
 }
+
+static grid *grid_of(ls *s, int32_t i) { return &s->grids[s->level[i]]; }
 
 static void unlink_body(ls *s, int32_t i)
 {
     if (s->prev[i] >= 0) s->next[s->prev[i]] = s->next[i];
-    else s->head[s->cell[i]] = s->next[i];
+    else grid_of(s, i)->head[s->cell[i]] = s->next[i];
     if (s->next[i] >= 0) s->prev[s->next[i]] = s->prev[i];
 }
 
 static void link_body(ls *s, int32_t i, int32_t c)
 {
+    int32_t *head = grid_of(s, i)->head;
     s->cell[i] = c;
     s->prev[i] = -1;
-    s->next[i] = s->head[c];
-    if (s->head[c] >= 0) s->prev[s->head[c]] = i;
-    s->head[c] = i;
+    s->next[i] = head[c];
+    if (head[c] >= 0) s->prev[head[c]] = i;
+    head[c] = i;
 }
 
-/* Cells 5% wider than the largest diameter now (grow_cells widens them before it gets there). */
+/* The largest radius of each level now: the split radius, and the largest. */
+static double level_radius(const ls *s, int level) { return level == 0 ? s->rho_split : s->rho_max; }
+
+/* Each level's cells 5% wider than its largest diameter now (grow_cells widens them before it gets there). */
 static int build_cells(ls *s)
 {
-    double diameter = 1.05 * 2.0 * s->rho_max * scale_at(s, s->now);
-    int64_t cells = 1;
-    for (int a = 0; a < 3; a++) {
-        s->m[a] = a < s->dim ? (int)floor(s->side[a] / diameter) : 1;
-        if (s->m[a] < 1) s->m[a] = 1;
-        if (s->m[a] > 1024) s->m[a] = 1024;
-        s->width[a] = a < s->dim ? s->side[a] / s->m[a] : 1.0;
-        cells *= s->m[a];
+    for (int l = 0; l < 2; l++) {
+        grid *g = &s->grids[l];
+        double diameter = 1.05 * 2.0 * level_radius(s, l) * scale_at(s, s->now);
+        int64_t cells = 1;
+        for (int a = 0; a < 3; a++) {
+            g->m[a] = a < s->dim ? (int)floor(s->side[a] / diameter) : 1;
+            if (g->m[a] < 1) g->m[a] = 1;
+            if (g->m[a] > 1024) g->m[a] = 1024;
+            g->width[a] = a < s->dim ? s->side[a] / g->m[a] : 1.0;
+            cells *= g->m[a];
+        }
+        free(g->head);
+        g->head = malloc((size_t)cells * sizeof *g->head);
+        if (!g->head) return -1;
+        for (int64_t c = 0; c < cells; c++) g->head[c] = -1;
     }
-    free(s->head);
-    s->head = malloc((size_t)cells * sizeof *s->head);
-    if (!s->head) return -1;
-    for (int64_t c = 0; c < cells; c++) s->head[c] = -1;
-    for (int32_t i = 0; i < s->n; i++) link_body(s, i, cell_of_position(s, &s->x[3 * i]));
+    for (int32_t i = 0; i < s->n; i++) link_body(s, i, cell_of_position(s, grid_of(s, i), &s->x[3 * i]));
     return 0;
+}
+
+/* Bodies up to twice the mean radius are small (level 0), the rest large (the two-level grid of Ogarko &
+ * Luding, Comput. Phys. Commun. 183, 931 (2012)): a few large bodies do not make every cell large. */
+static void split_levels(ls *s)
+{
+    double mean = 0;
+    for (int32_t i = 0; i < s->n; i++) mean += s->rho[i] / s->n;
+    s->rho_split = 0;
+    for (int32_t i = 0; i < s->n; i++)
+        if (s->rho[i] <= 2.0 * mean && s->rho[i] > s->rho_split) s->rho_split = s->rho[i];
+    for (int32_t i = 0; i < s->n; i++) {
+        s->level[i] = s->rho[i] > s->rho_split;
+        s->grids[s->level[i]].bodies++;
+    }
 }
 
 /* ---- prediction ----------------------------------------------------------------- */
@@ -218,37 +250,52 @@ static void consider_pair(const ls *s, int32_t i, const double *xi, int32_t j, l
         *best = (ls_event){s->now + tau, i, j, s->count[i], s->count[j], EVENT_PAIR};
 }
 
-static int neighbour_cells(int k, int m, int out[3])
+/* The cells of g covering [lo, hi] on an axis: clipped at walls, wrapped (each once) on a periodic axis. */
+static int cells_covering(const ls *s, const grid *g, int a, double lo, double hi, int out[])
 {
-    if (m < 3) {
-        for (int c = 0; c < m; c++) out[c] = c;
-        return m;
+    int first = (int)floor((lo + s->half[a]) / g->width[a]), last = (int)floor((hi + s->half[a]) / g->width[a]);
+    int count = 0;
+    if (s->periodic[a] && last - first + 1 >= g->m[a]) {
+        for (int k = 0; k < g->m[a]; k++) out[count++] = k;
+        return count;
     }
-    out[0] = (k + m - 1) % m, out[1] = k, out[2] = (k + 1) % m;
-    return 3;
+    for (int k = first; k <= last; k++) {
+        int wrapped = s->periodic[a] ? ((k % g->m[a]) + g->m[a]) % g->m[a] : k;
+        if (wrapped >= 0 && wrapped < g->m[a]) out[count++] = wrapped;
+    }
+    return count;
+}
+
+/* Pairs of i with the bodies of grid g in the cells within reach of i's own cell: its cell widened on
+ * each side by the wider of the two grids' cells (at least the largest contact distance between them). */
+static void consider_grid(const ls *s, int32_t i, const double *xi, const grid *g, ls_event *best)
+{
+    const grid *own = &s->grids[s->level[i]];
+    int near[3][1024], count[3];
+    for (int a = 0; a < 3; a++) {
+        if (a >= s->dim) {
+            near[a][0] = 0, count[a] = 1;
+            continue;
+        }
+        double lo = -s->half[a] + cell_coordinate(own, s->cell[i], a) * own->width[a];
+        double reach = fmax(own->width[a], g->width[a]), inward = 1e-9 * reach; /* cells merely touching the
+            interval hold nobody within reach (it is 5% more than any contact): rounding may leave them out */
+        count[a] = cells_covering(s, g, a, lo - reach + inward, lo + own->width[a] + reach - inward, near[a]);
+    }
+    for (int p = 0; p < count[0]; p++)
+        for (int q = 0; q < count[1]; q++)
+            for (int r = 0; r < count[2]; r++)
+                for (int32_t j = g->head[(near[2][r] * g->m[1] + near[1][q]) * g->m[0] + near[0][p]]; j >= 0;
+                     j = s->next[j])
+                    if (j != i) consider_pair(s, i, xi, j, best);
 }
 
 static void consider_pairs(const ls *s, int32_t i, ls_event *best)
 {
-    int at[3], near[3][3], count[3];
-    for (int a = 0; a < 3; a++) at[a] = cell_coordinate(s, s->cell[i], a);
-    for (int a = 0; a < 3; a++) {
-        if (!s->periodic[a] && s->m[a] >= 3) { /* walls: no wrap */
-            count[a] = 0;
-            for (int d = -1; d <= 1; d++)
-                if (at[a] + d >= 0 && at[a] + d < s->m[a]) near[a][count[a]++] = at[a] + d;
-        } else {
-            count[a] = neighbour_cells(at[a], s->m[a], near[a]);
-        }
-    }
     double xi[3];
     position_at(s, i, s->now, xi);
-    for (int p = 0; p < count[0]; p++)
-        for (int q = 0; q < count[1]; q++)
-            for (int r = 0; r < count[2]; r++)
-                for (int32_t j = s->head[(near[2][r] * s->m[1] + near[1][q]) * s->m[0] + near[0][p]]; j >= 0;
-                     j = s->next[j])
-                    if (j != i) consider_pair(s, i, xi, j, best);
+    for (int l = 0; l < 2; l++)
+        if (s->grids[l].bodies > 0) consider_grid(s, i, xi, &s->grids[l], best);
 }
 
 static void consider_walls_and_cells(const ls *s, int32_t i, ls_event *best)
@@ -268,10 +315,11 @@ static void consider_walls_and_cells(const ls *s, int32_t i, ls_event *best)
                 if (s->now + tau < best->time) *best = (ls_event){s->now + tau, i, 2 * a, s->count[i], 0, EVENT_WALL};
             }
         }
-        if (s->m[a] < 2 || v == 0) continue;
-        int k = cell_coordinate(s, s->cell[i], a); /* the body's own cell, never rounding's idea of it */
-        if (!s->periodic[a] && ((v > 0 && k == s->m[a] - 1) || (v < 0 && k == 0))) continue;
-        double edge = -s->half[a] + (v > 0 ? k + 1 : k) * s->width[a];
+        const grid *g = &s->grids[s->level[i]];
+        if (g->m[a] < 2 || v == 0) continue;
+        int k = cell_coordinate(g, s->cell[i], a); /* the body's own cell, never rounding's idea of it */
+        if (!s->periodic[a] && ((v > 0 && k == g->m[a] - 1) || (v < 0 && k == 0))) continue;
+        double edge = -s->half[a] + (v > 0 ? k + 1 : k) * g->width[a];
         double tau = fmax(0.0, (edge - x[a]) / v);
         if (s->now + tau < best->time) *best = (ls_event){s->now + tau, i, 2 * a + (v > 0), s->count[i], 0, EVENT_CELL};
     }
@@ -335,12 +383,13 @@ static void bounce(ls *s, int32_t i, int wall)
 static void cross(ls *s, int32_t i, int code)
 {
     bring(s, i);
-    int a = code / 2, k = cell_coordinate(s, s->cell[i], a);
+    const grid *g = grid_of(s, i);
+    int a = code / 2, k = cell_coordinate(g, s->cell[i], a);
     int to = code % 2 ? k + 1 : k - 1;
-    if (to >= s->m[a]) to = 0, s->x[3 * i + a] -= s->side[a];
-    if (to < 0) to = s->m[a] - 1, s->x[3 * i + a] += s->side[a];
+    if (to >= g->m[a]) to = 0, s->x[3 * i + a] -= s->side[a];
+    if (to < 0) to = g->m[a] - 1, s->x[3 * i + a] += s->side[a];
     unlink_body(s, i);
-    link_body(s, i, s->cell[i] + (to - k) * stride_of(s, a));
+    link_body(s, i, s->cell[i] + (to - k) * stride_of(g, a));
 }
 
 /* kT as carom_stats counts it: 2 (KE - KE_cm) / (d N - c), c and KE_cm over the periodic axes (whose
@@ -377,13 +426,15 @@ static int rescale(ls *s)
     return predict_all(s);
 }
 
-/* When the largest diameter reaches the narrowest scanned cell (INFINITY: never). */
+/* When a level's largest diameter reaches its narrowest cell of an axis of 3 or more (INFINITY: never). */
 static double cells_outgrown(const ls *s)
 {
-    double narrowest = INFINITY;
-    for (int a = 0; a < s->dim; a++)
-        if (s->m[a] >= 3) narrowest = fmin(narrowest, s->width[a]);
-    return isfinite(narrowest) ? (narrowest / (2.0 * s->rho_max) - 1.0) / s->rate : INFINITY;
+    double when = INFINITY;
+    for (int l = 0; l < 2; l++)
+        for (int a = 0; a < s->dim; a++)
+            if (s->grids[l].bodies > 0 && s->grids[l].m[a] >= 3)
+                when = fmin(when, (s->grids[l].width[a] / (2.0 * level_radius(s, l)) - 1.0) / s->rate);
+    return when;
 }
 
 /* Wider cells, everyone brought to now and predicted again. */
@@ -441,7 +492,9 @@ static int load(ls *s, const carom_world *world, const carom_world_def *def)
     s->t = calloc(n, sizeof(double)), s->rho = malloc(n * sizeof(double)), s->mass = malloc(n * sizeof(double));
     s->count = calloc(n, sizeof(int64_t));
     s->next = malloc(n * sizeof(int32_t)), s->prev = malloc(n * sizeof(int32_t)), s->cell = malloc(n * sizeof(int32_t));
-    if (!s->x || !s->v || !s->t || !s->rho || !s->mass || !s->count || !s->next || !s->prev || !s->cell) return -1;
+    s->level = malloc(n);
+    if (!s->x || !s->v || !s->t || !s->rho || !s->mass || !s->count || !s->next || !s->prev || !s->cell || !s->level)
+        return -1;
     for (int32_t i = 0; i < s->n; i++) {
         carom_body_state b;
         carom_world_get_body(world, i, &b);
@@ -450,13 +503,15 @@ static int load(ls *s, const carom_world *world, const carom_world_def *def)
         s->rho[i] = b.radius, s->mass[i] = b.mass;
         if (b.radius > s->rho_max) s->rho_max = b.radius;
     }
+    split_levels(s);
     return 0;
 }
 
 static void release(ls *s)
 {
     free(s->x), free(s->v), free(s->t), free(s->rho), free(s->mass), free(s->count);
-    free(s->next), free(s->prev), free(s->cell), free(s->head), free(s->heap);
+    free(s->next), free(s->prev), free(s->cell), free(s->level), free(s->heap);
+    free(s->grids[0].head), free(s->grids[1].head);
 }
 
 static int event_valid(const ls *s, const ls_event *e)

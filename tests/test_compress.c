@@ -175,11 +175,46 @@ static void test_bad_arguments_change_nothing(void)
     carom_world_destroy(w);
 }
 
+/* A 1:10 binary mixture of disks: the two-level cells keep it fast; it packs past 0.80 with no overlap. */
+static void test_size_ratio_ten_mixture(void)
+{
+    carom_world_def def = carom_default_world_def();
+    def.dim = 2, def.box = (carom_vec){12, 12, 1};
+    def.boundary[0] = def.boundary[1] = CAROM_WALLS; /* periodic sides must hold 3 large diameters */
+    carom_world *w = NULL, *out = NULL;
+    CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_OK);
+    carom_rng rng = carom_rng_seed(5);
+    int placed = 0, tries = 0;
+    while (placed < 406 && tries++ < 1000000) {
+        carom_body_def b = carom_default_body_def();
+        b.radius = placed < 6 ? 1.0 : 0.1;
+        b.position = (carom_vec){10 * carom_rng_uniform(&rng) - 5, 10 * carom_rng_uniform(&rng) - 5, 0};
+        b.velocity = (carom_vec){carom_rng_normal(&rng), carom_rng_normal(&rng), 0};
+        placed += carom_world_add_body(w, &b, NULL) == CAROM_OK;
+    }
+    CHECK_EQ_INT(placed, 406);
+    carom_compress_def cd = carom_default_compress_def();
+    cd.rate = 0.05;
+    carom_compress_result r;
+    CHECK_EQ_INT(carom_compress(w, &cd, &out, &r, NULL, 0), CAROM_OK);
+    CHECK_MSG(r.jammed && r.packing_fraction > 0.80, "phi %g", r.packing_fraction);
+    if (out) {
+        CHECK(smallest_gap(out) >= 0);
+        carom_body_state big, small;
+        carom_world_get_body(out, 0, &big);
+        carom_world_get_body(out, 405, &small);
+        CHECK_NEAR(big.radius / small.radius, 10.0, 1e-12);
+    }
+    carom_world_destroy(out);
+    carom_world_destroy(w);
+}
+
 int main(void)
 {
     RUN(test_spheres_jam_near_random_close_packing);
     RUN(test_polydisperse_disks_with_walls);
     RUN(test_target_met_and_same_bits);
     RUN(test_bad_arguments_change_nothing);
+    RUN(test_size_ratio_ten_mixture);
     return CHECK_SUMMARY();
 }
