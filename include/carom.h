@@ -746,6 +746,9 @@ typedef struct carom_compress_result {
     int reached_target;      /* 1 if it stopped at def->target */
     int jammed;              /* 1 if it stopped at max_pressure */
     int capped;              /* 1 if it stopped at max_events */
+    /* 1 if it stopped where the largest body's diameter reached a third of
+     * the shortest periodic side, the most a world's cell grid takes */
+    int box_limited;
 } carom_compress_result;
 
 /* Compresses the bodies of world (disks or spheres, free, with no gravity

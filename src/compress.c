@@ -458,6 +458,17 @@ static double volume_of_bodies(const ls *s, double t)
 
 static double box_volume(const ls *s) { return s->side[0] * s->side[1] * (s->dim == 3 ? s->side[2] : 1.0); }
 
+/* When the largest diameter reaches a third of the shortest periodic side (a world's cell grid needs three
+ * cells of it), less a part in 10^9 (INFINITY: no periodic axis). */
+static double box_limit(const ls *s)
+{
+    double shortest = INFINITY;
+    for (int a = 0; a < s->dim; a++)
+        if (s->periodic[a]) shortest = fmin(shortest, s->side[a]);
+    if (!isfinite(shortest)) return INFINITY;
+    return ((1.0 - 1e-9) * shortest / 3.0 / (2.0 * s->rho_max) - 1.0) / s->rate;
+}
+
 static int check_world(const carom_world *world, const carom_world_def *def, char *why, size_t size)
 {
     if (def->container) return fail(why, size, "compress: the world has a container (expected a box)");
@@ -559,7 +570,7 @@ static int run(ls *s, const carom_compress_def *def, double until, carom_compres
     }
     if (isfinite(until)) {
         s->now = until;
-        r->reached_target = 1;
+        r->reached_target = !r->box_limited;
     }
     return 0;
 }
@@ -640,7 +651,10 @@ carom_status carom_compress(const carom_world *world, const carom_compress_def *
         }
         s.rate = def->rate, s.temperature = def->temperature, s.pressure = NAN;
         double until = def->target > 0 ? (pow(def->target / phi, 1.0 / s.dim) - 1.0) / def->rate : INFINITY;
+        double limit = box_limit(&s);
+        if (limit < until) until = limit, r.box_limited = 1;
         int ran = build_cells(&s) == 0 && predict_all(&s) == 0 ? run(&s, def, until, &r) : -1;
+        if (r.jammed || r.capped) r.box_limited = 0;
         if (ran == 0) {
             r.packing_fraction = volume_of_bodies(&s, s.now) / box_volume(&s);
             r.pressure = s.pressure, r.time = s.now, r.events = s.events, r.pair_events = s.pair_events;

@@ -209,6 +209,24 @@ static void test_size_ratio_ten_mixture(void)
     carom_world_destroy(w);
 }
 
+/* A few bodies in a small periodic box stop where the largest fills a third of it, and the world is made. */
+static void test_box_limit(void)
+{
+    carom_world *w = lattice_world(2, 2, 3.0, CAROM_PERIODIC, 0.0, 6), *out = NULL;
+    carom_compress_def def = carom_default_compress_def();
+    def.rate = 0.1;
+    carom_compress_result r;
+    CHECK_EQ_INT(carom_compress(w, &def, &out, &r, NULL, 0), CAROM_OK);
+    CHECK(r.box_limited && !r.jammed && !r.reached_target && out != NULL);
+    if (out) {
+        carom_body_state b;
+        carom_world_get_body(out, 0, &b);
+        CHECK_NEAR(2.0 * b.radius, 2.0, 1e-8);
+    }
+    carom_world_destroy(out);
+    carom_world_destroy(w);
+}
+
 int main(void)
 {
     RUN(test_spheres_jam_near_random_close_packing);
@@ -216,5 +234,6 @@ int main(void)
     RUN(test_target_met_and_same_bits);
     RUN(test_bad_arguments_change_nothing);
     RUN(test_size_ratio_ten_mixture);
+    RUN(test_box_limit);
     return CHECK_SUMMARY();
 }

@@ -272,7 +272,8 @@ static int build_from_scenario(runner *r, const options *o)
     if (st == 0 && compression_apply(&sc, &r->world, &compressed, r->message, sizeof r->message) != 0) st = -1;
     if (st == 0 && sc.compress.active && !o->quiet)
         fprintf(stderr, "carom: compressed to packing fraction %.6f%s (PV/NkT %.6g) in %lld events, t = %.6g\n",
-                compressed.packing_fraction, compressed.jammed ? ", jammed" : compressed.capped ? ", event cap" : "",
+                compressed.packing_fraction, compressed.jammed ? ", jammed" : compressed.capped ? ", event cap" :
+                compressed.box_limited ? ", where the largest body fills a third of the box" : "",
                 compressed.pressure, (long long)compressed.events, compressed.time);
     if (st == 0 && (session_from_scenario(&r->s, &sc) != 0 || session_set_text(&r->s.species, species) != 0)) {
         snprintf(r->message, sizeof r->message, "out of memory");

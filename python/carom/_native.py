@@ -99,7 +99,8 @@ class CompressDef(Structure):
 
 class CompressResult(Structure):
     _fields_ = [("packing_fraction", c_double), ("pressure", c_double), ("time", c_double), ("events", c_int64),
-                ("pair_events", c_int64), ("reached_target", c_int), ("jammed", c_int), ("capped", c_int)]
+                ("pair_events", c_int64), ("reached_target", c_int), ("jammed", c_int), ("capped", c_int),
+                ("box_limited", c_int)]
 
 
 class Run(Structure):
