@@ -60,10 +60,12 @@ static int label_species(analysis *an, const char *text)
     return 0;
 }
 
+/* Each species' size and radius (NaN where its radii differ). */
 static void find_radii(analysis *an)
 {
     for (int k = 0; k < an->species_count; k++) an->species_radius[k] = -1.0;
     for (int32_t j = 0; j < an->bodies; j++) {
+        an->species_size[an->species[j]]++;
         carom_body_state s;
         carom_world_get_body(an->world, j, &s);
         double *r = &an->species_radius[an->species[j]];
@@ -170,7 +172,8 @@ int analysis_open(analysis *an, const scenario_analysis *a, const carom_world *w
     an->species = malloc(n * sizeof *an->species);
     an->x = calloc(3 * n, sizeof(double));
     if (!an->prefix || !an->species || !an->x || label_species(an, species) != 0 ||
-        !(an->species_radius = malloc(((size_t)an->species_count + 1) * sizeof(double))))
+        !(an->species_radius = malloc(((size_t)an->species_count + 1) * sizeof(double))) ||
+        !(an->species_size = calloc((size_t)an->species_count + 1, sizeof(int64_t))))
         return snprintf(why, why_size, "out of memory"), -1;
     strcpy(an->prefix, a->output);
     an->settings.output = an->prefix;
@@ -230,6 +233,7 @@ void analysis_free(analysis *an)
     free(an->species_names);
     free(an->species);
     free(an->species_radius);
+    free(an->species_size);
     free(an->x);
     free(an->prefix);
     memset(an, 0, sizeof *an);

@@ -34,6 +34,7 @@ typedef struct analysis {
     int species_count;
     char **species_names;
     int32_t *species;
+    int64_t *species_size;       /* bodies of each species */
     double *species_radius;      /* NaN where a species' radii differ */
     double origin, every;
     int64_t index;               /* the next sample */

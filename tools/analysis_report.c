@@ -171,15 +171,14 @@ static void write_collisions(const analysis *an, double duration, FILE *out)
     for (int p = 0; p < pairs; p++) {
         int a, b;
         structure_pair_species(an->species_count, p, &a, &b);
-        int64_t size_a = 0, size_b = 0;
-        for (int32_t j = 0; j < an->bodies; j++) size_a += an->species[j] == a, size_b += an->species[j] == b;
+        double size_a = (double)an->species_size[a], size_b = (double)an->species_size[b];
         double per = a == b ? 2.0 : 1.0;
         fputs(p ? ",\n    {" : "\n    {", out);
         write_pair_names(an, p, out);
         fprintf(out, ", \"count\": %lld, \"rate_per_body_a\": ", (long long)f->collisions[p]);
-        json_number(out, per * (double)f->collisions[p] / ((double)size_a * duration));
+        json_number(out, per * (double)f->collisions[p] / (size_a * duration));
         fputs(", \"rate_per_body_b\": ", out);
-        json_number(out, per * (double)f->collisions[p] / ((double)size_b * duration));
+        json_number(out, per * (double)f->collisions[p] / (size_b * duration));
         fputs(", \"mean_impulse\": ", out);
         json_number(out, f->collisions[p] ? f->impulse[p] / (double)f->collisions[p] : NAN);
         fputc('}', out);
