@@ -48,12 +48,19 @@ enum { FIRST_WIDTH = 16, WIDTH_STEP = 4 };
  * bodies (radius above neighbours_split_radius) are kept out of the world's
  * grid searches, which stay as fine as the small bodies need: they are
  * filed in a coarse grid of their own, a large body searches the fine grid
- * over as many cells as its reach spans, and a large body's row that
- * outgrows the width moves to a long row of its own, so the width (paid by
- * every body) stays the small bodies'. This is the idea of multi-level
+ * over as many cells as its reach spans, and its row lives in a long row
+ * (below), so the width (paid by every body) stays the small bodies'. This
+ * is the idea of multi-level
  * grids for polydisperse contact detection (Ogarko & Luding, Comput. Phys.
  * Commun. 183, 931 (2012)) with two levels. */
 static const double shell_fraction = 0.3;
+/* Rows: every body has a fixed row of `width` entries, from a cache line,
+ * where the prefetching of the event loop can find it from the slot alone.
+ * The width is not the longest row's, which grows with N as the tail of
+ * the distribution does (20 to 24 entries at 10^6 bodies at packing 0.45,
+ * where the mean is 13.7), but the narrowest that leaves at most one body in
+ * NEIGHBOURS_SPILL_SHARE with more (16 there): their rows, and the large
+ * bodies', move to a pool of long rows, found from the fixed row. */
 static const double lists_from_packing = 0.35;
 static const double lists_from_spread = 2.0;
 static const int32_t lists_up_to = 1 << 19;
@@ -79,7 +86,7 @@ void neighbours_free(neighbours *nb)
     }
     memory_free(mem, nb->spare, (size_t)nb->spare_room * sizeof *nb->spare);
     memory_free(mem, nb->large_slot, (size_t)nb->large_room * sizeof *nb->large_slot);
-    memory_free(mem, nb->long_entry, entry_bytes(nb->large_room, nb->long_width));
+    memory_free(mem, nb->long_entry, entry_bytes(nb->long_rows, nb->long_width));
     memory_free(mem, nb->large_of, (size_t)nb->large_of_room * sizeof *nb->large_of);
     cells_free(&nb->large);
     *nb = (neighbours){0};
@@ -153,10 +160,9 @@ double neighbours_choose(carom_world *w)
     return 2.0 * (nb->on ? nb->split : w->max_radius) + 2.0 * nb->shell;
 }
 
-static int32_t *fixed_row(const neighbours *nb, int32_t i) { return nb->entry + (int64_t)i * nb->width; }
+static int32_t *fixed_row(const neighbours *nb, int32_t i) { return (int32_t *)neighbours_fixed_row(nb, i); }
 static int32_t *long_row(const neighbours *nb, int32_t m) { return nb->long_entry + (int64_t)m * nb->long_width; }
 static int32_t *row_of(const neighbours *nb, int32_t i) { return (int32_t *)neighbours_row(nb, i); }
-static int is_large_slot(const neighbours *nb, int32_t i) { return nb->large_count > 0 && nb->large_of[i] >= 0; }
 
 /* Widens block's rows rows from width old_width to width in place, the last
  * first, so a row never moves onto one not yet moved. */
@@ -164,6 +170,39 @@ static void widen_in_place(int32_t *block, int32_t rows, int32_t old_width, int3
 {
     for (int32_t r = rows - 1; r >= 0 && width > old_width; r--)
         memmove(block + (size_t)r * width, block + (size_t)r * old_width, (size_t)old_width * sizeof *block);
+}
+
+/* Body i's row grows past the width: it moves to a free long row (there is
+ * one, reserved by reserve_long), and its fixed row keeps where. */
+static void spill(neighbours *nb, int32_t i)
+{
+    assert(nb->long_free_count > 0 && nb->count[i] == nb->width && nb->width <= nb->long_width);
+    int32_t m = nb->long_free, *fixed = fixed_row(nb, i), *to = long_row(nb, m);
+    nb->long_free = to[0];
+    nb->long_free_count--;
+    nb->long_used++;
+    memcpy(to, fixed, (size_t)nb->width * sizeof *to);
+    fixed[0] = m;
+}
+
+/* Body i's long row, now of n <= width entries, moves back to its fixed row. */
+static void unspill(neighbours *nb, int32_t i, int32_t n)
+{
+    int32_t *fixed = fixed_row(nb, i), m = fixed[0], *from = long_row(nb, m);
+    memcpy(fixed, from, (size_t)n * sizeof *from);
+    from[0] = nb->long_free;
+    nb->long_free = m;
+    nb->long_free_count++;
+    nb->long_used--;
+}
+
+/* Every long row free (the lists are about to be made again). */
+static void free_long_rows(neighbours *nb)
+{
+    nb->long_free_count = nb->long_rows;
+    nb->long_used = 0;
+    for (int32_t m = nb->long_rows - 1; m >= 0; m--) long_row(nb, m)[0] = m + 1 < nb->long_rows ? m + 1 : -1;
+    nb->long_free = nb->long_rows > 0 ? 0 : -1;
 }
 
 /* Rows of at least width entries for `rows` bodies; rows keep their
@@ -179,31 +218,46 @@ static int reserve_rows(neighbours *nb, int32_t rows, int32_t width)
     memory_array arrays[3] = {
         {(void **)&nb->anchor, nb->rows > 0 ? anchor_bytes(nb->rows) : 0, anchor_bytes(rows), 0},
         {(void **)&nb->count, nb->rows > 0 ? count_bytes(nb->rows) : 0, count_bytes(rows), 0},
-        {(void **)&nb->entry, nb->rows > 0 ? entry_bytes(nb->rows, nb->width) : 0, entry_bytes(rows, width), 0}};
+        {(void **)&nb->entry, nb->rows > 0 ? entry_bytes(nb->rows, nb->width) : 0, entry_bytes(rows, width), 1}};
     if (memory_grow_together(nb->mem, arrays, 3) != 0) return -1;
     widen_in_place(nb->entry, nb->rows, nb->width, width);
     for (int32_t r = nb->rows; r < rows; r++) nb->count[r] = 0;
-    int32_t old_width = nb->width;
+    int32_t old_width = nb->width, old_rows = nb->rows;
     nb->rows = rows;
     nb->width = width;
-    for (int32_t m = 0; m < nb->large_count; m++) {
-        int32_t s = nb->large_slot[m], n = nb->count[s];
-        if (n > old_width && n <= width) memcpy(fixed_row(nb, s), long_row(nb, m), (size_t)n * sizeof(int32_t));
+    for (int32_t s = 0; s < old_rows && nb->long_used > 0 && width > old_width; s++) {
+        int32_t n = nb->count[s];
+        if (n > old_width && n <= width) unspill(nb, s, n); /* widening moved its first entry, where */
     }
     return 0;
 }
 
-/* Long rows of at least width entries (for large_room bodies). */
-static int reserve_long(neighbours *nb, int32_t width)
+/* A pool of long rows of at least width entries with at least `free` of
+ * them free. 0, or -1 if out of memory (the pool is then unchanged). */
+static int reserve_long(neighbours *nb, int32_t free, int32_t width)
 {
-    if (width <= nb->long_width) return 0;
+    if (width < nb->long_width) width = nb->long_width;
+    if (free <= nb->long_free_count && width == nb->long_width) return 0;
     if (width >= UINT16_MAX) return -1;
-    int32_t *grown = memory_grow(nb->mem, nb->long_entry, entry_bytes(nb->large_room, nb->long_width),
-                                 entry_bytes(nb->large_room, width));
-    if (!grown) return -1;
-    widen_in_place(grown, nb->large_room, nb->long_width, width);
-    nb->long_entry = grown;
+    int32_t rows = nb->long_rows;
+    if (free > nb->long_free_count) {
+        int64_t wanted = (int64_t)rows + (free - nb->long_free_count), grown = (int64_t)rows + rows / 4 + 4;
+        wanted = wanted > grown ? wanted : grown;
+        if (wanted > INT32_MAX) return -1;
+        rows = (int32_t)wanted;
+    }
+    int32_t *block = memory_grow(nb->mem, nb->long_entry, entry_bytes(nb->long_rows, nb->long_width),
+                                 entry_bytes(rows, width));
+    if (!block) return -1;
+    widen_in_place(block, nb->long_rows, nb->long_width, width);
+    nb->long_entry = block;
     nb->long_width = width;
+    for (int32_t m = rows - 1; m >= nb->long_rows; m--) {
+        long_row(nb, m)[0] = nb->long_free_count > 0 ? nb->long_free : -1;
+        nb->long_free = m;
+        nb->long_free_count++;
+    }
+    nb->long_rows = rows;
     return 0;
 }
 
@@ -216,34 +270,65 @@ static int32_t wider(int32_t width, int32_t need, int is_long)
     return width;
 }
 
-/* Room in row i for `need` entries: a large body's in its long row when
- * they are more than the width, any other's by widening every row. */
-static int make_room(neighbours *nb, int32_t i, int32_t need)
+/* Bodies that are not large may have long rows in one case in
+ * NEIGHBOURS_SPILL_SHARE: beyond that, the width grows. */
+static int spills_too_often(const neighbours *nb, int32_t bodies, int32_t spilled)
 {
-    if (need <= nb->width) return 0;
-    if (is_large_slot(nb, i)) return reserve_long(nb, wider(nb->long_width, need, 1));
-    return reserve_rows(nb, nb->rows, wider(nb->width, need, 0));
+    return spilled - nb->large_count > (bodies - nb->large_count) / NEIGHBOURS_SPILL_SHARE;
 }
 
-/* Appends entry e to row i, which has room: a large body's row, full in the
- * fixed rows, moves to its long row. */
+/* Room in row i (of `bodies` bodies) for `need` entries: in its long row,
+ * which it gets if it has none yet, when they are more than the width; or
+ * wider rows, if one more long row would be too many. */
+static int make_room(neighbours *nb, int32_t i, int32_t need, int32_t bodies)
+{
+    while (need > nb->width && nb->count[i] <= nb->width && spills_too_often(nb, bodies, nb->long_used + 1))
+        if (reserve_rows(nb, nb->rows, nb->width + WIDTH_STEP) != 0) return -1;
+    if (need <= nb->width) return 0;
+    int has_long = nb->count[i] > nb->width;
+    return reserve_long(nb, has_long ? 0 : 1, wider(nb->long_width, need, 1));
+}
+
+/* Appends entry e to row i, which has room: a row that outgrows the width
+ * moves to a long row. */
 static void append(neighbours *nb, int32_t i, int32_t e)
 {
     int32_t n = nb->count[i], *row = fixed_row(nb, i);
     if (n >= nb->width) {
-        assert(is_large_slot(nb, i) && n < nb->long_width);
-        int32_t *long_one = long_row(nb, nb->large_of[i]);
-        if (n == nb->width) memcpy(long_one, row, (size_t)n * sizeof *row);
-        row = long_one;
+        if (n == nb->width) spill(nb, i);
+        row = long_row(nb, row[0]);
+        assert(n < nb->long_width);
     }
     row[n] = e;
     nb->count[i] = (uint16_t)(n + 1);
 }
 
-/* Appends an entry to row i, making room if it is full. */
-static int push(neighbours *nb, int32_t i, int32_t slot, int code)
+/* Row i becomes the n entries of from: in its fixed row, or in a long row,
+ * which it keeps if it has one (a free one was reserved otherwise). */
+static void set_row(neighbours *nb, int32_t i, const int32_t *from, int32_t n)
 {
-    if (make_room(nb, i, nb->count[i] + 1) != 0) return -1;
+    int32_t *fixed = fixed_row(nb, i);
+    int had_long = nb->count[i] > nb->width, has_long = n > nb->width;
+    if (had_long && !has_long) {
+        long_row(nb, fixed[0])[0] = nb->long_free;
+        nb->long_free = fixed[0];
+        nb->long_free_count++;
+        nb->long_used--;
+    } else if (!had_long && has_long) {
+        assert(nb->long_free_count > 0 && n <= nb->long_width);
+        fixed[0] = nb->long_free;
+        nb->long_free = long_row(nb, fixed[0])[0];
+        nb->long_free_count--;
+        nb->long_used++;
+    }
+    nb->count[i] = (uint16_t)n;
+    if (n > 0) memcpy(row_of(nb, i), from, (size_t)n * sizeof *from);
+}
+
+/* Appends an entry to row i, making room if it is full. */
+static int push(neighbours *nb, int32_t i, int32_t slot, int code, int32_t bodies)
+{
+    if (make_room(nb, i, nb->count[i] + 1, bodies) != 0) return -1;
     append(nb, i, slot << NEIGHBOURS_IMAGE_BITS | code);
     return 0;
 }
@@ -266,7 +351,7 @@ static int push_spare(neighbours *nb, int32_t slot, int code)
 }
 
 /* Removes body i from row j (it must be there); a long row that comes down
- * to the width moves back to the fixed rows. */
+ * to the width moves back to the fixed row. */
 static void forget(neighbours *nb, int32_t j, int32_t i)
 {
     int32_t *row = row_of(nb, j);
@@ -274,8 +359,8 @@ static void forget(neighbours *nb, int32_t j, int32_t i)
     for (int k = 0; k < n; k++) {
         if (neighbours_slot(row[k]) != i) continue;
         row[k] = row[n - 1];
+        if (n - 1 == nb->width) unspill(nb, j, n - 1);
         nb->count[j]--;
-        if (n - 1 == nb->width) memcpy(fixed_row(nb, j), row, (size_t)(n - 1) * sizeof *row);
         return;
     }
     assert(!"a neighbour list is not symmetric");
@@ -335,6 +420,12 @@ static double cell_gap2(double gap[3][3], const int8_t dir[3])
 
 static int is_large(const carom_world *w, int32_t i) { return w->hot[i].radius > w->nb.split; }
 
+/* Links the pair (i, j) seen through image code from i, of w->count bodies. */
+static int link_pair(carom_world *w, int32_t i, int32_t j, int code)
+{
+    return push(&w->nb, i, j, code, w->count) != 0 || push(&w->nb, j, i, 26 - code, w->count) != 0 ? -1 : 0;
+}
+
 /* Links small body i with every small body in a higher slot in the cells
  * around its anchor that is within reach (linking everyone, each pair once;
  * a renewal searches all slots, collect_row below); large bodies are linked
@@ -359,7 +450,7 @@ static int link_body(carom_world *w, int32_t i)
             double d2 = anchor_gap2(&w->nb, a_i, j, shift);
             if (!reaches(d2, r_i + split, shell) || is_large(w, j) || !reaches(d2, r_i + w->hot[j].radius, shell))
                 continue;
-            if (push(&w->nb, i, j, code) != 0 || push(&w->nb, j, i, 26 - code) != 0) return -1;
+            if (link_pair(w, i, j, code) != 0) return -1;
         }
     }
     return 0;
@@ -387,9 +478,7 @@ static int search_large(carom_world *w, int32_t i, const double a_i[3], int link
             int32_t j = nb->large_slot[m];
             if (j == i || (linking && i_large && j < i)) continue;
             if (!reaches(anchor_gap2(nb, a_i, j, shift), r_i + w->hot[j].radius, nb->shell)) continue;
-            int failed = linking ? push(nb, i, j, code) != 0 || push(nb, j, i, 26 - code) != 0
-                                 : push_spare(nb, j, code) != 0;
-            if (failed) return -1;
+            if ((linking ? link_pair(w, i, j, code) : push_spare(nb, j, code)) != 0) return -1;
             if (nb->count[j] > *fullest) *fullest = nb->count[j];
         }
     }
@@ -409,8 +498,8 @@ static void file_large(neighbours *nb)
     }
 }
 
-/* Room for count large bodies among w->count: their slots, long rows and
- * grid, and the per-slot index. 0, or -1 if out of memory. */
+/* Room for count large bodies among w->count: their slots and grid, and
+ * the per-slot index. 0, or -1 if out of memory. */
 static int reserve_large(carom_world *w, int32_t count)
 {
     neighbours *nb = &w->nb;
@@ -422,11 +511,10 @@ static int reserve_large(carom_world *w, int32_t count)
         nb->large_of_room = w->count;
     }
     if (count > nb->large_room) {
-        memory_array arrays[2] = {
-            {(void **)&nb->large_slot, (size_t)nb->large_room * sizeof(int32_t), (size_t)count * sizeof(int32_t), 0},
-            {(void **)&nb->long_entry, entry_bytes(nb->large_room, nb->long_width),
-             entry_bytes(count, nb->long_width), 0}};
-        if (memory_grow_together(nb->mem, arrays, 2) != 0) return -1;
+        int32_t *grown = memory_grow(nb->mem, nb->large_slot, (size_t)nb->large_room * sizeof *grown,
+                                     (size_t)count * sizeof *grown);
+        if (!grown) return -1;
+        nb->large_slot = grown;
         nb->large_room = count;
     }
     double width = 2.0 * w->max_radius + 2.0 * nb->shell;
@@ -492,6 +580,7 @@ int neighbours_link_all(carom_world *w)
     nb->split = neighbours_split_radius(w);
     if (index_large(w) != 0) return -1;
     for (int32_t i = 0; i < w->count; i++) nb->count[i] = 0;
+    free_long_rows(nb);
     for (int32_t i = 0; i < w->count; i++) {
         double a_i[3];
         int32_t fullest = 0;
@@ -661,13 +750,20 @@ int neighbours_prepare_renew(carom_world *w, int32_t i, double t)
     nb->prepared = 0;
     nb->prepared_count = 0;
     if (collect_row(w, i, a_i, &fullest, &fullest_large) != 0) return -1;
+    /* Too many long rows: the width grows a step (which moves some back). */
+    if (spills_too_often(nb, w->count, nb->long_used) &&
+        reserve_rows(nb, nb->rows, nb->width + WIDTH_STEP) != 0)
+        return -1;
     /* i's new row, and each new neighbour's, which gains i (an old one
-     * loses it first: one to spare) */
-    int32_t fixed_need = fullest + 1, long_need = fullest_large + 1;
-    if (is_large(w, i)) long_need = long_need > nb->prepared_count ? long_need : nb->prepared_count;
-    else fixed_need = fixed_need > nb->prepared_count ? fixed_need : nb->prepared_count;
-    if (fixed_need > nb->width && reserve_rows(nb, nb->rows, wider(nb->width, fixed_need, 0)) != 0) return -1;
-    if (long_need > nb->width && reserve_long(nb, wider(nb->long_width, long_need, 1)) != 0) return -1;
+     * loses it first: one to spare); a long row for each that may outgrow
+     * the width. */
+    int32_t need = fullest > fullest_large ? fullest + 1 : fullest_large + 1, spills = 0;
+    if (nb->prepared_count > need) need = nb->prepared_count;
+    if (need > nb->width) {
+        spills = nb->prepared_count > nb->width && nb->count[i] <= nb->width;
+        for (int32_t k = 0; k < nb->prepared_count; k++) spills += nb->count[neighbours_slot(nb->spare[k])] == nb->width;
+        if (reserve_long(nb, spills, wider(nb->long_width, need, 1)) != 0) return -1;
+    }
     nb->prepared = i + 1;
     nb->prepared_t = t;
     nb->prepared_epoch = nb->epoch;
@@ -684,9 +780,8 @@ int neighbours_renew(carom_world *w, int32_t i)
     set_anchor(w, i);
     file_by_anchor(w, i);
     if (is_large(w, i)) refile_large(nb, i);
-    nb->count[i] = (uint16_t)nb->prepared_count;
-    int32_t *new_row = row_of(nb, i);
-    if (nb->prepared_count > 0) memcpy(new_row, nb->spare, (size_t)nb->prepared_count * sizeof *new_row);
+    set_row(nb, i, nb->spare, nb->prepared_count);
+    const int32_t *new_row = neighbours_row(nb, i);
     for (int k = 0; k < nb->count[i]; k++) {
         int32_t j = neighbours_slot(new_row[k]);
         int code = new_row[k] & ((1 << NEIGHBOURS_IMAGE_BITS) - 1);
@@ -738,10 +833,10 @@ double neighbours_exit_time(const carom_world *w, int32_t i)
     return half_b >= 0.0 ? -c / (half_b + root) : (root - half_b) / a;
 }
 
-/* Entries of row i kept in the fixed rows (none when it is long). */
+/* What row i keeps in its fixed row: its entries, or where its long row is. */
 static size_t fixed_bytes(const neighbours *nb, int32_t count)
 {
-    return count > nb->width ? 0 : (size_t)count * sizeof(int32_t);
+    return (size_t)(count > nb->width ? 1 : count) * sizeof(int32_t);
 }
 
 void neighbours_save(const neighbours *nb, int32_t src, neighbours_record *r)

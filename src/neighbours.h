@@ -14,7 +14,7 @@ typedef struct carom_world carom_world;
  * entry = slot << NEIGHBOURS_IMAGE_BITS | image, image = (s_x + 1) + 3 (s_y + 1)
  * + 9 (s_z + 1) for an image shift of s_a box sides (s_a in -1, 0, 1). The
  * same pair seen from the other body has image 26 - image. */
-enum { NEIGHBOURS_IMAGE_BITS = 5, NEIGHBOURS_MAX_SLOTS = 1 << 26 };
+enum { NEIGHBOURS_IMAGE_BITS = 5, NEIGHBOURS_MAX_SLOTS = 1 << 26, NEIGHBOURS_SPILL_SHARE = 32 };
 
 typedef struct neighbours {
     int on;            /* lists in use; otherwise cell lists with crossing events */
@@ -23,7 +23,7 @@ typedef struct neighbours {
     int32_t rows;      /* rows allocated */
     float *anchor;     /* 3 per body: where its shell is centred */
     uint16_t *count;   /* per body: entries in its row */
-    int32_t *entry;    /* width per body: the rows of count <= width */
+    int32_t *entry;    /* width per body, from a cache line: the rows (or, for count > width, where the row is) */
     /* A renewal prepared (neighbours_prepare_renew) and not yet made: the
      * body's new row waits in the spare row. */
     int32_t *spare;
@@ -45,11 +45,20 @@ typedef struct neighbours {
     int32_t *large_of;        /* per slot (large_of_room): its index in large_slot, or -1 */
     int32_t large_of_room;
     cells large;              /* large bodies by index into large_slot */
-    /* A large body's row that outgrows the width moves to its long row, so
-     * that the width stays what small bodies need: a row of count > width
-     * is long_entry + long_width * large_of[slot]. */
-    int32_t long_width;
-    int32_t *long_entry;      /* long_width per large body (large_room rows) */
+    /* Rows longer than the width live in a pool of long rows: a large body's
+     * (hundreds of entries in a mixture) and those of the few bodies with
+     * more neighbours than most, so that the width, which every body pays
+     * for, follows the common length rather than the longest (at most one
+     * body in NEIGHBOURS_SPILL_SHARE that is not large has a long row). The
+     * fixed row of a body with count > width holds the index of its long row
+     * in its first entry; free long rows are linked through their first
+     * entries from long_free (-1: none). */
+    int32_t long_width;       /* entries per long row */
+    int32_t long_rows;        /* long rows allocated */
+    int32_t long_free;        /* first free long row, or -1 */
+    int32_t long_free_count;  /* free long rows */
+    int32_t long_used;        /* long rows in use: bodies with count > width */
+    int32_t *long_entry;      /* long_width per long row */
     const carom_allocator *mem; /* NULL: the C library */
 } neighbours;
 
@@ -99,17 +108,22 @@ static inline const double *neighbours_shift(const cells *grid, int32_t entry)
     return grid->image_shift[entry & ((1 << NEIGHBOURS_IMAGE_BITS) - 1)];
 }
 
-/* Row of body i (count[i] entries): long only for a large body whose row
- * outgrew the width. */
+/* The fixed row of body i: its entries, or the index of its long row. */
+static inline const int32_t *neighbours_fixed_row(const neighbours *nb, int32_t i)
+{
+    return nb->entry + (int64_t)i * nb->width;
+}
+
+/* Row of body i (count[i] entries): a long one when they are more than the width. */
 static inline const int32_t *neighbours_row(const neighbours *nb, int32_t i)
 {
-    if (nb->count[i] > nb->width) return nb->long_entry + (int64_t)nb->large_of[i] * nb->long_width;
-    return nb->entry + (int64_t)i * nb->width;
+    const int32_t *fixed = neighbours_fixed_row(nb, i);
+    return nb->count[i] > nb->width ? nb->long_entry + (int64_t)fixed[0] * nb->long_width : fixed;
 }
 
 /* For order.c: body moves between slots. Copies the anchor, count and row of
  * slot src to slot dst (or to/from the scratch record, of width entries); a
- * long row stays where it is, and follows its body in neighbours_relabel. */
+ * long row stays where it is, found from the fixed row, which moves. */
 typedef struct neighbours_record {
     float anchor[3];
     uint16_t count;
@@ -119,7 +133,7 @@ void neighbours_save(const neighbours *nb, int32_t src, neighbours_record *r);
 void neighbours_load(neighbours *nb, int32_t dst, const neighbours_record *r);
 void neighbours_copy(neighbours *nb, int32_t dst, int32_t src);
 /* Renames every entry's slot s to to[s], for bodies 0 .. count-1, and the
- * large bodies' slots (their grid and long rows go by large index and stay). */
+ * large bodies' slots (their grid goes by large index and stays). */
 void neighbours_relabel(neighbours *nb, int32_t count, const int32_t *to);
 
 #endif

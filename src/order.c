@@ -8,7 +8,10 @@
  * memory (the idea of Anderson, Lorenz & Travesset, J. Comput. Phys. 227, 5342
  * (2008), for molecular dynamics on GPUs; a counting sort by cell makes it
  * O(N + cells)). The permutation is applied in place by following its cycles,
- * so it needs two integers per body of scratch, not a copy of every array.
+ * so it needs two integers per body of scratch, not a copy of every array:
+ * the cell lists' links, which are made again from the bodies' cells at the
+ * end, hold them (at 10^6 bodies an allocation of 8 MB would raise the peak
+ * memory by 8 bytes a body).
  */
 #include "order.h"
 
@@ -96,22 +99,28 @@ static void relink_cells(carom_world *w)
     }
 }
 
-int order_permute(carom_world *w, int32_t *from)
+/* One row of scratch for the neighbour lists (NULL when they are off), or
+ * NULL with *failed set. */
+static int32_t *row_scratch(const carom_world *w, int *failed)
 {
-    int32_t n = w->count;
-    const carom_allocator *mem = &w->def.allocator;
-    size_t to_bytes = (size_t)(n > 0 ? n : 1) * sizeof(int32_t);
-    size_t scratch_bytes = (size_t)(w->nb.width > 0 ? w->nb.width : 1) * sizeof(int32_t);
-    int32_t *to = memory_alloc(mem, to_bytes);
-    int32_t *scratch = memory_alloc(mem, scratch_bytes);
-    if (!to || !scratch) {
-        memory_free(mem, to, to_bytes);
-        memory_free(mem, scratch, scratch_bytes);
-        return -1;
-    }
+    int32_t *scratch = w->nb.on ? memory_alloc(&w->def.allocator, (size_t)w->nb.width * sizeof(int32_t)) : NULL;
+    *failed = w->nb.on && !scratch;
+    return scratch;
+}
+
+static void free_row_scratch(const carom_world *w, int32_t *scratch)
+{
+    if (scratch) memory_free(&w->def.allocator, scratch, (size_t)w->nb.width * sizeof(int32_t));
+}
+
+/* order_permute with its scratch row found: cannot fail. from may be the
+ * cell lists' prev links; to is their next links (relink_cells makes both
+ * again from the bodies' cells). */
+static void permute_everywhere(carom_world *w, int32_t *from, int32_t *scratch)
+{
+    int32_t n = w->count, *to = w->grid.next;
     for (int32_t p = 0; p < n; p++) to[from[p]] = p;
     permute(w, from, scratch);
-    memory_free(mem, scratch, scratch_bytes);
     if (w->nb.on) neighbours_relabel(&w->nb, n, to);
     for (int32_t s = 0; s < n; s++) {
         if (w->event[s].kind == EVENT_PAIR) w->event[s].partner = to[w->event[s].partner];
@@ -119,7 +128,15 @@ int order_permute(carom_world *w, int32_t *from)
     }
     calendar_relabel(&w->cal, to);
     relink_cells(w);
-    memory_free(mem, to, to_bytes);
+}
+
+int order_permute(carom_world *w, int32_t *from)
+{
+    int failed;
+    int32_t *scratch = row_scratch(w, &failed);
+    if (failed) return -1;
+    permute_everywhere(w, from, scratch);
+    free_row_scratch(w, scratch);
     return 0;
 }
 
@@ -133,9 +150,10 @@ static int32_t tile_end(int32_t start, int32_t n) { return start + ORDER_TILE < 
 
 int order_bodies(carom_world *w)
 {
-    size_t from_bytes = (size_t)(w->count > 0 ? w->count : 1) * sizeof(int32_t);
-    int32_t *from = memory_alloc(&w->def.allocator, from_bytes);
-    if (!from) return -1; /* tried again after the next event */
+    int failed;
+    int32_t *scratch = row_scratch(w, &failed);
+    if (failed) return -1;        /* tried again after the next event */
+    int32_t *from = w->grid.prev; /* the walk below reads head and next only */
     const int32_t *n = w->grid.n;
     int32_t placed = 0; /* the cells tile by tile; each list in its order */
     for (int32_t z0 = 0; z0 < n[2]; z0 += ORDER_TILE)
@@ -146,8 +164,8 @@ int order_bodies(carom_world *w)
                         for (int32_t x = x0; x < tile_end(x0, n[0]); x++)
                             for (int32_t j = w->grid.head[x + n[0] * (y + n[1] * z)]; j >= 0; j = w->grid.next[j])
                                 from[placed++] = j;
-    int st = order_permute(w, from);
-    memory_free(&w->def.allocator, from, from_bytes);
-    if (st == 0) w->events_since_order = 0;
-    return st;
+    permute_everywhere(w, from, scratch);
+    free_row_scratch(w, scratch);
+    w->events_since_order = 0;
+    return 0;
 }

@@ -366,11 +366,11 @@ PREFETCH_HELPER void prefetch_records(const carom_world *w, int32_t k)
     PREFETCH(&w->hot[k]);
     PREFETCH(&w->event[k]);
     if (w->nb.on) {
-        const int32_t *row = neighbours_row(&w->nb, k);
+        const int32_t *row = neighbours_fixed_row(&w->nb, k); /* a long row is rare */
         PREFETCH(&w->nb.count[k]);
         PREFETCH(&w->nb.anchor[3 * k]);
         PREFETCH(row);
-        PREFETCH(row + 15);
+        PREFETCH(row + w->nb.width - 1);
     } else {
         PREFETCH(&w->grid.cell[k]);
     }
