@@ -175,7 +175,8 @@ typedef struct carom_world_def {
     double collapse_time;
     /* A body having this many events at one instant, with the clock not
      * advancing, means the configuration is jammed (seed 002, 2.1.2): the
-     * run stops with CAROM_JAMMED instead of spinning forever. */
+     * run stops with CAROM_JAMMED instead of spinning forever. 1 to
+     * 16,777,215 (2^24 - 1). */
     int32_t max_collisions_per_instant;
     int32_t capacity_hint;       /* expected number of bodies (0: grow as needed; growing copies the
                                     body arrays, briefly holding the old and the new) */

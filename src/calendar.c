@@ -82,9 +82,11 @@ static void sift_down(calendar *cal, int32_t k)
     place(cal, k, e);
 }
 
+static int32_t key_of(const calendar *cal, int32_t b) { return cal->key_of ? cal->key_of[b] : b; }
+
 static void heap_push(calendar *cal, int32_t b)
 {
-    place(cal, cal->near_count++, (calendar_entry){cal->body[b].time, b, cal->body[b].key});
+    place(cal, cal->near_count++, (calendar_entry){cal->body[b].time, b, key_of(cal, b)});
     sift_up(cal, cal->near_count - 1);
 }
 
@@ -349,9 +351,7 @@ void calendar_clear(calendar *cal)
     cal->mode = CALENDAR_COLLECTING;
 }
 
-void calendar_set(calendar *cal, int32_t body, double t) { calendar_set_keyed(cal, body, body, t); }
-
-void calendar_set_keyed(calendar *cal, int32_t body, int32_t key, double t)
+void calendar_set(calendar *cal, int32_t body, double t)
 {
     assert(body >= 0 && body < cal->capacity);
     assert(t == t); /* never NaN */
@@ -360,7 +360,7 @@ void calendar_set_keyed(calendar *cal, int32_t body, int32_t key, double t)
     if (k >= 0 && near(cal, t)) {
         double old = r->time; /* stays in the heap: re-sift in place */
         r->time = cal->heap[k].time = t;
-        r->key = cal->heap[k].key = key;
+        cal->heap[k].key = key_of(cal, body);
         if (t < old) sift_up(cal, k);
         else sift_down(cal, k);
         return;
@@ -368,7 +368,6 @@ void calendar_set_keyed(calendar *cal, int32_t body, int32_t key, double t)
     if (k == CALENDAR_ABSENT) cal->count++;
     else detach(cal, body);
     r->time = t;
-    r->key = key;
     attach(cal, body);
 }
 

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "carom.h"
+#include "event.h"
 
 /* A near-future heap entry carries its time, so sifting compares neighbouring
  * entries without visiting the per-body records. */
@@ -25,18 +26,24 @@ enum { CALENDAR_ABSENT = -1 };
  * was finite then, all go into the heap; otherwise by bucket. */
 enum { CALENDAR_COLLECTING = 0, CALENDAR_ALL_NEAR = 1, CALENDAR_BUCKETED = 2 };
 
+/* A body's record: its time, where it is filed, and the owner's event,
+ * which the calendar never reads, only moves with the record (so that the
+ * event loop reads one line per event, not two; at 10^6 bodies each is a
+ * miss). Its key (ties between equal times) is the owner's key_of[body]. */
 typedef struct calendar_body {
     double time;
-    int32_t key;
     int32_t where;
     int32_t next, prev; /* the doubly linked bucket list it is in, -1 at the ends */
+    body_event event;
 } calendar_body;
+_Static_assert(sizeof(calendar_body) == 32, "two calendar records to a cache line");
 
 typedef struct calendar {
     calendar_body *body;   /* per body */
     calendar_entry *heap;  /* the near future: heap[k], k < near_count */
     calendar_entry *block; /* the allocation heap lives in */
     int32_t *head;         /* head[b]: first body of bucket b (bucket_count: overflow) */
+    const int32_t *key_of; /* per body: its key (the owner keeps it, and sets it again when it moves); NULL: the body */
     int32_t count;         /* bodies scheduled, anywhere */
     int32_t near_count;    /* of which in the heap */
     int32_t ring_count;    /* of which in ring buckets (not in the overflow list) */
@@ -60,9 +67,8 @@ void calendar_free(calendar *cal);
 void calendar_clear(calendar *cal);
 
 /* Schedules body at time t (never NaN), or moves it there if already
- * scheduled. Equal times are ordered by key (calendar_set: the body itself);
- * a key must stay with its body for as long as the body is scheduled. */
-void calendar_set_keyed(calendar *cal, int32_t body, int32_t key, double t);
+ * scheduled. Equal times are ordered by key (key_of); a key must stay with
+ * its body for as long as the body is scheduled. */
 void calendar_set(calendar *cal, int32_t body, double t);
 void calendar_remove(calendar *cal, int32_t body);
 

@@ -30,11 +30,10 @@ int order_due(const carom_world *w)
 typedef struct body_record {
     body_hot hot;
     double mass;
-    uint32_t counter, instant;
+    uint32_t counter;
     uint64_t collisions;
-    body_event event;
     int32_t id, cell;
-    calendar_body cal; /* links renamed afterwards by calendar_relabel */
+    calendar_body cal; /* with the event; links renamed afterwards by calendar_relabel */
     spin_state spin;   /* with its inertia and polygon, where the world keeps rotation */
     double inertia;
     int32_t shape;
@@ -42,8 +41,8 @@ typedef struct body_record {
 
 static body_record load(const carom_world *w, int32_t s)
 {
-    body_record r = {w->hot[s],        w->mass[s],  w->counter[s],   w->instant[s],
-                     w->collisions[s], w->event[s], w->id_of[s], w->grid.cell[s],
+    body_record r = {w->hot[s],   w->mass[s],      w->counter[s], w->collisions[s],
+                     w->id_of[s], w->grid.cell[s],
                      w->cal.body[s], {{0.0, 0.0, 0.0}, 0.0, {0.0, 0.0, 0.0, 0.0}}, 0.0, -1};
     if (w->spin.on) r.spin = w->spin.state[s], r.inertia = w->spin.inertia[s], r.shape = w->spin.shape[s];
     return r;
@@ -54,9 +53,7 @@ static void store(carom_world *w, int32_t s, const body_record *r)
     w->hot[s] = r->hot;
     w->mass[s] = r->mass;
     w->counter[s] = r->counter;
-    w->instant[s] = r->instant;
     w->collisions[s] = r->collisions;
-    w->event[s] = r->event;
     w->id_of[s] = r->id;
     w->grid.cell[s] = r->cell;
     w->cal.body[s] = r->cal;
@@ -123,7 +120,8 @@ static void permute_everywhere(carom_world *w, int32_t *from, int32_t *scratch)
     permute(w, from, scratch);
     if (w->nb.on) neighbours_relabel(&w->nb, n, to);
     for (int32_t s = 0; s < n; s++) {
-        if (w->event[s].kind == EVENT_PAIR) w->event[s].partner = to[w->event[s].partner];
+        body_event *e = &w->cal.body[s].event;
+        if (e->kind == EVENT_PAIR) e->partner = to[e->partner];
         w->slot_of[w->id_of[s]] = s;
     }
     calendar_relabel(&w->cal, to);

@@ -45,17 +45,18 @@ static carom_status note_instant(carom_world *w, int32_t i, double t)
 {
     double since = t - w->hot[i].t;
     if (since <= 0x1p-40 * fabs(t) || since <= w->rest.creep_span) {
-        if (++w->instant[i] >= (uint32_t)w->def.max_collisions_per_instant)
+        body_event *e = &w->cal.body[i].event;
+        if (++e->instant >= (uint32_t)w->def.max_collisions_per_instant)
             return world_fail(w, CAROM_JAMMED,
                               "body %d had %u events in a row at t = %.17g without the clock advancing "
                               "(by more than 2^-40 of it, or of the time scale, each): %s",
-                              (int)w->id_of[i], w->instant[i], t,
+                              (int)w->id_of[i], (unsigned)e->instant, t,
                               w->drive.kinematic ? "it is squeezed (between a kinematic body and a wall or another "
                                                    "kinematic body?), jammed or collapsing"
                                                  : "the configuration is jammed or collapsing; world.collapse_time "
                                                    "(the TC model) or world.elastic_below_speed cures collapse");
     } else {
-        w->instant[i] = 0;
+        w->cal.body[i].event.instant = 0;
     }
     return CAROM_OK;
 }
@@ -117,7 +118,7 @@ static void contact_separation(const carom_world *w, int32_t i, int32_t j, doubl
 
 static carom_status process_pair(carom_world *w, int32_t owner, double t)
 {
-    int32_t partner = w->event[owner].partner;
+    int32_t partner = w->cal.body[owner].event.partner;
     int shaped = shapes_is_polygon(w, owner) || shapes_is_polygon(w, partner); /* a polygon: shapes.c */
     int first = w->id_of[owner] < w->id_of[partner]; /* i has the lower id */
     int32_t i = first ? owner : partner, j = first ? partner : owner;
@@ -174,7 +175,7 @@ static double reflect_off_container(carom_world *w, int32_t i, double t, double 
  * starts a Zeno series on a floor (settle.c's rest is for disks). */
 static carom_status process_shape_wall(carom_world *w, int32_t i, double t)
 {
-    int wall = w->event[i].partner;
+    int wall = w->cal.body[i].event.partner;
     double previous = w->hot[i].t; /* the body's previous event */
     carom_status st = note_instant(w, i, t);
     if (st != CAROM_OK) return st;
@@ -194,7 +195,7 @@ static carom_status process_shape_wall(carom_world *w, int32_t i, double t)
 static carom_status process_wall(carom_world *w, int32_t i, double t)
 {
     if (shapes_is_polygon(w, i)) return process_shape_wall(w, i, t);
-    int wall = w->event[i].partner;
+    int wall = w->cal.body[i].event.partner;
     double previous = w->hot[i].t; /* the body's previous event */
     carom_status st = note_instant(w, i, t);
     if (st != CAROM_OK) return st;
@@ -231,7 +232,7 @@ static carom_status process_wall(carom_world *w, int32_t i, double t)
  * stored position by one box side. */
 static carom_status process_cell(carom_world *w, int32_t i, double t)
 {
-    int face = w->event[i].partner;
+    int face = w->cal.body[i].event.partner;
     carom_status st = note_instant(w, i, t);
     if (st != CAROM_OK) return st;
     advance(w, i, t);
@@ -245,7 +246,7 @@ static carom_status process_cell(carom_world *w, int32_t i, double t)
 /* The end of a Zeno series of bounces: the body comes to rest on its floor. */
 static carom_status process_rest(carom_world *w, int32_t i, double t)
 {
-    int wall = w->event[i].partner;
+    int wall = w->cal.body[i].event.partner;
     carom_status st = note_instant(w, i, t);
     if (st != CAROM_OK) return st;
     advance(w, i, t);
@@ -260,8 +261,8 @@ static carom_status process_rest(carom_world *w, int32_t i, double t)
  * brought forward); the crossing is reported and not offered again. */
 static carom_status process_sensor(carom_world *w, int32_t i, double t)
 {
-    int32_t sensor = w->event[i].partner;
-    int32_t direction = w->event[i].partner_counter ? 1 : -1;
+    int32_t sensor = w->cal.body[i].event.partner;
+    int32_t direction = w->cal.body[i].event.partner_counter ? 1 : -1;
     w->sense.last[w->id_of[i]] = (sensor_mark){t, sensor};
     w->meas.sensor_events++;
     schedule_body(w, i);
@@ -295,7 +296,7 @@ static carom_status process_recheck(carom_world *w, int32_t i, double t)
 
 static int is_stale(const carom_world *w, int32_t i)
 {
-    const body_event *e = &w->event[i];
+    const body_event *e = &w->cal.body[i].event;
     return e->kind == EVENT_PAIR && w->counter[e->partner] != e->partner_counter;
 }
 
@@ -328,12 +329,12 @@ static carom_status process_next(carom_world *w, int32_t i, double t, int *count
         return CAROM_OK;
     }
     /* the memory an event needs is found before anything changes */
-    if (w->event[i].kind == EVENT_SHELL && neighbours_prepare_renew(w, i, t) != 0)
+    if (w->cal.body[i].event.kind == EVENT_SHELL && neighbours_prepare_renew(w, i, t) != 0)
         return world_fail(w, CAROM_OUT_OF_MEMORY, "out of memory growing the neighbour list of body %d",
                           (int)w->id_of[i]);
     w->clock = t;
     *counted = 1;
-    switch (w->event[i].kind) {
+    switch (w->cal.body[i].event.kind) {
     case EVENT_PAIR: return process_pair(w, i, t);
     case EVENT_WALL: return process_wall(w, i, t);
     case EVENT_SHELL: return process_shell(w, i, t);
@@ -364,7 +365,7 @@ enum { PREFETCH_FROM_BODIES = 1 << 16 };
 PREFETCH_HELPER void prefetch_records(const carom_world *w, int32_t k)
 {
     PREFETCH(&w->hot[k]);
-    PREFETCH(&w->event[k]);
+    PREFETCH(&w->cal.body[k].event);
     if (w->nb.on) {
         const int32_t *row = neighbours_fixed_row(&w->nb, k); /* a long row is rare */
         PREFETCH(&w->nb.count[k]);
@@ -433,7 +434,7 @@ static int upcoming_bodies(const calendar *cal, int32_t twin, int32_t out[UPCOMI
 /* The partner of body k's event, or -1. */
 static int32_t partner_of(const carom_world *w, int32_t k)
 {
-    return w->event[k].kind == EVENT_PAIR ? w->event[k].partner : -1;
+    return w->cal.body[k].event.kind == EVENT_PAIR ? w->cal.body[k].event.partner : -1;
 }
 
 /* The events due next are known a few events ahead (the near heap's top), and
@@ -475,7 +476,7 @@ double carom_world_next_event_time(carom_world *w)
     if (!w || w->in_callback) return NAN;
     if (w->needs_rebuild && schedule_rebuild(w) != CAROM_OK) return NAN;
     int32_t i = calendar_first(&w->cal);
-    if (i < 0 || w->event[i].kind == EVENT_NONE) return INFINITY;
+    if (i < 0 || w->cal.body[i].event.kind == EVENT_NONE) return INFINITY;
     return calendar_first_time(&w->cal);
 }
 
@@ -491,7 +492,7 @@ carom_status carom_world_run(carom_world *w, double t_end, int64_t max_events)
     int64_t processed = 0;
     while (max_events < 0 || processed < max_events) {
         int32_t i = calendar_first(&w->cal);
-        if (i < 0 || w->event[i].kind == EVENT_NONE) break;
+        if (i < 0 || w->cal.body[i].event.kind == EVENT_NONE) break;
         double t = calendar_first_time(&w->cal);
         if (!(t <= t_end && t < INFINITY)) break; /* only finite times are events */
         if (t > w->rest.clock_limit)

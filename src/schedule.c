@@ -71,7 +71,7 @@ static void consider(candidate *best, double time, uint8_t kind, int32_t partner
                      uint32_t partner_counter)
 {
     if (!(time < best->time)) return;
-    set_best(best, time, (body_event){partner, partner_counter, kind});
+    set_best(best, time, (body_event){partner, partner_counter, kind, 0});
 }
 
 /* Do bodies i and j (j seen through shift) touch, to round-off, now? */
@@ -102,7 +102,7 @@ SCAN void offer_pair(const carom_world *w, candidate *best, double t, int32_t i,
         (t == best->time && t < INFINITY &&
          (best->event.kind != EVENT_PAIR || w->id_of[j] < w->id_of[best->event.partner]))) {
         if (check_just && j == best->just && still_touching(w, i, j, shift)) return;
-        set_best(best, t, (body_event){j, w->counter[j], EVENT_PAIR});
+        set_best(best, t, (body_event){j, w->counter[j], EVENT_PAIR, 0});
     }
 }
 
@@ -360,7 +360,7 @@ static void consider_shape_walls(const carom_world *w, int32_t i, candidate *bes
 
 double schedule_own_time(const carom_world *w, int32_t i, int which, body_event *event)
 {
-    candidate best = {INFINITY, INFINITY, 0.0, {-1, 0, EVENT_NONE}, -1};
+    candidate best = {INFINITY, INFINITY, 0.0, {-1, 0, EVENT_NONE, 0}, -1};
     int broken = 0; /* in the order schedule_body takes them, so that ties go the same way */
     if (w->container) {
         if (which & OWN_CELL) consider_cell_exit(w, i, &best);
@@ -387,7 +387,7 @@ static void consider_sensors(const carom_world *w, int32_t i, candidate *best)
 
 void schedule_body(carom_world *w, int32_t i)
 {
-    candidate best = {INFINITY, INFINITY, fabs(w->clock) * 0x1p-49, {-1, 0, EVENT_NONE},
+    candidate best = {INFINITY, INFINITY, fabs(w->clock) * 0x1p-49, {-1, 0, EVENT_NONE, 0},
                       w->rest.last_partner ? settle_just_partner(w, i) : -1};
     w->meas.predictions++;
     if (w->steering.count) consider(&best, steering_event_time(w, i), EVENT_FILTER, 0, 0); /* wins ties */
@@ -403,9 +403,9 @@ void schedule_body(carom_world *w, int32_t i)
         consider_cell_exit(w, i, &best);
     }
     consider_pairs(w, i, &best);
-    w->event[i] = best.event;
+    event_set(&w->cal.body[i].event, best.event);
     /* Never schedule before the clock, so time never goes back. */
-    calendar_set_keyed(&w->cal, i, w->id_of[i], best.time < w->clock ? w->clock : best.time);
+    calendar_set(&w->cal, i, best.time < w->clock ? w->clock : best.time);
 }
 
 int schedule_regrid(carom_world *w, double min_width, int64_t max_cells)

@@ -56,7 +56,7 @@ static double dot(const double a[3], const double b[3]) { return a[0] * b[0] + a
 static void repredict(carom_world *w, int32_t s)
 {
     w->counter[s]++;
-    w->instant[s] = 0;
+    w->cal.body[s].event.instant = 0;
     settle_after_kick(w, s);
     if (w->rest.last_partner) w->rest.last_partner[w->id_of[s]] = -1;
     settle_detect_body(w, s);

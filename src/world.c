@@ -151,9 +151,9 @@ static int check_def(const carom_world_def *def, char *why, size_t size)
     if (!(isfinite(def->elastic_below_speed) && def->elastic_below_speed >= 0.0))
         return fail_def(why, size, "world_def.elastic_below_speed = %g: expected a finite number >= 0",
                         def->elastic_below_speed);
-    if (def->max_collisions_per_instant < 1)
-        return fail_def(why, size, "world_def.max_collisions_per_instant = %d: expected at least 1",
-                        (int)def->max_collisions_per_instant);
+    if (def->max_collisions_per_instant < 1 || def->max_collisions_per_instant > EVENT_INSTANT_MAX)
+        return fail_def(why, size, "world_def.max_collisions_per_instant = %d: expected 1 to %d",
+                        (int)def->max_collisions_per_instant, (int)EVENT_INSTANT_MAX);
     if (!isfinite(def->collapse_time))
         return fail_def(why, size, "world_def.collapse_time = %g: expected a finite time (0: automatic, < 0: off)",
                         def->collapse_time);
@@ -177,13 +177,11 @@ static int check_def(const carom_world_def *def, char *why, size_t size)
 enum { BODY_ARRAYS_MAX = 24 };
 static int body_arrays(carom_world *w, int32_t capacity, memory_array arrays[BODY_ARRAYS_MAX])
 {
-    void **blocks[BODY_ARRAYS_MAX] = {(void **)&w->hot,   (void **)&w->mass,  (void **)&w->counter,
-                                      (void **)&w->instant, (void **)&w->collisions, (void **)&w->event,
-                                      (void **)&w->id_of, (void **)&w->slot_of};
-    size_t element[BODY_ARRAYS_MAX] = {sizeof *w->hot,   sizeof *w->mass,  sizeof *w->counter,
-                                       sizeof *w->instant, sizeof *w->collisions, sizeof *w->event,
-                                       sizeof *w->id_of, sizeof *w->slot_of};
-    int count = 8;
+    void **blocks[BODY_ARRAYS_MAX] = {(void **)&w->hot,        (void **)&w->mass,  (void **)&w->counter,
+                                      (void **)&w->collisions, (void **)&w->id_of, (void **)&w->slot_of};
+    size_t element[BODY_ARRAYS_MAX] = {sizeof *w->hot,        sizeof *w->mass,  sizeof *w->counter,
+                                       sizeof *w->collisions, sizeof *w->id_of, sizeof *w->slot_of};
+    int count = 6;
     if (w->rest.floors) {
         blocks[count] = (void **)&w->rest.state, element[count++] = sizeof *w->rest.state;
         blocks[count] = (void **)&w->rest.zeno, element[count++] = 6 * sizeof *w->rest.zeno;
@@ -224,8 +222,10 @@ int world_reserve_bodies(carom_world *w, int32_t needed)
     /* the grid and the calendar may keep the room they got: they track it themselves */
     if (cells_reserve(&w->grid, capacity) != 0 || calendar_reserve(&w->cal, capacity) != 0) {
         memory_shrink_back(&w->def.allocator, arrays, count);
+        w->cal.key_of = w->id_of;
         return -1;
     }
+    w->cal.key_of = w->id_of; /* equal times go by id */
     w->capacity = capacity;
     return 0;
 }
@@ -495,9 +495,8 @@ static void store_body(carom_world *w, int32_t id, const double x[3], const caro
     h->radius = shape->count > 0 ? shape->radius : b->radius;
     w->mass[id] = b->mass;
     w->counter[id] = 0;
-    w->instant[id] = 0;
     w->collisions[id] = 0;
-    w->event[id] = (body_event){-1, 0, EVENT_NONE};
+    w->cal.body[id].event = (body_event){-1, 0, EVENT_NONE, 0};
     settle_new_body(w, id);
     if (w->sense.last) w->sense.last[id] = (sensor_mark){-INFINITY, -1};
     if (w->drive.on) {

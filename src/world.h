@@ -27,24 +27,6 @@ typedef struct body_hot {
 } body_hot;
 _Static_assert(sizeof(body_hot) == 64, "the hot body record is one cache line");
 
-/* The one event each body has scheduled (its time is in the calendar). */
-enum {
-    EVENT_NONE = 0,
-    EVENT_PAIR = 1,
-    EVENT_WALL = 2,
-    EVENT_CELL = 3,
-    EVENT_SHELL = 4,
-    EVENT_REST = 5,
-    EVENT_SENSOR = 6,
-    EVENT_FILTER = 7,  /* a steered body decides again (steering.c) */
-    EVENT_RECHECK = 8  /* predict again from here: a container search spent its budget (boundary.c) */
-};
-typedef struct body_event {
-    int32_t partner;          /* pair: the other body; wall, rest: carom_wall; cell: face; sensor: the sensor */
-    uint32_t partner_counter; /* pair: the partner's collision counter when predicted; sensor: 1 if crossing upwards */
-    uint8_t kind;             /* EVENT_* */
-} body_event;
-
 struct carom_world {
     carom_world_def def;
     int dim;
@@ -67,9 +49,7 @@ struct carom_world {
     body_hot *hot;
     double *mass;
     uint32_t *counter;  /* collisions of each body: stamps invalidate stale predictions */
-    uint32_t *instant;  /* collisions of each body at its current instant (jam detection) */
     uint64_t *collisions; /* pair and wall collisions of each body (what carom_body_state reports) */
-    body_event *event;
     double max_radius;
 
     cells grid;       /* bodies by position, or by anchor when neighbour lists are on */

@@ -57,6 +57,9 @@ static void test_bad_world_defs(void)
     def = carom_default_world_def();
     def.max_collisions_per_instant = 0;
     expect_bad_def(def, "max_collisions_per_instant", "0");
+    def = carom_default_world_def();
+    def.max_collisions_per_instant = 1 << 24; /* counted in 24 bits */
+    expect_bad_def(def, "max_collisions_per_instant", "16777216");
     carom_world *w = NULL;
     CHECK_EQ_INT(carom_world_create(NULL, &w, NULL, 0), CAROM_INVALID_ARGUMENT);
     /* 2D ignores the third axis entirely. */
