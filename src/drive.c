@@ -52,7 +52,7 @@ static void refresh(carom_world *w, int32_t id, double mass)
 void drive_new_body(carom_world *w, int32_t id, const double a[3])
 {
     for (int k = 0; k < 3; k++) w->drive.own[3 * id + k] = k < w->dim ? a[k] : 0.0;
-    refresh(w, id, w->mass[w->slot_of[id]]);
+    refresh(w, id, world_mass(w, w->slot_of[id]));
 }
 
 void drive_set(carom_world *w, int32_t i, const double a[3])

@@ -95,7 +95,7 @@ static void add_instant_sums(const carom_world *w, carom_stats *s, double *open_
     for (int32_t id = 0; id < w->count; id++) { /* in id order: the same sums whatever the layout */
         int32_t i = w->slot_of[id];
         const body_hot *b = &w->hot[i];
-        double x[3], v[3], field[3], m = w->mass[i];
+        double x[3], v[3], field[3], m = world_mass(w, i);
         if (drive_is_kinematic(m)) continue; /* left out: infinite energy and momentum */
         const double *g = motion_gravity(w, i);
         motion_state_at(b, g, w->has_gravity, w->clock, x, v);

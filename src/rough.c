@@ -28,14 +28,14 @@
 /* Body slot as the law sees it, read and updated in place. */
 static impulse_sphere_ref sphere_ref(carom_world *w, int32_t slot)
 {
-    return (impulse_sphere_ref){w->hot[slot].v, w->spin.state[slot].omega, w->mass[slot], w->spin.inertia[slot],
+    return (impulse_sphere_ref){w->hot[slot].v, w->spin.state[slot].omega, world_mass(w, slot), w->spin.inertia[slot],
                                 w->hot[slot].radius};
 }
 
 /* A 2D body spins about z only: the law's zeros there may come out as -0. */
 static void planar(carom_world *w, int32_t slot)
 {
-    if (!(w->mass[slot] < INFINITY)) return;
+    if (!(world_mass(w, slot) < INFINITY)) return;
     w->spin.state[slot].omega[0] = w->spin.state[slot].omega[1] = 0.0;
     w->hot[slot].v[2] = 0.0;
 }
@@ -44,7 +44,7 @@ static void planar(carom_world *w, int32_t slot)
 static double energy_of(const carom_world *w, int32_t slot)
 {
     const double *v = w->hot[slot].v, *o = w->spin.state[slot].omega, inertia = w->spin.inertia[slot];
-    double e = 0.5 * w->mass[slot] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    double e = 0.5 * world_mass(w, slot) * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
     if (inertia < INFINITY) e += 0.5 * inertia * (o[0] * o[0] + o[1] * o[1] + o[2] * o[2]);
     return e;
 }
@@ -70,7 +70,7 @@ double rough_pair(carom_world *w, int32_t i, int32_t j, const double dr[3], doub
                   double *virial)
 {
     *virial = 0.0;
-    int free_i = w->mass[i] < INFINITY, free_j = w->mass[j] < INFINITY;
+    int free_i = world_mass(w, i) < INFINITY, free_j = world_mass(w, j) < INFINITY;
     if (free_i) w->counter[i]++; /* a kinematic body's predictions stay valid */
     if (free_j) w->counter[j]++;
     double r2 = dr[0] * dr[0] + dr[1] * dr[1] + dr[2] * dr[2];
@@ -105,7 +105,7 @@ double rough_wall(carom_world *w, int32_t i, const double outward[3], double e, 
     double length = sqrt(outward[0] * outward[0] + outward[1] * outward[1] + outward[2] * outward[2]);
     if (!(length > 0.0)) return 0.0;
     const double n[3] = {-outward[0] / length, -outward[1] / length, -outward[2] / length}; /* wall to body */
-    assert(w->mass[i] < INFINITY && "a kinematic body bounces as a smooth one (run.c)");
+    assert(world_mass(w, i) < INFINITY && "a kinematic body bounces as a smooth one (run.c)");
     double still[3] = {0.0, 0.0, 0.0}, no_spin[3] = {0.0, 0.0, 0.0};
     const impulse_sphere_ref wall = {still, no_spin, INFINITY, INFINITY, 0.0};
     spin_bring(w, i, t);

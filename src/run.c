@@ -33,7 +33,7 @@ static void advance(carom_world *w, int32_t i, double t)
 {
     if (w->steering.count) steering_note_flight(w, i, t);
     const double *g = motion_gravity(w, i);
-    measure_flight(&w->meas, &w->hot[i], w->mass[i], g, w->has_gravity, t);
+    measure_flight(&w->meas, &w->hot[i], world_mass(w, i), g, w->has_gravity, t);
     motion_advance(&w->hot[i], g, w->has_gravity, t);
 }
 
@@ -80,8 +80,8 @@ static double collide_with_kinematic(carom_world *w, int32_t i, int32_t k, const
                                      double *virial)
 {
     double *v = w->hot[i].v, before = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-    double impulse = collide_kinematic(v, w->hot[k].v, w->mass[i], dr, e, w->def.elastic_below_speed, virial);
-    w->meas.kinematic_work += 0.5 * w->mass[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2] - before);
+    double impulse = collide_kinematic(v, w->hot[k].v, world_mass(w, i), dr, e, w->def.elastic_below_speed, virial);
+    w->meas.kinematic_work += 0.5 * world_mass(w, i) * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2] - before);
     return impulse;
 }
 
@@ -92,18 +92,18 @@ static double collide_bodies(carom_world *w, int32_t i, int32_t j, const double 
                              double t, double *virial)
 {
     if (w->spin.rough) return rough_pair(w, i, j, dr, e, beta, t, virial);
-    if (w->drive.kinematic && drive_is_kinematic(w->mass[i])) {
+    if (w->drive.kinematic && drive_is_kinematic(world_mass(w, i))) {
         const double back[3] = {-dr[0], -dr[1], -dr[2]};
         w->counter[j]++;
         return collide_with_kinematic(w, j, i, back, e, virial);
     }
-    if (w->drive.kinematic && drive_is_kinematic(w->mass[j])) {
+    if (w->drive.kinematic && drive_is_kinematic(world_mass(w, j))) {
         w->counter[i]++;
         return collide_with_kinematic(w, i, j, dr, e, virial);
     }
     w->counter[i]++;
     w->counter[j]++;
-    return collide_pair(w->hot[i].v, w->hot[j].v, w->mass[i], w->mass[j], dr, e, w->def.elastic_below_speed,
+    return collide_pair(w->hot[i].v, w->hot[j].v, world_mass(w, i), world_mass(w, j), dr, e, w->def.elastic_below_speed,
                         virial);
 }
 
@@ -164,11 +164,11 @@ static double reflect_off_container(carom_world *w, int32_t i, double t, double 
     if (!(vn > 0.0 && nn > 0.0)) return 0.0;
     double speed = vn / sqrt(nn);
     double e = settle_wall_restitution(w, i, CAROM_WALL_CONTAINER, t, speed, previous);
-    if (w->spin.rough && w->mass[i] < INFINITY)
+    if (w->spin.rough && world_mass(w, i) < INFINITY)
         return rough_wall(w, i, n, e, wall_beta(w, i, CAROM_WALL_CONTAINER, t, speed, previous), t);
     double k = (1.0 + e) * vn / nn;
     for (int a = 0; a < w->dim; a++) v[a] -= k * n[a];
-    return (1.0 + e) * w->mass[i] * speed;
+    return (1.0 + e) * world_mass(w, i) * speed;
 }
 
 /* A polygon's bounce off a wall or the container (shapes.c): it never
@@ -206,13 +206,13 @@ static carom_status process_wall(carom_world *w, int32_t i, double t)
     } else {
         double outward = wall % 2 ? 1.0 : -1.0;
         e = settle_wall_restitution(w, i, wall, t, w->hot[i].v[wall / 2] * outward, previous);
-        if (w->spin.rough && w->mass[i] < INFINITY) {
+        if (w->spin.rough && world_mass(w, i) < INFINITY) {
             double normal[3] = {0.0, 0.0, 0.0};
             normal[wall / 2] = outward;
             double beta = wall_beta(w, i, wall, t, w->hot[i].v[wall / 2] * outward, previous);
             impulse = rough_wall(w, i, normal, e, beta, t);
         } else {
-            impulse = collide_wall(&w->hot[i].v[wall / 2], outward, w->mass[i], e, 0.0);
+            impulse = collide_wall(&w->hot[i].v[wall / 2], outward, world_mass(w, i), e, 0.0);
         }
     }
     if (!(impulse < INFINITY)) impulse = 0.0; /* a kinematic body: its momentum is not defined */

@@ -25,7 +25,7 @@
 static inline double pair_time_before(const carom_world *w, int32_t i, int32_t j,
                                       const double shift[3], double horizon)
 {
-    if (w->drive.kinematic && drive_is_kinematic(w->mass[i]) && drive_is_kinematic(w->mass[j]))
+    if (w->drive.kinematic && drive_is_kinematic(world_mass(w, i)) && drive_is_kinematic(world_mass(w, j)))
         return INFINITY; /* kinematic bodies pass through each other */
     const body_hot *a = &w->hot[i], *b = &w->hot[j];
     double t_ref = a->t > b->t ? a->t : b->t;
@@ -426,7 +426,7 @@ carom_status schedule_rebuild(carom_world *w)
     for (int32_t id = 0; id < w->count; id++) { /* in id order: the same sums whatever the layout */
         int32_t i = w->slot_of[id];
         if (w->steering.count) steering_note_flight(w, i, w->clock);
-        measure_flight(&w->meas, &w->hot[i], w->mass[i], motion_gravity(w, i), w->has_gravity, w->clock);
+        measure_flight(&w->meas, &w->hot[i], world_mass(w, i), motion_gravity(w, i), w->has_gravity, w->clock);
         motion_advance(&w->hot[i], motion_gravity(w, i), w->has_gravity, w->clock);
     }
     settle_detect(w);

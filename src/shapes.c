@@ -57,7 +57,7 @@ double shapes_pair_time(const carom_world *w, int32_t i, int32_t j, const double
                         double horizon, int *recheck)
 {
     *recheck = 0;
-    if (w->drive.kinematic && drive_is_kinematic(w->mass[i]) && drive_is_kinematic(w->mass[j]))
+    if (w->drive.kinematic && drive_is_kinematic(world_mass(w, i)) && drive_is_kinematic(world_mass(w, j)))
         return INFINITY; /* kinematic bodies pass through each other */
     double t_ref = w->hot[i].t > w->hot[j].t ? w->hot[i].t : w->hot[j].t, s;
     shapecast_body a = body_at(w, i, t_ref, no_shift), b = body_at(w, j, t_ref, shift);
@@ -77,7 +77,7 @@ double shapes_wall_time(const carom_world *w, int32_t i, double horizon, int *wa
     *wall = -1;
     /* a kinematic polygon goes where it is driven: a spinning one could not
      * be turned back from a wall by its centre's velocity alone */
-    if (drive_is_kinematic(w->mass[i])) return INFINITY;
+    if (drive_is_kinematic(world_mass(w, i))) return INFINITY;
     if (w->container) {
         int kind = shapecast_container(&b, w->container, horizon - t0, &s);
         if (kind == SHAPECAST_NONE) return INFINITY;
@@ -106,7 +106,7 @@ static impulse_body2 impulse_body_of(const carom_world *w, int32_t i)
 {
     impulse_body2 b = {{w->hot[i].v[0], w->hot[i].v[1]},
                        w->spin.state[i].omega[2],
-                       w->mass[i],
+                       world_mass(w, i),
                        w->spin.inertia[i]};
     return b;
 }
@@ -176,7 +176,7 @@ double shapes_collide_pair(carom_world *w, int32_t i, int32_t j, const double dr
     impulse_body2 b1 = impulse_body_of(w, j), b2 = impulse_body_of(w, i);
     const double *from = c.point, *to = c.point;
     if (c.feature == POLYGON_EDGE_EDGE) from = c.face_from, to = c.face_to;
-    int kinematic_i = drive_is_kinematic(w->mass[i]), kinematic_j = drive_is_kinematic(w->mass[j]);
+    int kinematic_i = drive_is_kinematic(world_mass(w, i)), kinematic_j = drive_is_kinematic(world_mass(w, j));
     double before = kinetic_energy(&b1) + kinetic_energy(&b2);
     impulse_result2 r;
     *virial = 0.0;
@@ -210,7 +210,7 @@ double shapes_collide_wall(carom_world *w, int32_t i, int wall, double e, double
         outward[wall / 2] = wall % 2 ? 1.0 : -1.0;
         shapecast_wall_gap(&body, outward, w->half[wall / 2], 0.0, point, from, to, &speed);
     }
-    if (drive_is_kinematic(w->mass[i])) return 0.0; /* never scheduled (shapes_wall_time) */
+    if (drive_is_kinematic(world_mass(w, i))) return 0.0; /* never scheduled (shapes_wall_time) */
     const double n[2] = {-outward[0], -outward[1]}; /* from the wall into the body */
     impulse_body2 b1 = impulse_body_of(w, i), b2 = {{0.0, 0.0}, 0.0, INFINITY, INFINITY};
     impulse_result2 r;

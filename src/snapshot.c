@@ -410,7 +410,7 @@ static void write_body(stream *s, const carom_world *w, int32_t i)
     for (int a = 0; a < 3; a++) put_f64(s, h->v[a]);
     put_f64(s, h->t);
     put_f64(s, h->radius);
-    put_f64(s, w->mass[i]);
+    put_f64(s, world_mass(w, i));
     put_u32(s, w->counter[i]);
     put_u32(s, w->cal.body[i].event.instant);
     put_u64(s, w->collisions[i]);
@@ -1270,7 +1270,7 @@ static carom_status check_spin_body(carom_world *w, int32_t i, size_t at, const 
         return refuse(r, at + 56, "orientation time", "body %d: %g: expected a time not after the clock %.17g",
                       (int)i, since, w->clock);
     double inertia = p->inertia[i];
-    int kinematic = drive_is_kinematic(w->mass[i]);
+    int kinematic = drive_is_kinematic(world_mass(w, i));
     if (!(inertia == INFINITY || (!kinematic && world_mass_in_range(inertia))))
         return refuse(r, at + 64, "inertia", "body %d: %g: expected a number from 1e-100 to 1e100 or infinity "
                       "(infinity for a kinematic body)", (int)i, inertia);
@@ -1291,7 +1291,8 @@ static carom_status read_body(stream *s, carom_world *w, int32_t i, const refusa
     for (int a = 0; a < 3; a++) b->v[a] = get_f64(s);
     b->t = get_f64(s);
     b->radius = get_f64(s);
-    w->mass[i] = get_f64(s);
+    if (world_set_mass(w, i, get_f64(s), i == 0) != 0)
+        return out_of_memory(r, at + AT_MASS, "mass", "body %d: out of memory for a mass per body", (int)i);
     w->counter[i] = get_u32(s);
     uint32_t instant = get_u32(s); /* checked below, before it is filed in 24 bits */
     w->collisions[i] = get_u64(s);
@@ -1316,14 +1317,14 @@ static carom_status read_body(stream *s, carom_world *w, int32_t i, const refusa
     if (st != CAROM_OK) return st;
     st = check_motion(w, b, at, i, r);
     if (st != CAROM_OK) return st;
-    if (!world_mass_in_range(w->mass[i]) && !(w->drive.on && drive_is_kinematic(w->mass[i])))
+    if (!world_mass_in_range(world_mass(w, i)) && !(w->drive.on && drive_is_kinematic(world_mass(w, i))))
         return refuse(r, at + AT_MASS, "mass",
                       "body %d: %g, expected a number from 1e-100 to 1e100 (or infinity in a world with driven bodies)",
-                      (int)i, w->mass[i]);
+                      (int)i, world_mass(w, i));
     w->id_of[i] = w->slot_of[i] = i;
     if (w->drive.on) {
         drive_new_body(w, i, &w->drive.own[3 * i]);
-        w->drive.kinematic += drive_is_kinematic(w->mass[i]);
+        w->drive.kinematic += drive_is_kinematic(world_mass(w, i));
     }
     if (instant > (uint32_t)w->def.max_collisions_per_instant)
         return refuse(r, at + AT_INSTANT, "events this instant",
@@ -1643,7 +1644,7 @@ static carom_status check_steered_masses(const carom_world *w, const header *h, 
 {
     for (int32_t k = 0; k < w->steering.count; k++) {
         int32_t id = w->steering.bodies[k].id;
-        if (drive_is_kinematic(w->mass[w->slot_of[id]]))
+        if (drive_is_kinematic(world_mass(w, w->slot_of[id])))
             return refuse(r, h->at_steering, "steered bodies", "body %d is kinematic: it cannot be steered", (int)id);
     }
     return CAROM_OK;

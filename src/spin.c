@@ -47,7 +47,7 @@ static void set_defaults(carom_world *w, int32_t slot)
     q[0] = q[1] = q[2] = 0.0;
     q[3] = w->dim == 3 ? 1.0 : 0.0;
     s->state[slot].since = w->clock;
-    s->inertia[slot] = spin_round_inertia(w->dim, w->mass[slot], w->hot[slot].radius);
+    s->inertia[slot] = spin_round_inertia(w->dim, world_mass(w, slot), w->hot[slot].radius);
     s->shape[slot] = -1;
 }
 
@@ -367,7 +367,7 @@ void spin_get_state(const carom_world *w, int32_t id, carom_body_state *state)
     state->angle = w->dim == 2 ? spin_angle_at(w, slot, w->clock) : 0.0;
     const double *o = s->on ? &s->state[slot].omega[0] : NULL;
     state->angular_velocity = o ? (carom_vec){o[0], o[1], o[2]} : (carom_vec){0.0, 0.0, 0.0};
-    state->inertia = s->on ? s->inertia[slot] : spin_round_inertia(w->dim, w->mass[slot], w->hot[slot].radius);
+    state->inertia = s->on ? s->inertia[slot] : spin_round_inertia(w->dim, world_mass(w, slot), w->hot[slot].radius);
     const polygon_shape *shape = s->on ? spin_polygon(s, slot) : NULL;
     state->polygon_vertices = shape ? shape->count : 0;
 }

@@ -45,7 +45,7 @@ static void bring_to_clock(carom_world *w, int32_t s)
 {
     if (w->steering.count) steering_note_flight(w, s, w->clock);
     const double *g = motion_gravity(w, s);
-    measure_flight(&w->meas, &w->hot[s], w->mass[s], g, w->has_gravity, w->clock);
+    measure_flight(&w->meas, &w->hot[s], world_mass(w, s), g, w->has_gravity, w->clock);
     motion_advance(&w->hot[s], g, w->has_gravity, w->clock);
 }
 
@@ -67,7 +67,7 @@ static void repredict(carom_world *w, int32_t s)
 static void kick(carom_world *w, int32_t s, const double v[3])
 {
     body_hot *h = &w->hot[s];
-    double m = w->mass[s], before = dot(h->v, h->v);
+    double m = world_mass(w, s), before = dot(h->v, h->v);
     for (int a = 0; a < w->dim; a++) h->v[a] = v[a];
     if (!drive_is_kinematic(m)) w->meas.control_work += 0.5 * m * (dot(h->v, h->v) - before);
     repredict(w, s);
@@ -117,8 +117,8 @@ void steer_apply_acceleration(carom_world *w, int32_t s, const double given[3])
     drive_potential_field(w, id, before);
     drive_set(w, s, a);
     drive_potential_field(w, id, after);
-    if (!drive_is_kinematic(w->mass[s])) /* PE = -m field . x changes with the field */
-        w->meas.control_work -= w->mass[s] * (dot(after, w->hot[s].x) - dot(before, w->hot[s].x));
+    if (!drive_is_kinematic(world_mass(w, s))) /* PE = -m field . x changes with the field */
+        w->meas.control_work -= world_mass(w, s) * (dot(after, w->hot[s].x) - dot(before, w->hot[s].x));
     if (drive_moves(&w->drive, id)) settle_release(w, s);
     repredict(w, s);
 }
@@ -156,8 +156,8 @@ carom_status carom_world_set_body_position(carom_world *w, int32_t id, carom_vec
     }
     if (!w->needs_rebuild) refile(w, s);
     drive_potential_field(w, id, field);
-    if (!drive_is_kinematic(w->mass[s]))
-        w->meas.control_work -= w->mass[s] * (dot(field, h->x) - dot(field, from));
+    if (!drive_is_kinematic(world_mass(w, s)))
+        w->meas.control_work -= world_mass(w, s) * (dot(field, h->x) - dot(field, from));
     settle_release(w, s);
     repredict(w, s);
     return CAROM_OK;

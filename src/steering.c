@@ -439,7 +439,7 @@ carom_status carom_world_set_body_filter(carom_world *w, int32_t id, const carom
                           "(at most the dt of carom_world_advance; decisions come at least that often)",
                           (int)id);
     int32_t slot = w->slot_of[id];
-    if (drive_is_kinematic(w->mass[slot]))
+    if (drive_is_kinematic(world_mass(w, slot)))
         return world_fail(w, CAROM_INVALID_ARGUMENT, "body %d: a kinematic body cannot be steered", (int)id);
     if (drive_enable(w) != 0 || (!b && reserve_one(w) != 0))
         return world_fail(w, CAROM_OUT_OF_MEMORY, "body %d: out of memory for steering", (int)id);

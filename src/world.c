@@ -10,6 +10,7 @@
  */
 #include "world.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -177,11 +178,12 @@ static int check_def(const carom_world_def *def, char *why, size_t size)
 enum { BODY_ARRAYS_MAX = 24 };
 static int body_arrays(carom_world *w, int32_t capacity, memory_array arrays[BODY_ARRAYS_MAX])
 {
-    void **blocks[BODY_ARRAYS_MAX] = {(void **)&w->hot,        (void **)&w->mass,  (void **)&w->counter,
-                                      (void **)&w->collisions, (void **)&w->id_of, (void **)&w->slot_of};
-    size_t element[BODY_ARRAYS_MAX] = {sizeof *w->hot,        sizeof *w->mass,  sizeof *w->counter,
-                                       sizeof *w->collisions, sizeof *w->id_of, sizeof *w->slot_of};
-    int count = 6;
+    void **blocks[BODY_ARRAYS_MAX] = {(void **)&w->hot,   (void **)&w->counter, (void **)&w->collisions,
+                                      (void **)&w->id_of, (void **)&w->slot_of};
+    size_t element[BODY_ARRAYS_MAX] = {sizeof *w->hot,   sizeof *w->counter, sizeof *w->collisions,
+                                       sizeof *w->id_of, sizeof *w->slot_of};
+    int count = 5;
+    if (w->mass) blocks[count] = (void **)&w->mass, element[count++] = sizeof *w->mass;
     if (w->rest.floors) {
         blocks[count] = (void **)&w->rest.state, element[count++] = sizeof *w->rest.state;
         blocks[count] = (void **)&w->rest.zeno, element[count++] = 6 * sizeof *w->rest.zeno;
@@ -207,6 +209,25 @@ static int body_arrays(carom_world *w, int32_t capacity, memory_array arrays[BOD
                                    memory_bytes((size_t)capacity, element[k]),
                                    blocks[k] == (void **)&w->hot || blocks[k] == (void **)&w->spin.state};
     return count;
+}
+
+/* A mass per body, each the common one so far. 0, or -1 if out of memory. */
+static int split_masses(carom_world *w)
+{
+    if (w->mass) return 0;
+    double *mass = memory_alloc(&w->def.allocator, memory_bytes((size_t)w->capacity, sizeof *mass));
+    if (!mass) return -1;
+    for (int32_t s = 0; s < w->capacity; s++) mass[s] = w->common_mass;
+    w->mass = mass;
+    return 0;
+}
+
+int world_set_mass(carom_world *w, int32_t s, double mass, int only_body)
+{
+    if (!w->mass && only_body) w->common_mass = mass;
+    else if (!w->mass && mass != w->common_mass && split_masses(w) != 0) return -1;
+    if (w->mass) w->mass[s] = mass;
+    return 0;
 }
 
 /* Every array grows or none does, and the capacity is raised only when all
@@ -493,7 +514,9 @@ static void store_body(carom_world *w, int32_t id, const double x[3], const caro
     }
     h->t = w->clock;
     h->radius = shape->count > 0 ? shape->radius : b->radius;
-    w->mass[id] = b->mass;
+    int stored = world_set_mass(w, id, b->mass, w->count == 0); /* room was made before */
+    assert(stored == 0);
+    (void)stored;
     w->counter[id] = 0;
     w->collisions[id] = 0;
     w->cal.body[id].event = (body_event){-1, 0, EVENT_NONE, 0};
@@ -533,7 +556,9 @@ carom_status carom_world_add_body(carom_world *w, const carom_body_def *b, int32
         st = world_check_place_shape(w, id, x, radius, -1, shape.count > 0 ? &shape : NULL,
                                      w->dim == 2 ? b->angle : 0.0);
     if (st != CAROM_OK) return st;
-    if (world_reserve_bodies(w, id + 1) != 0 || (is_driven_def(b) && drive_enable(w) != 0) ||
+    if (world_reserve_bodies(w, id + 1) != 0 ||
+        (w->count > 0 && b->mass != w->common_mass && split_masses(w) != 0) ||
+        (is_driven_def(b) && drive_enable(w) != 0) ||
         (spin_needed_by(b, w->dim) && spin_enable(w) != 0) || (shape.count > 0 && spin_reserve_shape(w) != 0) ||
         fit_grid_for(w, radius) != 0)
         return world_fail(w, CAROM_OUT_OF_MEMORY, "body %d: out of memory", (int)id);
@@ -572,7 +597,7 @@ carom_status carom_world_get_body(const carom_world *w, int32_t id, carom_body_s
     state->position = (carom_vec){x[0], x[1], x[2]};
     state->velocity = (carom_vec){v[0], v[1], v[2]};
     state->radius = w->hot[s].radius;
-    state->mass = w->mass[s];
+    state->mass = world_mass(w, s);
     state->collisions = w->collisions[s];
     const double *own = w->drive.on ? &w->drive.own[3 * id] : NULL;
     state->acceleration = own ? (carom_vec){own[0], own[1], own[2]} : (carom_vec){0.0, 0.0, 0.0};

@@ -47,7 +47,10 @@ struct carom_world {
     int32_t *slot_of; /* id -> slot */
     int64_t events_since_order;
     body_hot *hot;
+    /* Masses by slot; NULL while every body has common_mass (a fluid of one
+     * kind: 8 bytes a body saved, and no load in a collision). world_mass reads it. */
     double *mass;
+    double common_mass;
     uint32_t *counter;  /* collisions of each body: stamps invalidate stale predictions */
     uint64_t *collisions; /* pair and wall collisions of each body (what carom_body_state reports) */
     double max_radius;
@@ -71,6 +74,13 @@ struct carom_world {
     measure meas;
     char message[256];
 };
+
+/* Body s's mass. */
+static inline double world_mass(const carom_world *w, int32_t s) { return w->mass ? w->mass[s] : w->common_mass; }
+/* Sets body s's mass (only_body: s is the world's first and only body): it
+ * stays common while it is the same for every body; otherwise every body
+ * gets its own. 0, or -1 if out of memory (then nothing changed). */
+int world_set_mass(carom_world *w, int32_t s, double mass, int only_body);
 
 /* Makes room for needed bodies in every per-body array. 0, or -1 if out of memory. */
 int world_reserve_bodies(carom_world *w, int32_t needed);

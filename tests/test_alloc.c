@@ -537,6 +537,54 @@ static void test_order_out_of_memory(void)
     }
 }
 
+/* Bodies of one mass share it; the first body of another mass gives every
+ * body its own, in one allocation: refused, the body is not added and the
+ * world is as it was; granted, every body reports its mass, and a snapshot
+ * brings the same masses back. */
+static void test_mass_per_body_out_of_memory(void)
+{
+    counting c = {0};
+    carom_world_def def = carom_default_world_def();
+    def.allocator = counting_allocator(&c, 1);
+    carom_world *w = NULL;
+    CHECK_EQ_INT(carom_world_create(&def, &w, NULL, 0), CAROM_OK);
+    if (!w) return;
+    for (int k = 0; k < 3; k++) {
+        carom_body_def b = carom_default_body_def();
+        b.position = (carom_vec){-3.0 + 2.0 * k, 0.0, 0.0};
+        b.mass = 2.5;
+        CHECK_EQ_INT(carom_world_add_body(w, &b, NULL), CAROM_OK);
+    }
+    CHECK(w->mass == NULL && w->common_mass == 2.5);
+    uint64_t before = fingerprint_world(w, 1);
+    carom_body_def heavy = carom_default_body_def();
+    heavy.position = (carom_vec){0.0, 3.0, 0.0};
+    heavy.mass = 7.0;
+    c.fail_at = c.requests + 1;
+    CHECK_EQ_INT(carom_world_add_body(w, &heavy, NULL), CAROM_OUT_OF_MEMORY);
+    CHECK_EQ_INT(carom_world_body_count(w), 3);
+    CHECK(w->mass == NULL && fingerprint_world(w, 1) == before);
+    c.fail_at = 0;
+    CHECK_EQ_INT(carom_world_add_body(w, &heavy, NULL), CAROM_OK);
+    CHECK(w->mass != NULL);
+    const double expected[4] = {2.5, 2.5, 2.5, 7.0};
+    size_t size = carom_world_snapshot_size(w);
+    unsigned char *copy = malloc(size);
+    CHECK(carom_world_snapshot(w, copy, size) == CAROM_OK);
+    carom_world *restored = NULL;
+    CHECK(carom_world_restore(copy, size, NULL, NULL, &restored, NULL, 0) == CAROM_OK);
+    for (int32_t id = 0; id < 4; id++) {
+        carom_body_state state, again;
+        CHECK(carom_world_get_body(w, id, &state) == CAROM_OK);
+        CHECK(restored && carom_world_get_body(restored, id, &again) == CAROM_OK);
+        CHECK(state.mass == expected[id] && again.mass == expected[id]);
+    }
+    free(copy);
+    carom_world_destroy(restored);
+    carom_world_destroy(w);
+    CHECK_EQ_INT(c.live, 0);
+}
+
 /* All or none: the third array refused, the first two are back at their sizes. */
 static void test_grow_together(void)
 {
@@ -618,6 +666,7 @@ int main(void)
     RUN(test_record_arrays_on_cache_lines);
     RUN(test_half_an_allocator_is_refused);
     RUN(test_order_out_of_memory);
+    RUN(test_mass_per_body_out_of_memory);
     RUN(test_without_reallocate);
     RUN(test_crowded_frames);
     RUN(test_gravity_walls_and_frames);
