@@ -176,10 +176,9 @@ int cells_reserve(cells *grid, int32_t bodies)
     if (bodies <= grid->capacity) return 0;
     size_t old_bytes = (size_t)grid->capacity * sizeof(int32_t);
     size_t new_bytes = memory_bytes((size_t)bodies, sizeof(int32_t));
-    memory_array arrays[3] = {{(void **)&grid->next, old_bytes, new_bytes, 0},
-                              {(void **)&grid->prev, old_bytes, new_bytes, 0},
+    memory_array arrays[2] = {{(void **)&grid->next, old_bytes, new_bytes, 0},
                               {(void **)&grid->cell, old_bytes, new_bytes, 0}};
-    if (memory_grow_together(grid->mem, arrays, 3) != 0) return -1;
+    if (memory_grow_together(grid->mem, arrays, 2) != 0) return -1;
     for (int32_t b = grid->capacity; b < bodies; b++) grid->cell[b] = -1;
     grid->capacity = bodies;
     return 0;
@@ -192,7 +191,6 @@ void cells_free(cells *grid)
     memory_free(mem, grid->head, (size_t)grid->total * sizeof *grid->head);
     memory_free(mem, grid->pattern_of, (size_t)grid->total);
     memory_free(mem, grid->next, per_body);
-    memory_free(mem, grid->prev, per_body);
     memory_free(mem, grid->cell, per_body);
     *grid = (cells){0};
     grid->mem = mem;
@@ -223,10 +221,7 @@ int32_t cells_locate(const cells *grid, const double x[3])
 void cells_insert(cells *grid, int32_t body, int32_t cell)
 {
     assert(grid->cell[body] < 0 && cell >= 0 && cell < grid->total);
-    int32_t first = grid->head[cell];
-    grid->next[body] = first;
-    grid->prev[body] = -1;
-    if (first >= 0) grid->prev[first] = body;
+    grid->next[body] = grid->head[cell];
     grid->head[cell] = body;
     grid->cell[body] = cell;
 }
@@ -235,10 +230,12 @@ void cells_remove(cells *grid, int32_t body)
 {
     int32_t cell = grid->cell[body];
     if (cell < 0) return;
-    int32_t before = grid->prev[body], after = grid->next[body];
-    if (before >= 0) grid->next[before] = after;
-    else grid->head[cell] = after;
-    if (after >= 0) grid->prev[after] = before;
+    int32_t *link = &grid->head[cell];
+    while (*link != body) {
+        assert(*link >= 0); /* the body is in its cell's list */
+        link = &grid->next[*link];
+    }
+    *link = grid->next[body];
     grid->cell[body] = -1;
 }
 

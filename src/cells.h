@@ -32,10 +32,11 @@ typedef struct cells {
     int periodic[3];   /* axis wraps */
     int32_t total;     /* n[0] n[1] n[2] */
     int32_t *head;     /* head[cell]: first body in the cell, -1 if empty */
+    /* Singly linked: removing a body walks its cell's list (a few bodies;
+     * back links would cost 4 bytes a body, and a cache line as well). */
     int32_t *next;     /* per body: next body in its cell, -1 at the end */
-    int32_t *prev;     /* per body: previous body, -1 at the head */
     int32_t *cell;     /* per body: its cell, -1 if not in the grid */
-    int32_t capacity;  /* bodies that fit in next/prev/cell */
+    int32_t capacity;  /* bodies that fit in next/cell */
     uint8_t *pattern_of;         /* per cell: its pattern */
     cells_pattern pattern[CELLS_PATTERNS];
     double image_shift[27][3];   /* image (s0 + 1) + 3 (s1 + 1) + 9 (s2 + 1) -> s_a box sides */

@@ -111,9 +111,7 @@ void *memory_alloc_lines(const carom_allocator *allocator, size_t bytes)
     if (custom(allocator)) return memory_alloc(allocator, bytes);
     size_t rounded = (at_least_one(bytes) + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
     if (rounded < bytes) return NULL;
-    void *block = aligned_alloc(CACHE_LINE, rounded);
-    if (block) advise_huge_pages(block, rounded);
-    return block;
+    return aligned_alloc(CACHE_LINE, rounded);
 }
 
 void *memory_grow_lines(const carom_allocator *allocator, void *block, size_t old_bytes, size_t new_bytes)
@@ -121,6 +119,7 @@ void *memory_grow_lines(const carom_allocator *allocator, void *block, size_t ol
     if (custom(allocator) || new_bytes == SIZE_MAX) return memory_grow(allocator, block, old_bytes, new_bytes);
     void *moved = memory_alloc_lines(allocator, new_bytes);
     if (!moved) return NULL; /* the old block is untouched */
+    advise_huge_pages(moved, new_bytes);
     if (block) {
         memcpy(moved, block, old_bytes < new_bytes ? old_bytes : new_bytes);
         free(block);

@@ -27,7 +27,9 @@ void memory_free(const carom_allocator *allocator, void *block, size_t bytes);
 
 /* A block aligned to a cache line where the C library is used (a caller's
  * allocator gives its own alignment, at least that of max_align_t); free it
- * with memory_free and the same bytes. */
+ * with memory_free and the same bytes. No huge-page advice: its user (the
+ * calendar's heap, sized for every body, of which a few dozen entries are
+ * in use) would have 2 MB of it resident for a few kilobytes. */
 void *memory_alloc_lines(const carom_allocator *allocator, size_t bytes);
 
 /* memory_grow for an array of records laid out one per cache line (the

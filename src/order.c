@@ -8,10 +8,10 @@
  * memory (the idea of Anderson, Lorenz & Travesset, J. Comput. Phys. 227, 5342
  * (2008), for molecular dynamics on GPUs; a counting sort by cell makes it
  * O(N + cells)). The permutation is applied in place by following its cycles,
- * so it needs two integers per body of scratch, not a copy of every array:
+ * so it needs one integer per body of scratch, not a copy of every array:
  * the cell lists' links, which are made again from the bodies' cells at the
- * end, hold them (at 10^6 bodies an allocation of 8 MB would raise the peak
- * memory by 8 bytes a body).
+ * end, hold it (at 10^6 bodies an allocation of 4 MB would raise the peak
+ * memory by 4 bytes a body).
  */
 #include "order.h"
 
@@ -60,29 +60,38 @@ static void store(carom_world *w, int32_t s, const body_record *r)
     if (w->spin.on) w->spin.state[s] = r->spin, w->spin.inertia[s] = r->inertia, w->spin.shape[s] = r->shape;
 }
 
-/* from[p]: the old slot whose body goes to slot p. Cycle by cycle, in place;
- * from[] is consumed (set to p once slot p is filled). scratch holds one
- * neighbour-list row (when lists are on). */
-static void permute(carom_world *w, int32_t *from, int32_t *scratch)
+/* The body in slot s goes to slot to[s], for every s. Cycle by cycle, in
+ * place, carrying one body's records (and one row of the neighbour lists, in
+ * rows[0]; rows[1] holds the one it displaces). Each slot's to[] is marked
+ * (~) once its body has left, and restored at the end. */
+static void permute(carom_world *w, int32_t *to, int32_t *rows[2])
 {
-    neighbours_record first_lists = {{0.0f, 0.0f, 0.0f}, 0, scratch};
+    neighbours_record carried_lists = {{0.0f, 0.0f, 0.0f}, 0, rows[0]};
+    neighbours_record displaced_lists = {{0.0f, 0.0f, 0.0f}, 0, rows[1]};
     for (int32_t start = 0; start < w->count; start++) {
-        if (from[start] == start) continue;
-        body_record first = load(w, start);
-        if (w->nb.on) neighbours_save(&w->nb, start, &first_lists);
-        int32_t p = start;
-        while (from[p] != start) {
-            body_record r = load(w, from[p]);
-            store(w, p, &r);
-            if (w->nb.on) neighbours_copy(&w->nb, p, from[p]);
-            int32_t next = from[p];
-            from[p] = p;
-            p = next;
+        if (to[start] < 0 || to[start] == start) continue;
+        body_record carried = load(w, start);
+        if (w->nb.on) neighbours_save(&w->nb, start, &carried_lists);
+        int32_t p = to[start];
+        to[start] = ~p;
+        while (p != start) {
+            body_record displaced = load(w, p);
+            if (w->nb.on) neighbours_save(&w->nb, p, &displaced_lists);
+            store(w, p, &carried);
+            if (w->nb.on) neighbours_load(&w->nb, p, &carried_lists);
+            carried = displaced;
+            neighbours_record swap = carried_lists;
+            carried_lists = displaced_lists;
+            displaced_lists = swap;
+            int32_t q = to[p];
+            to[p] = ~q;
+            p = q;
         }
-        store(w, p, &first);
-        if (w->nb.on) neighbours_load(&w->nb, p, &first_lists);
-        from[p] = p;
+        store(w, start, &carried);
+        if (w->nb.on) neighbours_load(&w->nb, start, &carried_lists);
     }
+    for (int32_t s = 0; s < w->count; s++)
+        if (to[s] < 0) to[s] = ~to[s];
 }
 
 /* Rebuilds every cell list in slot order (each list ascending). */
@@ -96,28 +105,28 @@ static void relink_cells(carom_world *w)
     }
 }
 
-/* One row of scratch for the neighbour lists (NULL when they are off), or
+/* Two rows of scratch for the neighbour lists (NULL when they are off), or
  * NULL with *failed set. */
 static int32_t *row_scratch(const carom_world *w, int *failed)
 {
-    int32_t *scratch = w->nb.on ? memory_alloc(&w->def.allocator, (size_t)w->nb.width * sizeof(int32_t)) : NULL;
+    size_t bytes = 2 * (size_t)w->nb.width * sizeof(int32_t);
+    int32_t *scratch = w->nb.on ? memory_alloc(&w->def.allocator, bytes) : NULL;
     *failed = w->nb.on && !scratch;
     return scratch;
 }
 
 static void free_row_scratch(const carom_world *w, int32_t *scratch)
 {
-    if (scratch) memory_free(&w->def.allocator, scratch, (size_t)w->nb.width * sizeof(int32_t));
+    if (scratch) memory_free(&w->def.allocator, scratch, 2 * (size_t)w->nb.width * sizeof(int32_t));
 }
 
-/* order_permute with its scratch row found: cannot fail. from may be the
- * cell lists' prev links; to is their next links (relink_cells makes both
- * again from the bodies' cells). */
-static void permute_everywhere(carom_world *w, int32_t *from, int32_t *scratch)
+/* order_permute with its scratch found: cannot fail. to[] is the cell
+ * lists' next links (relink_cells makes them again from the bodies' cells). */
+static void permute_everywhere(carom_world *w, int32_t *scratch)
 {
     int32_t n = w->count, *to = w->grid.next;
-    for (int32_t p = 0; p < n; p++) to[from[p]] = p;
-    permute(w, from, scratch);
+    int32_t *rows[2] = {scratch, scratch ? scratch + w->nb.width : NULL};
+    permute(w, to, rows);
     if (w->nb.on) neighbours_relabel(&w->nb, n, to);
     for (int32_t s = 0; s < n; s++) {
         body_event *e = &w->cal.body[s].event;
@@ -133,7 +142,8 @@ int order_permute(carom_world *w, int32_t *from)
     int failed;
     int32_t *scratch = row_scratch(w, &failed);
     if (failed) return -1;
-    permute_everywhere(w, from, scratch);
+    for (int32_t p = 0; p < w->count; p++) w->grid.next[from[p]] = p;
+    permute_everywhere(w, scratch);
     free_row_scratch(w, scratch);
     return 0;
 }
@@ -150,19 +160,20 @@ int order_bodies(carom_world *w)
 {
     int failed;
     int32_t *scratch = row_scratch(w, &failed);
-    if (failed) return -1;        /* tried again after the next event */
-    int32_t *from = w->grid.prev; /* the walk below reads head and next only */
+    if (failed) return -1; /* tried again after the next event */
     const int32_t *n = w->grid.n;
-    int32_t placed = 0; /* the cells tile by tile; each list in its order */
+    int32_t placed = 0, *next = w->grid.next; /* each body's link, once followed, becomes its new slot */
     for (int32_t z0 = 0; z0 < n[2]; z0 += ORDER_TILE)
         for (int32_t y0 = 0; y0 < n[1]; y0 += ORDER_TILE)
             for (int32_t x0 = 0; x0 < n[0]; x0 += ORDER_TILE)
                 for (int32_t z = z0; z < tile_end(z0, n[2]); z++)
                     for (int32_t y = y0; y < tile_end(y0, n[1]); y++)
                         for (int32_t x = x0; x < tile_end(x0, n[0]); x++)
-                            for (int32_t j = w->grid.head[x + n[0] * (y + n[1] * z)]; j >= 0; j = w->grid.next[j])
-                                from[placed++] = j;
-    permute_everywhere(w, from, scratch);
+                            for (int32_t j = w->grid.head[x + n[0] * (y + n[1] * z)], after; j >= 0; j = after) {
+                                after = next[j];
+                                next[j] = placed++;
+                            }
+    permute_everywhere(w, scratch);
     free_row_scratch(w, scratch);
     w->events_since_order = 0;
     return 0;

@@ -18,7 +18,7 @@ int order_due(const carom_world *w);
 int order_bodies(carom_world *w);
 
 /* Moves the body in slot from[p] to slot p, for every p (a permutation of
- * 0 .. count-1, consumed), renaming it everywhere. order_bodies uses it;
+ * 0 .. count-1, left as it is), renaming it everywhere. order_bodies uses it;
  * tests use it with random permutations. Returns 0, or -1 if out of memory. */
 int order_permute(carom_world *w, int32_t *from);
 
