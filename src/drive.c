@@ -25,6 +25,7 @@ int drive_enable(carom_world *w)
 {
     drive *d = &w->drive;
     if (d->on) return 0;
+    if (world_own_stamps(w, w->count) != 0) return -1; /* kinematic bodies collide without a change of stamp */
     size_t n = (size_t)w->capacity;
     memory_array arrays[3] = {{(void **)&d->own, 0, memory_bytes(n, 3 * sizeof *d->own), 0},
                               {(void **)&d->total, 0, memory_bytes(n, 3 * sizeof *d->total), 0},

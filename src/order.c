@@ -41,7 +41,7 @@ typedef struct body_record {
 
 static body_record load(const carom_world *w, int32_t s)
 {
-    body_record r = {w->hot[s],   world_mass(w, s),      w->counter[s], w->collisions[s],
+    body_record r = {w->hot[s],   world_mass(w, s), w->own_stamps ? w->counter[s] : 0, w->collisions[s],
                      w->id_of[s], w->grid.cell[s],
                      w->cal.body[s], {{0.0, 0.0, 0.0}, 0.0, {0.0, 0.0, 0.0, 0.0}}, 0.0, -1};
     if (w->spin.on) r.spin = w->spin.state[s], r.inertia = w->spin.inertia[s], r.shape = w->spin.shape[s];
@@ -52,7 +52,7 @@ static void store(carom_world *w, int32_t s, const body_record *r)
 {
     w->hot[s] = r->hot;
     if (w->mass) w->mass[s] = r->mass;
-    w->counter[s] = r->counter;
+    if (w->own_stamps) w->counter[s] = r->counter;
     w->collisions[s] = r->collisions;
     w->id_of[s] = r->id;
     w->grid.cell[s] = r->cell;

@@ -71,8 +71,8 @@ double rough_pair(carom_world *w, int32_t i, int32_t j, const double dr[3], doub
 {
     *virial = 0.0;
     int free_i = world_mass(w, i) < INFINITY, free_j = world_mass(w, j) < INFINITY;
-    if (free_i) w->counter[i]++; /* a kinematic body's predictions stay valid */
-    if (free_j) w->counter[j]++;
+    if (free_i) world_restamp(w, i); /* a kinematic body's predictions stay valid */
+    if (free_j) world_restamp(w, j);
     double r2 = dr[0] * dr[0] + dr[1] * dr[1] + dr[2] * dr[2];
     if (!(r2 > 0.0) || !(free_i || free_j)) return 0.0;
     double minus_inverse_r = -1.0 / sqrt(r2);

@@ -16,6 +16,7 @@
  * In large worlds the records the next events will read are prefetched an
  * event ahead, from the top of the calendar's near-future heap.
  */
+#include <assert.h>
 #include <math.h>
 
 #include "boundary.h"
@@ -94,15 +95,15 @@ static double collide_bodies(carom_world *w, int32_t i, int32_t j, const double 
     if (w->spin.rough) return rough_pair(w, i, j, dr, e, beta, t, virial);
     if (w->drive.kinematic && drive_is_kinematic(world_mass(w, i))) {
         const double back[3] = {-dr[0], -dr[1], -dr[2]};
-        w->counter[j]++;
+        world_restamp(w, j);
         return collide_with_kinematic(w, j, i, back, e, virial);
     }
     if (w->drive.kinematic && drive_is_kinematic(world_mass(w, j))) {
-        w->counter[i]++;
+        world_restamp(w, i);
         return collide_with_kinematic(w, i, j, dr, e, virial);
     }
-    w->counter[i]++;
-    w->counter[j]++;
+    world_restamp(w, i);
+    world_restamp(w, j);
     return collide_pair(w->hot[i].v, w->hot[j].v, world_mass(w, i), world_mass(w, j), dr, e, w->def.elastic_below_speed,
                         virial);
 }
@@ -183,7 +184,7 @@ static carom_status process_shape_wall(carom_world *w, int32_t i, double t)
     int lasting = shapes_wall_is_tc(w, i, t, previous); /* the TC model: no dissipation */
     double e = lasting ? 1.0 : w->def.wall_restitution, mu = lasting ? 0.0 : w->def.friction;
     double impulse = shapes_collide_wall(w, i, wall, e, mu);
-    w->counter[i]++;
+    world_restamp(w, i);
     w->collisions[i]++;
     if (w->rest.last_partner) w->rest.last_partner[w->id_of[i]] = -1;
     w->meas.wall_events++;
@@ -216,7 +217,7 @@ static carom_status process_wall(carom_world *w, int32_t i, double t)
         }
     }
     if (!(impulse < INFINITY)) impulse = 0.0; /* a kinematic body: its momentum is not defined */
-    w->counter[i]++;
+    world_restamp(w, i);
     w->collisions[i]++;
     settle_after_wall(w, i, wall, t, e);
     w->meas.wall_events++;
@@ -251,7 +252,8 @@ static carom_status process_rest(carom_world *w, int32_t i, double t)
     if (st != CAROM_OK) return st;
     advance(w, i, t);
     settle_rest(w, i, wall / 2);
-    w->counter[i]++;
+    assert(w->own_stamps);
+    world_restamp(w, i);
     w->meas.rest_events++;
     schedule_body(w, i);
     return report(w, CAROM_EVENT_REST, i, wall, 0.0, 0);
@@ -297,7 +299,7 @@ static carom_status process_recheck(carom_world *w, int32_t i, double t)
 static int is_stale(const carom_world *w, int32_t i)
 {
     const body_event *e = &w->cal.body[i].event;
-    return e->kind == EVENT_PAIR && w->counter[e->partner] != e->partner_counter;
+    return e->kind == EVENT_PAIR && world_stamp(w, e->partner) != e->partner_counter;
 }
 
 static carom_status check_run_arguments(carom_world *w, double t_end, int64_t max_events)
@@ -458,7 +460,7 @@ PREFETCH_HELPER void prefetch_upcoming(const carom_world *w, int32_t now)
     if (found > 0) {
         prefetch_neighbours(w, next[0]);
         if ((partner = partner_of(w, next[0])) >= 0) {
-            PREFETCH(&w->counter[partner]);
+            PREFETCH(w->own_stamps ? (const void *)&w->counter[partner] : (const void *)&w->collisions[partner]);
             prefetch_neighbours(w, partner);
         }
     }

@@ -102,7 +102,7 @@ SCAN void offer_pair(const carom_world *w, candidate *best, double t, int32_t i,
         (t == best->time && t < INFINITY &&
          (best->event.kind != EVENT_PAIR || w->id_of[j] < w->id_of[best->event.partner]))) {
         if (check_just && j == best->just && still_touching(w, i, j, shift)) return;
-        set_best(best, t, (body_event){j, w->counter[j], EVENT_PAIR, 0});
+        set_best(best, t, (body_event){j, world_stamp(w, j), EVENT_PAIR, 0});
     }
 }
 

@@ -183,8 +183,8 @@ double shapes_collide_pair(carom_world *w, int32_t i, int32_t j, const double dr
     if (!contact_impulse(w, &b1, &b2, b.x, a.x, from, to, c.normal, e, mu, &r)) return 0.0;
     if (kinematic_i || kinematic_j)
         w->meas.kinematic_work += kinetic_energy(&b1) + kinetic_energy(&b2) - before;
-    if (!kinematic_j) store_motion(w, j, &b1), w->counter[j]++;
-    if (!kinematic_i) store_motion(w, i, &b2), w->counter[i]++;
+    if (!kinematic_j) store_motion(w, j, &b1), world_restamp(w, j);
+    if (!kinematic_i) store_motion(w, i, &b2), world_restamp(w, i);
     const double t[2] = {-c.normal[1], c.normal[0]};
     double p[2] = {r.normal * c.normal[0] + r.tangential * t[0],
                    r.normal * c.normal[1] + r.tangential * t[1]};

@@ -411,7 +411,7 @@ static void write_body(stream *s, const carom_world *w, int32_t i)
     put_f64(s, h->t);
     put_f64(s, h->radius);
     put_f64(s, world_mass(w, i));
-    put_u32(s, w->counter[i]);
+    put_u32(s, world_stamp(w, i));
     put_u32(s, w->cal.body[i].event.instant);
     put_u64(s, w->collisions[i]);
     put_i32(s, e.partner);
@@ -1008,6 +1008,7 @@ enum {
     AT_T = 48,
     AT_RADIUS = 56,
     AT_MASS = 64,
+    AT_COUNTER = 72,
     AT_INSTANT = 76,
     AT_EVENT = 88,
     AT_SCHEDULED = 97,
@@ -1293,9 +1294,13 @@ static carom_status read_body(stream *s, carom_world *w, int32_t i, const refusa
     b->radius = get_f64(s);
     if (world_set_mass(w, i, get_f64(s), i == 0) != 0)
         return out_of_memory(r, at + AT_MASS, "mass", "body %d: out of memory for a mass per body", (int)i);
-    w->counter[i] = get_u32(s);
+    uint32_t stamp = get_u32(s);
     uint32_t instant = get_u32(s); /* checked below, before it is filed in 24 bits */
     w->collisions[i] = get_u64(s);
+    /* a stamp that is not the collision count: the world had stamps of its own */
+    if (stamp != (uint32_t)w->collisions[i] && world_own_stamps(w, i) != 0)
+        return out_of_memory(r, at + AT_COUNTER, "counter", "body %d: out of memory for the bodies' stamps", (int)i);
+    if (w->own_stamps) w->counter[i] = stamp;
     w->cal.body[i].event.partner = get_i32(s);
     w->cal.body[i].event.partner_counter = get_u32(s);
     w->cal.body[i].event.kind = get_u8(s);

@@ -30,6 +30,8 @@ static carom_status check_setter(carom_world *w, int32_t id)
     if (w->in_callback)
         return world_fail(w, CAROM_INVALID_ARGUMENT, "body %d: cannot steer bodies from the event callback",
                           (int)id);
+    if (world_own_stamps(w, w->count) != 0) /* a change of motion that is not a collision */
+        return world_fail(w, CAROM_OUT_OF_MEMORY, "body %d: out of memory for the bodies' stamps", (int)id);
     return CAROM_OK;
 }
 
@@ -55,7 +57,8 @@ static double dot(const double a[3], const double b[3]) { return a[0] * b[0] + a
  * void, its settling state is redone, and it alone is predicted again. */
 static void repredict(carom_world *w, int32_t s)
 {
-    w->counter[s]++;
+    assert(w->own_stamps);
+    world_restamp(w, s);
     w->cal.body[s].event.instant = 0;
     settle_after_kick(w, s);
     if (w->rest.last_partner) w->rest.last_partner[w->id_of[s]] = -1;

@@ -178,11 +178,12 @@ static int check_def(const carom_world_def *def, char *why, size_t size)
 enum { BODY_ARRAYS_MAX = 24 };
 static int body_arrays(carom_world *w, int32_t capacity, memory_array arrays[BODY_ARRAYS_MAX])
 {
-    void **blocks[BODY_ARRAYS_MAX] = {(void **)&w->hot,   (void **)&w->counter, (void **)&w->collisions,
-                                      (void **)&w->id_of, (void **)&w->slot_of};
-    size_t element[BODY_ARRAYS_MAX] = {sizeof *w->hot,   sizeof *w->counter, sizeof *w->collisions,
-                                       sizeof *w->id_of, sizeof *w->slot_of};
-    int count = 5;
+    void **blocks[BODY_ARRAYS_MAX] = {(void **)&w->hot, (void **)&w->collisions, (void **)&w->id_of,
+                                      (void **)&w->slot_of};
+    size_t element[BODY_ARRAYS_MAX] = {sizeof *w->hot, sizeof *w->collisions, sizeof *w->id_of,
+                                       sizeof *w->slot_of};
+    int count = 4;
+    if (w->own_stamps) blocks[count] = (void **)&w->counter, element[count++] = sizeof *w->counter;
     if (w->mass) blocks[count] = (void **)&w->mass, element[count++] = sizeof *w->mass;
     if (w->rest.floors) {
         blocks[count] = (void **)&w->rest.state, element[count++] = sizeof *w->rest.state;
@@ -209,6 +210,17 @@ static int body_arrays(carom_world *w, int32_t capacity, memory_array arrays[BOD
                                    memory_bytes((size_t)capacity, element[k]),
                                    blocks[k] == (void **)&w->hot || blocks[k] == (void **)&w->spin.state};
     return count;
+}
+
+int world_own_stamps(carom_world *w, int32_t counted)
+{
+    if (w->own_stamps) return 0;
+    uint32_t *counter = memory_alloc(&w->def.allocator, memory_bytes((size_t)w->capacity, sizeof *counter));
+    if (!counter) return -1;
+    for (int32_t s = 0; s < w->capacity; s++) counter[s] = s < counted ? (uint32_t)w->collisions[s] : 0;
+    w->counter = counter;
+    w->own_stamps = 1;
+    return 0;
 }
 
 /* A mass per body, each the common one so far. 0, or -1 if out of memory. */
@@ -286,6 +298,7 @@ carom_status carom_world_create(const carom_world_def *def, carom_world **world,
         w->def.container = w->container;
     }
     settle_configure(w);
+    w->own_stamps = w->rest.floors; /* bodies come to rest: a change of motion that is not a collision */
     w->spin.rough = def->tangential_restitution > -1.0 || def->wall_tangential_restitution > -1.0;
     if (w->spin.rough) spin_enable(w); /* no bodies yet: allocates nothing */
     if ((def->container && !w->container) || world_reserve_bodies(w, def->capacity_hint) != 0) {
@@ -520,7 +533,7 @@ static void store_body(carom_world *w, int32_t id, const double x[3], const caro
     int stored = world_set_mass(w, id, b->mass, w->count == 0); /* room was made before */
     assert(stored == 0);
     (void)stored;
-    w->counter[id] = 0;
+    if (w->own_stamps) w->counter[id] = 0;
     w->collisions[id] = 0;
     w->cal.body[id].event = (body_event){-1, 0, EVENT_NONE, 0};
     settle_new_body(w, id);

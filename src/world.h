@@ -51,7 +51,14 @@ struct carom_world {
      * kind: 8 bytes a body saved, and no load in a collision). world_mass reads it. */
     double *mass;
     double common_mass;
-    uint32_t *counter;  /* collisions of each body: stamps invalidate stale predictions */
+    /* Each body's stamp: it changes whenever the body's motion does, and a
+     * prediction naming a partner whose stamp has changed since is stale.
+     * While only collisions change motions (no floors to rest on, no driven
+     * or kinematic bodies, no setter called), the stamp is the low 32 bits
+     * of the collision count and counter is NULL (4 bytes a body saved);
+     * own_stamps then turns it on for good. world_stamp reads it. */
+    uint32_t *counter;
+    int own_stamps;
     uint64_t *collisions; /* pair and wall collisions of each body (what carom_body_state reports) */
     double max_radius;
 
@@ -74,6 +81,22 @@ struct carom_world {
     measure meas;
     char message[256];
 };
+
+/* Body s's stamp (see counter). */
+static inline uint32_t world_stamp(const carom_world *w, int32_t s)
+{
+    return w->own_stamps ? w->counter[s] : (uint32_t)w->collisions[s];
+}
+/* Body s's motion changed: a new stamp (after a collision the count did it). */
+static inline void world_restamp(carom_world *w, int32_t s)
+{
+    if (w->own_stamps) w->counter[s]++;
+}
+/* Stamps of their own for every body, from now on (before a change of
+ * motion that is not a collision): the collision counts of the first
+ * `counted` bodies (w->count, except while a snapshot is read), 0 for the
+ * rest. 0, or -1 if out of memory (nothing changed). */
+int world_own_stamps(carom_world *w, int32_t counted);
 
 /* Body s's mass. */
 static inline double world_mass(const carom_world *w, int32_t s) { return w->mass ? w->mass[s] : w->common_mass; }

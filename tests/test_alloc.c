@@ -585,6 +585,41 @@ static void test_mass_per_body_out_of_memory(void)
     CHECK_EQ_INT(c.live, 0);
 }
 
+/* A world whose motions change only in collisions keeps no stamps of its
+ * own (they are the collision counts); the first setter gives every body
+ * its own, in one allocation: refused, the setter fails and the world is as
+ * it was; granted, the stamps start from the collision counts. */
+static void test_own_stamps_out_of_memory(void)
+{
+    counting c = {0};
+    carom_world_def def = carom_default_world_def();
+    def.allocator = counting_allocator(&c, 1);
+    carom_world *w = NULL;
+    CHECK_EQ_INT(carom_world_create(&def, &w, NULL, 0), CAROM_OK);
+    if (!w) return;
+    carom_rng rng = carom_rng_seed(21);
+    const double box[3] = {10, 10, 10};
+    for (int k = 0; k < 100; k++) {
+        carom_body_def b = random_body(&rng, box, 3, 0.3);
+        carom_world_add_body(w, &b, NULL);
+    }
+    CHECK_EQ_INT(carom_world_run(w, 2.0, -1), CAROM_OK);
+    CHECK(!w->own_stamps && w->counter == NULL && carom_world_stats(w).pair_events > 0);
+    uint64_t before = fingerprint_world(w, 1);
+    c.fail_at = c.requests + 1;
+    CHECK_EQ_INT(carom_world_set_body_velocity(w, 3, (carom_vec){1.0, 0.0, 0.0}), CAROM_OUT_OF_MEMORY);
+    CHECK(!w->own_stamps && fingerprint_world(w, 1) == before);
+    c.fail_at = 0;
+    CHECK_EQ_INT(carom_world_set_body_velocity(w, 3, (carom_vec){1.0, 0.0, 0.0}), CAROM_OK);
+    CHECK(w->own_stamps);
+    int32_t moved = w->slot_of[3];
+    for (int32_t s = 0; s < w->count; s++)
+        CHECK(w->counter[s] == (uint32_t)w->collisions[s] + (s == moved)); /* the set body's changed */
+    CHECK_EQ_INT(carom_world_run(w, 4.0, -1), CAROM_OK);
+    carom_world_destroy(w);
+    CHECK_EQ_INT(c.live, 0);
+}
+
 /* All or none: the third array refused, the first two are back at their sizes. */
 static void test_grow_together(void)
 {
@@ -667,6 +702,7 @@ int main(void)
     RUN(test_half_an_allocator_is_refused);
     RUN(test_order_out_of_memory);
     RUN(test_mass_per_body_out_of_memory);
+    RUN(test_own_stamps_out_of_memory);
     RUN(test_without_reallocate);
     RUN(test_crowded_frames);
     RUN(test_gravity_walls_and_frames);
