@@ -494,6 +494,15 @@ static void test_without_reallocate(void)
     CHECK_EQ_INT(b.count.size_errors, 0);
 }
 
+/* A world of the default def whose memory c counts (NULL if it could not be made). */
+static carom_world *counted_world(counting *c, carom_world_def def)
+{
+    def.allocator = counting_allocator(c, 1);
+    carom_world *w = NULL;
+    CHECK_EQ_INT(carom_world_create(&def, &w, NULL, 0), CAROM_OK);
+    return w;
+}
+
 /* Re-sorting bodies in memory takes its scratch from the cell lists' links,
  * so with cell lists it allocates nothing, whatever the allocator says; with
  * neighbour lists it needs one row of scratch, and when it cannot get it,
@@ -504,10 +513,8 @@ static void test_order_out_of_memory(void)
     for (int lists = 0; lists < 2; lists++) {
         counting c = {0};
         carom_world_def def = carom_default_world_def();
-        def.allocator = counting_allocator(&c, 1);
         def.neighbour_shell = lists ? 0.2 : -1.0;
-        carom_world *w = NULL;
-        CHECK_EQ_INT(carom_world_create(&def, &w, NULL, 0), CAROM_OK);
+        carom_world *w = counted_world(&c, def);
         if (!w) return;
         carom_rng rng = carom_rng_seed(14);
         const double box[3] = {10, 10, 10};
@@ -544,10 +551,7 @@ static void test_order_out_of_memory(void)
 static void test_mass_per_body_out_of_memory(void)
 {
     counting c = {0};
-    carom_world_def def = carom_default_world_def();
-    def.allocator = counting_allocator(&c, 1);
-    carom_world *w = NULL;
-    CHECK_EQ_INT(carom_world_create(&def, &w, NULL, 0), CAROM_OK);
+    carom_world *w = counted_world(&c, carom_default_world_def());
     if (!w) return;
     for (int k = 0; k < 3; k++) {
         carom_body_def b = carom_default_body_def();
@@ -592,10 +596,7 @@ static void test_mass_per_body_out_of_memory(void)
 static void test_own_stamps_out_of_memory(void)
 {
     counting c = {0};
-    carom_world_def def = carom_default_world_def();
-    def.allocator = counting_allocator(&c, 1);
-    carom_world *w = NULL;
-    CHECK_EQ_INT(carom_world_create(&def, &w, NULL, 0), CAROM_OK);
+    carom_world *w = counted_world(&c, carom_default_world_def());
     if (!w) return;
     carom_rng rng = carom_rng_seed(21);
     const double box[3] = {10, 10, 10};
