@@ -172,28 +172,42 @@ static void widen_in_place(int32_t *block, int32_t rows, int32_t old_width, int3
         memmove(block + (size_t)r * width, block + (size_t)r * old_width, (size_t)old_width * sizeof *block);
 }
 
-/* Body i's row grows past the width: it moves to a free long row (there is
- * one, reserved by reserve_long), and its fixed row keeps where. */
-static void spill(neighbours *nb, int32_t i)
+/* A free long row (one was reserved by reserve_long), now in use. */
+static int32_t take_long_row(neighbours *nb)
 {
-    assert(nb->long_free_count > 0 && nb->count[i] == nb->width && nb->width <= nb->long_width);
-    int32_t m = nb->long_free, *fixed = fixed_row(nb, i), *to = long_row(nb, m);
-    nb->long_free = to[0];
+    assert(nb->long_free_count > 0);
+    int32_t m = nb->long_free;
+    nb->long_free = long_row(nb, m)[0];
     nb->long_free_count--;
     nb->long_used++;
-    memcpy(to, fixed, (size_t)nb->width * sizeof *to);
+    return m;
+}
+
+/* Long row m is free again. */
+static void give_back_long_row(neighbours *nb, int32_t m)
+{
+    long_row(nb, m)[0] = nb->long_free;
+    nb->long_free = m;
+    nb->long_free_count++;
+    nb->long_used--;
+}
+
+/* Body i's row grows past the width: it moves to a long row, and its fixed
+ * row keeps where. */
+static void spill(neighbours *nb, int32_t i)
+{
+    assert(nb->count[i] == nb->width && nb->width <= nb->long_width);
+    int32_t m = take_long_row(nb), *fixed = fixed_row(nb, i);
+    memcpy(long_row(nb, m), fixed, (size_t)nb->width * sizeof *fixed);
     fixed[0] = m;
 }
 
 /* Body i's long row, now of n <= width entries, moves back to its fixed row. */
 static void unspill(neighbours *nb, int32_t i, int32_t n)
 {
-    int32_t *fixed = fixed_row(nb, i), m = fixed[0], *from = long_row(nb, m);
-    memcpy(fixed, from, (size_t)n * sizeof *from);
-    from[0] = nb->long_free;
-    nb->long_free = m;
-    nb->long_free_count++;
-    nb->long_used--;
+    int32_t *fixed = fixed_row(nb, i), m = fixed[0];
+    memcpy(fixed, long_row(nb, m), (size_t)n * sizeof *fixed);
+    give_back_long_row(nb, m);
 }
 
 /* Every long row free (the lists are about to be made again). */
@@ -309,18 +323,9 @@ static void set_row(neighbours *nb, int32_t i, const int32_t *from, int32_t n)
 {
     int32_t *fixed = fixed_row(nb, i);
     int had_long = nb->count[i] > nb->width, has_long = n > nb->width;
-    if (had_long && !has_long) {
-        long_row(nb, fixed[0])[0] = nb->long_free;
-        nb->long_free = fixed[0];
-        nb->long_free_count++;
-        nb->long_used--;
-    } else if (!had_long && has_long) {
-        assert(nb->long_free_count > 0 && n <= nb->long_width);
-        fixed[0] = nb->long_free;
-        nb->long_free = long_row(nb, fixed[0])[0];
-        nb->long_free_count--;
-        nb->long_used++;
-    }
+    if (had_long && !has_long) give_back_long_row(nb, fixed[0]);
+    if (!had_long && has_long) fixed[0] = take_long_row(nb);
+    assert(n <= (has_long ? nb->long_width : nb->width));
     nb->count[i] = (uint16_t)n;
     if (n > 0) memcpy(row_of(nb, i), from, (size_t)n * sizeof *from);
 }
