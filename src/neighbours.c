@@ -766,7 +766,8 @@ int neighbours_prepare_renew(carom_world *w, int32_t i, double t)
     if (nb->prepared_count > need) need = nb->prepared_count;
     if (need > nb->width) {
         spills = nb->prepared_count > nb->width && nb->count[i] <= nb->width;
-        for (int32_t k = 0; k < nb->prepared_count; k++) spills += nb->count[neighbours_slot(nb->spare[k])] == nb->width;
+        for (int32_t k = 0; k < nb->prepared_count; k++)
+            spills += nb->count[neighbours_slot(nb->spare[k])] == nb->width;
         if (reserve_long(nb, spills, wider(nb->long_width, need, 1)) != 0) return -1;
     }
     nb->prepared = i + 1;

@@ -129,7 +129,7 @@ static void permute_everywhere(carom_world *w, int32_t *scratch)
     permute(w, to, rows);
     if (w->nb.on) neighbours_relabel(&w->nb, n, to);
     for (int32_t s = 0; s < n; s++) {
-        body_event *e = &w->cal.body[s].event;
+        body_event *e = world_event(w, s);
         if (e->kind == EVENT_PAIR) e->partner = to[e->partner];
         w->slot_of[w->id_of[s]] = s;
     }

@@ -46,7 +46,7 @@ static carom_status note_instant(carom_world *w, int32_t i, double t)
 {
     double since = t - w->hot[i].t;
     if (since <= 0x1p-40 * fabs(t) || since <= w->rest.creep_span) {
-        body_event *e = &w->cal.body[i].event;
+        body_event *e = world_event(w, i);
         if (++e->instant >= (uint32_t)w->def.max_collisions_per_instant)
             return world_fail(w, CAROM_JAMMED,
                               "body %d had %u events in a row at t = %.17g without the clock advancing "
@@ -57,7 +57,7 @@ static carom_status note_instant(carom_world *w, int32_t i, double t)
                                                  : "the configuration is jammed or collapsing; world.collapse_time "
                                                    "(the TC model) or world.elastic_below_speed cures collapse");
     } else {
-        w->cal.body[i].event.instant = 0;
+        world_event(w, i)->instant = 0;
     }
     return CAROM_OK;
 }
@@ -119,7 +119,7 @@ static void contact_separation(const carom_world *w, int32_t i, int32_t j, doubl
 
 static carom_status process_pair(carom_world *w, int32_t owner, double t)
 {
-    int32_t partner = w->cal.body[owner].event.partner;
+    int32_t partner = world_event(w, owner)->partner;
     int shaped = shapes_is_polygon(w, owner) || shapes_is_polygon(w, partner); /* a polygon: shapes.c */
     int first = w->id_of[owner] < w->id_of[partner]; /* i has the lower id */
     int32_t i = first ? owner : partner, j = first ? partner : owner;
@@ -176,7 +176,7 @@ static double reflect_off_container(carom_world *w, int32_t i, double t, double 
  * starts a Zeno series on a floor (settle.c's rest is for disks). */
 static carom_status process_shape_wall(carom_world *w, int32_t i, double t)
 {
-    int wall = w->cal.body[i].event.partner;
+    int wall = world_event(w, i)->partner;
     double previous = w->hot[i].t; /* the body's previous event */
     carom_status st = note_instant(w, i, t);
     if (st != CAROM_OK) return st;
@@ -196,7 +196,7 @@ static carom_status process_shape_wall(carom_world *w, int32_t i, double t)
 static carom_status process_wall(carom_world *w, int32_t i, double t)
 {
     if (shapes_is_polygon(w, i)) return process_shape_wall(w, i, t);
-    int wall = w->cal.body[i].event.partner;
+    int wall = world_event(w, i)->partner;
     double previous = w->hot[i].t; /* the body's previous event */
     carom_status st = note_instant(w, i, t);
     if (st != CAROM_OK) return st;
@@ -233,7 +233,7 @@ static carom_status process_wall(carom_world *w, int32_t i, double t)
  * stored position by one box side. */
 static carom_status process_cell(carom_world *w, int32_t i, double t)
 {
-    int face = w->cal.body[i].event.partner;
+    int face = world_event(w, i)->partner;
     carom_status st = note_instant(w, i, t);
     if (st != CAROM_OK) return st;
     advance(w, i, t);
@@ -247,7 +247,7 @@ static carom_status process_cell(carom_world *w, int32_t i, double t)
 /* The end of a Zeno series of bounces: the body comes to rest on its floor. */
 static carom_status process_rest(carom_world *w, int32_t i, double t)
 {
-    int wall = w->cal.body[i].event.partner;
+    int wall = world_event(w, i)->partner;
     carom_status st = note_instant(w, i, t);
     if (st != CAROM_OK) return st;
     advance(w, i, t);
@@ -263,8 +263,8 @@ static carom_status process_rest(carom_world *w, int32_t i, double t)
  * brought forward); the crossing is reported and not offered again. */
 static carom_status process_sensor(carom_world *w, int32_t i, double t)
 {
-    int32_t sensor = w->cal.body[i].event.partner;
-    int32_t direction = w->cal.body[i].event.partner_counter ? 1 : -1;
+    int32_t sensor = world_event(w, i)->partner;
+    int32_t direction = world_event(w, i)->partner_counter ? 1 : -1;
     w->sense.last[w->id_of[i]] = (sensor_mark){t, sensor};
     w->meas.sensor_events++;
     schedule_body(w, i);
@@ -298,7 +298,7 @@ static carom_status process_recheck(carom_world *w, int32_t i, double t)
 
 static int is_stale(const carom_world *w, int32_t i)
 {
-    const body_event *e = &w->cal.body[i].event;
+    const body_event *e = world_event(w, i);
     return e->kind == EVENT_PAIR && world_stamp(w, e->partner) != e->partner_counter;
 }
 
@@ -331,12 +331,12 @@ static carom_status process_next(carom_world *w, int32_t i, double t, int *count
         return CAROM_OK;
     }
     /* the memory an event needs is found before anything changes */
-    if (w->cal.body[i].event.kind == EVENT_SHELL && neighbours_prepare_renew(w, i, t) != 0)
+    if (world_event(w, i)->kind == EVENT_SHELL && neighbours_prepare_renew(w, i, t) != 0)
         return world_fail(w, CAROM_OUT_OF_MEMORY, "out of memory growing the neighbour list of body %d",
                           (int)w->id_of[i]);
     w->clock = t;
     *counted = 1;
-    switch (w->cal.body[i].event.kind) {
+    switch (world_event(w, i)->kind) {
     case EVENT_PAIR: return process_pair(w, i, t);
     case EVENT_WALL: return process_wall(w, i, t);
     case EVENT_SHELL: return process_shell(w, i, t);
@@ -367,7 +367,7 @@ enum { PREFETCH_FROM_BODIES = 1 << 16 };
 PREFETCH_HELPER void prefetch_records(const carom_world *w, int32_t k)
 {
     PREFETCH(&w->hot[k]);
-    PREFETCH(&w->cal.body[k].event);
+    PREFETCH(world_event(w, k));
     if (w->nb.on) {
         const int32_t *row = neighbours_fixed_row(&w->nb, k); /* a long row is rare */
         PREFETCH(&w->nb.count[k]);
@@ -436,7 +436,8 @@ static int upcoming_bodies(const calendar *cal, int32_t twin, int32_t out[UPCOMI
 /* The partner of body k's event, or -1. */
 static int32_t partner_of(const carom_world *w, int32_t k)
 {
-    return w->cal.body[k].event.kind == EVENT_PAIR ? w->cal.body[k].event.partner : -1;
+    const body_event *e = world_event(w, k);
+    return e->kind == EVENT_PAIR ? e->partner : -1;
 }
 
 /* The events due next are known a few events ahead (the near heap's top), and
@@ -478,7 +479,7 @@ double carom_world_next_event_time(carom_world *w)
     if (!w || w->in_callback) return NAN;
     if (w->needs_rebuild && schedule_rebuild(w) != CAROM_OK) return NAN;
     int32_t i = calendar_first(&w->cal);
-    if (i < 0 || w->cal.body[i].event.kind == EVENT_NONE) return INFINITY;
+    if (i < 0 || world_event(w, i)->kind == EVENT_NONE) return INFINITY;
     return calendar_first_time(&w->cal);
 }
 
@@ -494,7 +495,7 @@ carom_status carom_world_run(carom_world *w, double t_end, int64_t max_events)
     int64_t processed = 0;
     while (max_events < 0 || processed < max_events) {
         int32_t i = calendar_first(&w->cal);
-        if (i < 0 || w->cal.body[i].event.kind == EVENT_NONE) break;
+        if (i < 0 || world_event(w, i)->kind == EVENT_NONE) break;
         double t = calendar_first_time(&w->cal);
         if (!(t <= t_end && t < INFINITY)) break; /* only finite times are events */
         if (t > w->rest.clock_limit)

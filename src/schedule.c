@@ -403,7 +403,7 @@ void schedule_body(carom_world *w, int32_t i)
         consider_cell_exit(w, i, &best);
     }
     consider_pairs(w, i, &best);
-    event_set(&w->cal.body[i].event, best.event);
+    event_set(world_event(w, i), best.event);
     /* Never schedule before the clock, so time never goes back. */
     calendar_set(&w->cal, i, best.time < w->clock ? w->clock : best.time);
 }

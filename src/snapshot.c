@@ -404,7 +404,7 @@ static void write_body(stream *s, const carom_world *w, int32_t i)
 {
     const body_hot *h = &w->hot[i];
     int scheduled = calendar_has(&w->cal, i);
-    body_event e = w->cal.body[i].event;
+    body_event e = *world_event(w, i);
     if (e.kind == EVENT_PAIR) e.partner = w->id_of[e.partner];
     for (int a = 0; a < 3; a++) put_f64(s, h->x[a]);
     for (int a = 0; a < 3; a++) put_f64(s, h->v[a]);
@@ -412,7 +412,7 @@ static void write_body(stream *s, const carom_world *w, int32_t i)
     put_f64(s, h->radius);
     put_f64(s, world_mass(w, i));
     put_u32(s, world_stamp(w, i));
-    put_u32(s, w->cal.body[i].event.instant);
+    put_u32(s, world_event(w, i)->instant);
     put_u64(s, w->collisions[i]);
     put_i32(s, e.partner);
     put_u32(s, e.partner_counter);
@@ -1109,10 +1109,10 @@ static carom_status check_cell(const carom_world *w, int32_t i, int32_t cell, si
 static carom_status check_event(const carom_world *w, int32_t i, int scheduled, double time,
                                 size_t at, const refusal *r)
 {
-    if (!valid_event(w, &w->cal.body[i].event, i))
-        return refuse(r, at + AT_EVENT, "event",
-                      "body %d: kind %d with partner %d (stamp %u) is not an event", (int)i,
-                      (int)w->cal.body[i].event.kind, (int)w->cal.body[i].event.partner, w->cal.body[i].event.partner_counter);
+    const body_event *e = world_event(w, i);
+    if (!valid_event(w, e, i))
+        return refuse(r, at + AT_EVENT, "event", "body %d: kind %d with partner %d (stamp %u) is not an event",
+                      (int)i, (int)e->kind, (int)e->partner, e->partner_counter);
     if (scheduled != 0 && scheduled != 1)
         return refuse(r, at + AT_SCHEDULED, "scheduled", "body %d: %d, expected 0 or 1", (int)i,
                       scheduled);
@@ -1301,9 +1301,9 @@ static carom_status read_body(stream *s, carom_world *w, int32_t i, const refusa
     if (stamp != (uint32_t)w->collisions[i] && world_own_stamps(w, i) != 0)
         return out_of_memory(r, at + AT_COUNTER, "counter", "body %d: out of memory for the bodies' stamps", (int)i);
     if (w->own_stamps) w->counter[i] = stamp;
-    w->cal.body[i].event.partner = get_i32(s);
-    w->cal.body[i].event.partner_counter = get_u32(s);
-    w->cal.body[i].event.kind = get_u8(s);
+    world_event(w, i)->partner = get_i32(s);
+    world_event(w, i)->partner_counter = get_u32(s);
+    world_event(w, i)->kind = get_u8(s);
     int scheduled = get_u8(s);
     double time = get_f64(s);
     int32_t cell = get_i32(s);
@@ -1335,7 +1335,7 @@ static carom_status read_body(stream *s, carom_world *w, int32_t i, const refusa
         return refuse(r, at + AT_INSTANT, "events this instant",
                       "body %d: %u, more than the jam limit %d", (int)i, instant,
                       (int)w->def.max_collisions_per_instant);
-    w->cal.body[i].event.instant = instant;
+    world_event(w, i)->instant = instant;
     if ((st = check_event(w, i, scheduled, time, at, r)) != CAROM_OK) return st;
     if (w->grid.total > 0 && (st = check_cell(w, i, cell, at, r)) != CAROM_OK) return st;
     w->grid.cell[i] = cell; /* filed in its list below */
@@ -1398,7 +1398,7 @@ static carom_status check_sensor_event(const carom_world *w, int32_t i, double s
     int32_t sensor;
     int upwards;
     double next = fmax(sensor_next_crossing(w, i, &sensor, &upwards), w->clock);
-    const body_event *e = &w->cal.body[i].event;
+    const body_event *e = world_event(w, i);
     if (e->kind == EVENT_SENSOR &&
         !(scheduled == next && e->partner == sensor && e->partner_counter == (uint32_t)upwards))
         return refuse(r, at + AT_EVENT, "event",
@@ -1439,7 +1439,7 @@ static carom_status check_own_events(const carom_world *w, const refusal *r)
         if (!(scheduled <= fmax(own, w->clock))) /* a series' end may fall a hair before the clock */
             return refuse(r, HEADER_BYTES + (size_t)i * size + AT_TIME, "event time",
                           "body %d: %.17g, after its own next wall or cell event at %.17g", (int)i, scheduled, own);
-        const body_event *e = &w->cal.body[i].event;
+        const body_event *e = world_event(w, i);
         if (w->sense.count > 0) {
             carom_status st = check_sensor_event(w, i, scheduled, HEADER_BYTES + (size_t)i * size, r);
             if (st != CAROM_OK) return st;

@@ -59,7 +59,7 @@ static void repredict(carom_world *w, int32_t s)
 {
     assert(w->own_stamps);
     world_restamp(w, s);
-    w->cal.body[s].event.instant = 0;
+    world_event(w, s)->instant = 0;
     settle_after_kick(w, s);
     if (w->rest.last_partner) w->rest.last_partner[w->id_of[s]] = -1;
     settle_detect_body(w, s);

@@ -535,7 +535,7 @@ static void store_body(carom_world *w, int32_t id, const double x[3], const caro
     (void)stored;
     if (w->own_stamps) w->counter[id] = 0;
     w->collisions[id] = 0;
-    w->cal.body[id].event = (body_event){-1, 0, EVENT_NONE, 0};
+    *world_event(w, id) = (body_event){-1, 0, EVENT_NONE, 0};
     settle_new_body(w, id);
     if (w->sense.last) w->sense.last[id] = (sensor_mark){-INFINITY, -1};
     if (w->drive.on) {

@@ -82,6 +82,9 @@ struct carom_world {
     char message[256];
 };
 
+/* Body s's scheduled event (kept in its calendar record, see calendar.h). */
+static inline body_event *world_event(const carom_world *w, int32_t s) { return &w->cal.body[s].event; }
+
 /* Body s's stamp (see counter). */
 static inline uint32_t world_stamp(const carom_world *w, int32_t s)
 {
