@@ -1,7 +1,7 @@
 /* cells.c — a uniform grid of cells at least one largest diameter wide, so
  * that any two bodies that can touch before one of them leaves its cell sit
- * in neighbouring cells (the 3^d stencil). Bodies are kept in doubly linked
- * lists per cell, so moving one is O(1). Crossing a cell face is an event of
+ * in neighbouring cells (the 3^d stencil). Bodies are kept in singly linked
+ * lists per cell (a few bodies each), so moving one walks one list. Crossing a cell face is an event of
  * its own; it keeps every prediction local, so the work per event does not
  * grow with N (Rapaport, "The Art of Molecular Dynamics Simulation", ch. 14;
  * Alder & Wainwright 1959).
@@ -164,8 +164,7 @@ int cells_shape(cells *grid, int dim, const double side[3], const int periodic[3
         grid->n[a] = n[a];
         grid->width[a] = side[a] / n[a];
     }
-    for (int32_t c = 0; c < total; c++) grid->head[c] = -1;
-    for (int32_t b = 0; b < grid->capacity; b++) grid->cell[b] = -1;
+    cells_empty(grid);
     set_patterns(grid);
     set_pattern_of(grid);
     return 0;
@@ -176,11 +175,30 @@ int cells_reserve(cells *grid, int32_t bodies)
     if (bodies <= grid->capacity) return 0;
     size_t old_bytes = (size_t)grid->capacity * sizeof(int32_t);
     size_t new_bytes = memory_bytes((size_t)bodies, sizeof(int32_t));
+    int keeps = !grid->keeps_no_cells;
     memory_array arrays[2] = {{(void **)&grid->next, old_bytes, new_bytes, 0},
                               {(void **)&grid->cell, old_bytes, new_bytes, 0}};
-    if (memory_grow_together(grid->mem, arrays, 2) != 0) return -1;
-    for (int32_t b = grid->capacity; b < bodies; b++) grid->cell[b] = -1;
+    if (memory_grow_together(grid->mem, arrays, keeps ? 2 : 1) != 0) return -1;
+    for (int32_t b = grid->capacity; keeps && b < bodies; b++) grid->cell[b] = -1;
     grid->capacity = bodies;
+    return 0;
+}
+
+int cells_keep_cells(cells *grid, int keep)
+{
+    size_t bytes = (size_t)grid->capacity * sizeof(int32_t);
+    if (!keep) {
+        memory_free(grid->mem, grid->cell, bytes);
+        grid->cell = NULL;
+        grid->keeps_no_cells = 1;
+        return 0;
+    }
+    if (!grid->keeps_no_cells) return 0;
+    int32_t *cell = grid->capacity > 0 ? memory_alloc(grid->mem, bytes) : NULL;
+    if (grid->capacity > 0 && !cell) return -1;
+    for (int32_t b = 0; b < grid->capacity; b++) cell[b] = -1;
+    grid->cell = cell;
+    grid->keeps_no_cells = 0;
     return 0;
 }
 
@@ -194,6 +212,12 @@ void cells_free(cells *grid)
     memory_free(mem, grid->cell, per_body);
     *grid = (cells){0};
     grid->mem = mem;
+}
+
+void cells_empty(cells *grid)
+{
+    for (int32_t c = 0; c < grid->total; c++) grid->head[c] = -1;
+    for (int32_t b = 0; grid->cell && b < grid->capacity; b++) grid->cell[b] = -1;
 }
 
 static int32_t cell_index(const cells *grid, const int32_t k[3])
@@ -220,23 +244,27 @@ int32_t cells_locate(const cells *grid, const double x[3])
 
 void cells_insert(cells *grid, int32_t body, int32_t cell)
 {
-    assert(grid->cell[body] < 0 && cell >= 0 && cell < grid->total);
+    assert(cell >= 0 && cell < grid->total && (!grid->cell || grid->cell[body] < 0));
     grid->next[body] = grid->head[cell];
     grid->head[cell] = body;
-    grid->cell[body] = cell;
+    if (grid->cell) grid->cell[body] = cell;
+}
+
+void cells_remove_from(cells *grid, int32_t body, int32_t cell)
+{
+    assert(cell >= 0 && cell < grid->total && (!grid->cell || grid->cell[body] == cell));
+    int32_t *link = &grid->head[cell];
+    while (*link != body && *link >= 0) link = &grid->next[*link];
+    assert(*link == body); /* the body is in the cell's list */
+    if (*link != body) return;
+    *link = grid->next[body];
+    if (grid->cell) grid->cell[body] = -1;
 }
 
 void cells_remove(cells *grid, int32_t body)
 {
-    int32_t cell = grid->cell[body];
-    if (cell < 0) return;
-    int32_t *link = &grid->head[cell];
-    while (*link != body) {
-        assert(*link >= 0); /* the body is in its cell's list */
-        link = &grid->next[*link];
-    }
-    *link = grid->next[body];
-    grid->cell[body] = -1;
+    assert(grid->cell);
+    if (grid->cell[body] >= 0) cells_remove_from(grid, body, grid->cell[body]);
 }
 
 int cells_stencil(const cells *grid, int32_t cell, cells_neighbour out[CELLS_STENCIL_MAX])

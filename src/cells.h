@@ -35,8 +35,12 @@ typedef struct cells {
     /* Singly linked: removing a body walks its cell's list (a few bodies;
      * back links would cost 4 bytes a body, and a cache line as well). */
     int32_t *next;     /* per body: next body in its cell, -1 at the end */
-    int32_t *cell;     /* per body: its cell, -1 if not in the grid */
-    int32_t capacity;  /* bodies that fit in next/cell */
+    /* Per body: its cell, -1 if not in the grid; NULL in a grid that keeps
+     * no record of it (cells_keep_cells), whose owner finds a body's cell
+     * otherwise (the world's, with neighbour lists on: its anchor's). */
+    int32_t *cell;
+    int keeps_no_cells; /* cell is NULL by choice (cells_keep_cells) */
+    int32_t capacity;  /* bodies that fit in next (and cell) */
     uint8_t *pattern_of;         /* per cell: its pattern */
     cells_pattern pattern[CELLS_PATTERNS];
     double image_shift[27][3];   /* image (s0 + 1) + 3 (s1 + 1) + 9 (s2 + 1) -> s_a box sides */
@@ -64,13 +68,23 @@ int cells_configure(cells *grid, int dim, const double side[3], const int period
 int cells_shape(cells *grid, int dim, const double side[3], const int periodic[3], const int32_t n[3]);
 /* Room for bodies in the per-body lists. 0, or -1 if out of memory (then unchanged). */
 int cells_reserve(cells *grid, int32_t bodies);
+/* keep 1: a record of each body's cell from now on (every record -1: the
+ * caller refiles the bodies or writes them); 0: none (4 bytes a body freed).
+ * 0, or -1 if out of memory (then unchanged). A new grid keeps them. */
+int cells_keep_cells(cells *grid, int keep);
 /* Frees the arrays; the grid keeps its allocator and can be used again. */
 void cells_free(cells *grid);
+
+/* Takes every body out of the grid. */
+void cells_empty(cells *grid);
 
 /* The cell that contains position x (clamped into the grid). */
 int32_t cells_locate(const cells *grid, const double x[3]);
 void cells_insert(cells *grid, int32_t body, int32_t cell);
+/* Takes body out of its cell (the grid must keep cells). */
 void cells_remove(cells *grid, int32_t body);
+/* Takes body out of cell, where it is filed (any grid). */
+void cells_remove_from(cells *grid, int32_t body, int32_t cell);
 
 /* The lower and upper corners of cell. */
 void cells_bounds(const cells *grid, int32_t cell, double lo[3], double hi[3]);

@@ -16,13 +16,23 @@
  * resident at once. It is advice: where it is refused or unavailable nothing
  * changes but the speed. A caller's allocator owns its pages: no advice.
  *
+ * Large blocks are mapped directly (mmap, grown by mremap), not taken from
+ * the C library's heap. glibc maps a large request itself only below a
+ * threshold that rises (up to 32 MiB) each time such a block is freed;
+ * above it the blocks of a growing world come from the heap, where the old
+ * copies left by growth and the calendar's block leave holes that stay
+ * resident: about 3 bytes a body at 10^6 bodies (bench/README.md, "Memory
+ * a body"). Whether a block is mapped follows from its size alone, which
+ * every caller gives back on release and growth (as the allocator
+ * interface asks), so no header is needed.
+ *
  * Growing several arrays all or none (memory_grow_together) is what makes a
  * failed call leave the world as it was: if the fifth of seven arrays cannot
  * grow, the first four are shrunk back, so each array's size stays the one
  * its owner records (a caller's allocator is told the size on release).
  */
-#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
-#define _DEFAULT_SOURCE /* madvise */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE /* madvise, mremap */
 #endif
 #include "memory.h"
 
@@ -35,7 +45,55 @@
 #include <unistd.h>
 #endif
 
-enum { ADVISE_FROM_BYTES = 8 << 20, CACHE_LINE = 64 };
+enum { ADVISE_FROM_BYTES = 8 << 20, CACHE_LINE = 64, MAP_FROM_BYTES = 1 << 20 };
+
+#if defined(__linux__) && defined(MREMAP_MAYMOVE)
+static int mapped(size_t bytes) { return bytes >= MAP_FROM_BYTES; }
+
+static size_t whole_pages(size_t bytes)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    return (bytes + page - 1) / page * page;
+}
+
+static void *map_block(size_t bytes)
+{
+    void *block = mmap(NULL, whole_pages(bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return block == MAP_FAILED ? NULL : block;
+}
+
+static void *remap_block(void *block, size_t old_bytes, size_t new_bytes)
+{
+    void *moved = mremap(block, whole_pages(old_bytes), whole_pages(new_bytes), MREMAP_MAYMOVE);
+    return moved == MAP_FAILED ? NULL : moved;
+}
+
+static void unmap_block(void *block, size_t bytes) { (void)munmap(block, whole_pages(bytes)); }
+#else
+static int mapped(size_t bytes) { (void)bytes; return 0; }
+static void *map_block(size_t bytes) { (void)bytes; return NULL; }
+static void *remap_block(void *block, size_t old_bytes, size_t new_bytes)
+{
+    (void)block, (void)old_bytes, (void)new_bytes;
+    return NULL;
+}
+static void unmap_block(void *block, size_t bytes) { (void)block, (void)bytes; }
+#endif
+
+/* The C library's side (sizes at least 1): small blocks from its heap,
+ * large ones mapped; a block that crosses the line is copied over. */
+static void *library_grow(void *block, size_t old_bytes, size_t new_bytes)
+{
+    if (!block) return mapped(new_bytes) ? map_block(new_bytes) : malloc(new_bytes);
+    if (mapped(old_bytes) && mapped(new_bytes)) return remap_block(block, old_bytes, new_bytes);
+    if (!mapped(old_bytes) && !mapped(new_bytes)) return realloc(block, new_bytes);
+    void *moved = mapped(new_bytes) ? map_block(new_bytes) : malloc(new_bytes);
+    if (!moved) return NULL;
+    memcpy(moved, block, old_bytes < new_bytes ? old_bytes : new_bytes);
+    if (mapped(old_bytes)) unmap_block(block, old_bytes);
+    else free(block);
+    return moved;
+}
 
 static void advise_huge_pages(void *block, size_t bytes)
 {
@@ -94,7 +152,7 @@ void *memory_grow(const carom_allocator *allocator, void *block, size_t old_byte
         if (allocator->reallocate) return allocator->reallocate(allocator->user, block, old_bytes, new_bytes);
         return move_block(allocator, block, old_bytes, new_bytes);
     }
-    void *grown = realloc(block, new_bytes);
+    void *grown = library_grow(block, block ? at_least_one(old_bytes) : 0, new_bytes);
     if (grown) advise_huge_pages(grown, new_bytes);
     return grown;
 }
@@ -103,12 +161,14 @@ void memory_free(const carom_allocator *allocator, void *block, size_t bytes)
 {
     if (!block) return;
     if (custom(allocator)) allocator->release(allocator->user, block, at_least_one(bytes));
+    else if (mapped(at_least_one(bytes))) unmap_block(block, at_least_one(bytes));
     else free(block);
 }
 
 void *memory_alloc_lines(const carom_allocator *allocator, size_t bytes)
 {
     if (custom(allocator)) return memory_alloc(allocator, bytes);
+    if (bytes != SIZE_MAX && mapped(at_least_one(bytes))) return map_block(bytes); /* on a page */
     size_t rounded = (at_least_one(bytes) + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE;
     if (rounded < bytes) return NULL;
     return aligned_alloc(CACHE_LINE, rounded);
@@ -117,12 +177,14 @@ void *memory_alloc_lines(const carom_allocator *allocator, size_t bytes)
 void *memory_grow_lines(const carom_allocator *allocator, void *block, size_t old_bytes, size_t new_bytes)
 {
     if (custom(allocator) || new_bytes == SIZE_MAX) return memory_grow(allocator, block, old_bytes, new_bytes);
+    if (block && mapped(at_least_one(old_bytes)) && mapped(at_least_one(new_bytes)))
+        return memory_grow(allocator, block, old_bytes, new_bytes); /* pages stay on lines */
     void *moved = memory_alloc_lines(allocator, new_bytes);
     if (!moved) return NULL; /* the old block is untouched */
     advise_huge_pages(moved, new_bytes);
     if (block) {
         memcpy(moved, block, old_bytes < new_bytes ? old_bytes : new_bytes);
-        free(block);
+        memory_free(allocator, block, old_bytes);
     }
     return moved;
 }

@@ -1,6 +1,7 @@
 /* memory.h — every allocation of the core goes through here: the caller's
  * allocator (carom_allocator in carom.h) or, when it is not set, the C
- * library, whose large blocks also get the huge-page advice. */
+ * library for small blocks and the system's own mappings for large ones,
+ * which also get the huge-page advice. */
 #ifndef CAROM_MEMORY_H
 #define CAROM_MEMORY_H
 

@@ -440,7 +440,7 @@ static int link_pair(carom_world *w, int32_t i, int32_t j, int code)
  * may be listed. */
 static int link_body(carom_world *w, int32_t i)
 {
-    int32_t home = w->grid.cell[i];
+    int32_t home = world_cell(w, i);
     const cells_pattern *pattern = cells_pattern_at(&w->grid, home);
     double a_i[3], gap[3][3], r_i = w->hot[i].radius, shell = w->nb.shell, split = w->nb.split;
     anchor_of(&w->nb, i, a_i);
@@ -494,11 +494,10 @@ static int search_large(carom_world *w, int32_t i, const double a_i[3], int link
 static void file_large(neighbours *nb)
 {
     cells *g = &nb->large;
-    for (int32_t c = 0; c < g->total; c++) g->head[c] = -1;
+    cells_empty(g);
     for (int32_t m = 0; m < nb->large_count; m++) {
         double a[3];
         anchor_of(nb, nb->large_slot[m], a);
-        g->cell[m] = -1;
         cells_insert(g, m, cells_locate(g, a));
     }
 }
@@ -570,11 +569,12 @@ static void set_anchor(carom_world *w, int32_t i)
     }
 }
 
-static void file_by_anchor(carom_world *w, int32_t i)
+/* Files body i, filed in cell from, by its (new) anchor. */
+static void file_by_anchor(carom_world *w, int32_t i, int32_t from)
 {
     double a[3];
     anchor_of(&w->nb, i, a);
-    cells_remove(&w->grid, i);
+    cells_remove_from(&w->grid, i, from);
     cells_insert(&w->grid, i, cells_locate(&w->grid, a));
 }
 
@@ -604,9 +604,12 @@ int neighbours_build(carom_world *w)
 {
     neighbours *nb = &w->nb;
     if (neighbours_reserve(nb, w->capacity) != 0) return -1;
+    cells_empty(&w->grid);
     for (int32_t i = 0; i < w->count; i++) {
+        double a[3];
         set_anchor(w, i);
-        file_by_anchor(w, i);
+        anchor_of(nb, i, a);
+        cells_insert(&w->grid, i, cells_locate(&w->grid, a));
     }
     return neighbours_link_all(w);
 }
@@ -783,8 +786,9 @@ int neighbours_renew(carom_world *w, int32_t i)
     if (!ready && neighbours_prepare_renew(w, i, w->hot[i].t) != 0) return -1;
     const int32_t *row = neighbours_row(nb, i);
     for (int k = 0; k < nb->count[i]; k++) forget(nb, neighbours_slot(row[k]), i);
+    int32_t from = world_cell(w, i);
     set_anchor(w, i);
-    file_by_anchor(w, i);
+    file_by_anchor(w, i, from);
     if (is_large(w, i)) refile_large(nb, i);
     set_row(nb, i, nb->spare, nb->prepared_count);
     const int32_t *new_row = neighbours_row(nb, i);

@@ -42,7 +42,7 @@ typedef struct body_record {
 static body_record load(const carom_world *w, int32_t s)
 {
     body_record r = {w->hot[s],   world_mass(w, s), w->own_stamps ? w->counter[s] : 0, w->collisions[s],
-                     w->id_of[s], w->grid.cell[s],
+                     w->id_of[s], w->grid.cell ? w->grid.cell[s] : -1,
                      w->cal.body[s], {{0.0, 0.0, 0.0}, 0.0, {0.0, 0.0, 0.0, 0.0}}, 0.0, -1};
     if (w->spin.on) r.spin = w->spin.state[s], r.inertia = w->spin.inertia[s], r.shape = w->spin.shape[s];
     return r;
@@ -55,7 +55,7 @@ static void store(carom_world *w, int32_t s, const body_record *r)
     if (w->own_stamps) w->counter[s] = r->counter;
     w->collisions[s] = r->collisions;
     w->id_of[s] = r->id;
-    w->grid.cell[s] = r->cell;
+    if (w->grid.cell) w->grid.cell[s] = r->cell; /* else the anchor, carried with the row, gives it */
     w->cal.body[s] = r->cal;
     if (w->spin.on) w->spin.state[s] = r->spin, w->spin.inertia[s] = r->inertia, w->spin.shape[s] = r->shape;
 }
@@ -99,8 +99,8 @@ static void relink_cells(carom_world *w)
 {
     for (int32_t c = 0; c < w->grid.total; c++) w->grid.head[c] = -1;
     for (int32_t s = w->count - 1; s >= 0; s--) {
-        int32_t cell = w->grid.cell[s];
-        w->grid.cell[s] = -1;
+        int32_t cell = world_cell(w, s);
+        if (w->grid.cell) w->grid.cell[s] = -1;
         cells_insert(&w->grid, s, cell);
     }
 }

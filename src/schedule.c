@@ -433,7 +433,8 @@ carom_status schedule_rebuild(carom_world *w)
     settle_resolve_scales(w);
     int64_t max_cells = 4 * (int64_t)w->count;
     double width = neighbours_choose(w);
-    if (schedule_regrid(w, width, max_cells) != 0 || calendar_reserve(&w->cal, w->capacity) != 0 ||
+    /* with lists the grid files anchors, whose cells are found from them */
+    if (cells_keep_cells(&w->grid, !w->nb.on) != 0 || schedule_regrid(w, width, max_cells) != 0 || calendar_reserve(&w->cal, w->capacity) != 0 ||
         (w->nb.on && neighbours_build(w) != 0))
         return world_fail(w, CAROM_OUT_OF_MEMORY, "out of memory building the cell grid for %d bodies",
                           (int)w->count);

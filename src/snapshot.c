@@ -419,7 +419,7 @@ static void write_body(stream *s, const carom_world *w, int32_t i)
     put_u8(s, e.kind);
     put_u8(s, (uint8_t)scheduled);
     put_f64(s, scheduled ? calendar_time(&w->cal, i) : 0.0);
-    put_i32(s, w->grid.cell[i]);
+    put_i32(s, world_cell(w, i));
     if (saves_anchors(w->nb.on, w->needs_rebuild))
         for (int a = 0; a < 3; a++) put_f32(s, w->nb.anchor[3 * i + a]);
     int32_t id = w->id_of[i];
@@ -1669,6 +1669,8 @@ static carom_status restore_world(stream *s, const header *h, carom_world *w, co
     }
     if (st == CAROM_OK) st = check_steered_masses(w, h, r);
     if (st == CAROM_OK) st = check_list_grid(w, h, r);
+    /* as after a rebuild with lists: each cell checked to be its anchor's, and found from it */
+    if (st == CAROM_OK && saves_anchors(w->nb.on, w->needs_rebuild)) (void)cells_keep_cells(&w->grid, 0);
     if (st == CAROM_OK && saves_anchors(w->nb.on, w->needs_rebuild) && neighbours_link_all(w) != 0)
         st = out_of_memory(r, HEADER_BYTES, "bodies", "out of memory for the neighbour lists of %d bodies",
                     (int)w->count);

@@ -546,6 +546,17 @@ static void store_body(carom_world *w, int32_t id, const double x[3], const caro
     if (w->spin.on) spin_new_body(w, id, b, shape);
 }
 
+/* A world whose grid files anchors without a record of their cells (after a
+ * rebuild with neighbour lists) records them again before a body is added:
+ * until the next rebuild the grid holds bodies filed by position as well. */
+static int keep_cells(carom_world *w)
+{
+    if (w->grid.cell || w->grid.capacity == 0) return 0;
+    if (cells_keep_cells(&w->grid, 1) != 0) return -1;
+    for (int32_t s = 0; s < w->count; s++) w->grid.cell[s] = world_anchor_cell(w, s);
+    return 0;
+}
+
 static int is_driven_def(const carom_body_def *b)
 {
     return drive_is_kinematic(b->mass) || b->acceleration.x != 0.0 || b->acceleration.y != 0.0 ||
@@ -572,7 +583,7 @@ carom_status carom_world_add_body(carom_world *w, const carom_body_def *b, int32
         st = world_check_place_shape(w, id, x, radius, -1, shape.count > 0 ? &shape : NULL,
                                      w->dim == 2 ? b->angle : 0.0);
     if (st != CAROM_OK) return st;
-    if (world_reserve_bodies(w, id + 1) != 0 ||
+    if (keep_cells(w) != 0 || world_reserve_bodies(w, id + 1) != 0 ||
         (w->count > 0 && b->mass != w->common_mass && split_masses(w) != 0) ||
         (is_driven_def(b) && drive_enable(w) != 0) ||
         (spin_needed_by(b, w->dim) && spin_enable(w) != 0) || (shape.count > 0 && spin_reserve_shape(w) != 0) ||

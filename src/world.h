@@ -85,6 +85,20 @@ struct carom_world {
 /* Body s's scheduled event (kept in its calendar record, see calendar.h). */
 static inline body_event *world_event(const carom_world *w, int32_t s) { return &w->cal.body[s].event; }
 
+/* The grid cell body s is filed in. With neighbour lists on, the grid files
+ * anchors, and after a rebuild keeps no per-body cell (4 bytes a body): the
+ * cell is its anchor's, found as it was when the body was filed. */
+static inline int32_t world_anchor_cell(const carom_world *w, int32_t s)
+{
+    const float *anchor = &w->nb.anchor[3 * s];
+    const double a[3] = {anchor[0], anchor[1], anchor[2]};
+    return cells_locate(&w->grid, a);
+}
+static inline int32_t world_cell(const carom_world *w, int32_t s)
+{
+    return w->grid.cell ? w->grid.cell[s] : world_anchor_cell(w, s);
+}
+
 /* Body s's stamp (see counter). */
 static inline uint32_t world_stamp(const carom_world *w, int32_t s)
 {

@@ -621,6 +621,47 @@ static void test_own_stamps_out_of_memory(void)
     CHECK_EQ_INT(c.live, 0);
 }
 
+/* With neighbour lists the world's grid keeps no record of each body's cell
+ * (its anchor's); adding a body records them again, in one allocation:
+ * refused, the body is not added and the world is as it was. */
+static void test_cells_recorded_again_out_of_memory(void)
+{
+    counting c = {0};
+    carom_world_def def = carom_default_world_def();
+    def.neighbour_shell = 0.3;
+    carom_world *w = counted_world(&c, def);
+    if (!w) return;
+    carom_rng rng = carom_rng_seed(22);
+    const double box[3] = {10, 10, 10};
+    for (int k = 0; k < 100; k++) {
+        carom_body_def b = random_body(&rng, box, 3, 0.3);
+        carom_world_add_body(w, &b, NULL);
+    }
+    CHECK_EQ_INT(carom_world_run(w, 2.0, -1), CAROM_OK);
+    CHECK(w->nb.on && w->grid.cell == NULL);
+    int32_t bodies = carom_world_body_count(w);
+    uint64_t before = fingerprint_world(w, 1);
+    carom_body_def extra = carom_default_body_def();
+    extra.radius = 0.05;
+    for (int tries = 0; tries < 1000; tries++) { /* a free place, found without adding */
+        extra.position = (carom_vec){9.0 * (carom_rng_uniform(&rng) - 0.5), 9.0 * (carom_rng_uniform(&rng) - 0.5),
+                                     9.0 * (carom_rng_uniform(&rng) - 0.5)};
+        double x[3] = {extra.position.x, extra.position.y, extra.position.z};
+        if (world_check_place(w, w->count, x, extra.radius, -1) == CAROM_OK) break;
+    }
+    c.fail_at = c.requests + 1;
+    CHECK_EQ_INT(carom_world_add_body(w, &extra, NULL), CAROM_OUT_OF_MEMORY);
+    CHECK(carom_world_body_count(w) == bodies && w->grid.cell == NULL && fingerprint_world(w, 1) == before);
+    c.fail_at = 0;
+    CHECK_EQ_INT(carom_world_add_body(w, &extra, NULL), CAROM_OK);
+    CHECK(w->grid.cell != NULL);
+    CHECK_EQ_INT(carom_world_run(w, 4.0, -1), CAROM_OK);
+    CHECK(w->nb.on && w->grid.cell == NULL && carom_world_body_count(w) == bodies + 1);
+    carom_world_destroy(w);
+    CHECK_EQ_INT(c.live, 0);
+    CHECK_EQ_INT(c.size_errors, 0);
+}
+
 /* All or none: the third array refused, the first two are back at their sizes. */
 static void test_grow_together(void)
 {
@@ -704,6 +745,7 @@ int main(void)
     RUN(test_order_out_of_memory);
     RUN(test_mass_per_body_out_of_memory);
     RUN(test_own_stamps_out_of_memory);
+    RUN(test_cells_recorded_again_out_of_memory);
     RUN(test_without_reallocate);
     RUN(test_crowded_frames);
     RUN(test_gravity_walls_and_frames);

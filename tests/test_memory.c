@@ -1,7 +1,10 @@
 /* test_memory.c — unit tests of the large-array allocator (src/memory.c).
  *
- * memory_grow must behave as realloc: the contents survive every growth,
- * small and large. On Linux with transparent huge pages, a large block must
+ * memory_grow must behave as realloc: the contents survive every growth and
+ * shrink, small and large, across the size from which blocks are mapped
+ * directly; a block from memory_alloc_lines starts on a cache line at every
+ * size; and a large block, once freed, is gone from the address space
+ * (mapped blocks leave no hole in the C library's heap). On Linux with transparent huge pages, a large block must
  * also carry the huge-page advice ("hg" in its mapping's VmFlags in
  * /proc/self/smaps), and the whole block must lie in one mapping: advice on
  * only part of it splits the mapping, and then realloc can no longer grow it
@@ -30,21 +33,38 @@ static size_t first_mismatch(const uint32_t *block, size_t count)
     return count;
 }
 
-static void test_contents_survive_growth(void)
+/* Grows (or shrinks) a block through the sizes in steps (counts of 4 bytes),
+ * by memory_grow or memory_grow_lines, checking the contents each time. */
+static void walk_sizes(const size_t *steps, size_t count, int lines)
 {
-    const size_t steps[] = {1, 100, 5000, 1 << 20, 3 << 20, 12 << 20, 20 << 20};
     uint32_t *block = NULL;
     size_t filled = 0;
-    for (size_t s = 0; s < sizeof steps / sizeof steps[0]; s++) {
-        uint32_t *grown = memory_grow(NULL, block, filled * sizeof *block, steps[s] * sizeof *block);
+    for (size_t s = 0; s < count; s++) {
+        size_t from = filled * sizeof *block, to = steps[s] * sizeof *block;
+        uint32_t *grown = lines ? memory_grow_lines(NULL, block, from, to) : memory_grow(NULL, block, from, to);
         CHECK(grown != NULL);
         if (!grown) break;
         block = grown;
-        CHECK_EQ_INT((long long)first_mismatch(block, filled), (long long)filled);
-        fill(block, filled, steps[s]);
+        size_t kept = filled < steps[s] ? filled : steps[s];
+        CHECK_EQ_INT((long long)first_mismatch(block, kept), (long long)kept);
+        if (lines) CHECK_MSG((uintptr_t)block % 64 == 0, "%zu bytes: not on a cache line", to);
+        fill(block, kept, steps[s]);
         filled = steps[s];
     }
-    free(block);
+    memory_free(NULL, block, filled * sizeof *block);
+}
+
+static void test_contents_survive_growth(void)
+{
+    const size_t steps[] = {1, 100, 5000, 1 << 18, 1 << 20, 3 << 20, 12 << 20, 20 << 20,
+                            (1 << 18) - 1, 100, 3 << 20, 3, 1 << 18};
+    for (int lines = 0; lines < 2; lines++) walk_sizes(steps, sizeof steps / sizeof steps[0], lines);
+    for (size_t bytes = 1000; bytes < (8u << 20); bytes *= 3) {
+        unsigned char *block = memory_alloc_lines(NULL, bytes);
+        CHECK(block != NULL && (uintptr_t)block % 64 == 0);
+        if (block) memset(block, 1, bytes);
+        memory_free(NULL, block, bytes);
+    }
 }
 
 #if defined(__linux__)
@@ -103,12 +123,16 @@ static void test_large_blocks_are_advised_whole(void)
     uint32_t *grown = memory_grow(NULL, block, count * sizeof *block, 2 * count * sizeof *block);
     CHECK(grown != NULL);
     if (!grown) {
-        free(block);
+        memory_free(NULL, block, count * sizeof *block);
         return;
     }
     CHECK_EQ_INT((long long)first_mismatch(grown, count), (long long)count);
     expect_one_advised_mapping(grown, 2 * count * sizeof *grown, "after growing");
-    free(grown);
+    memory_free(NULL, grown, 2 * count * sizeof *grown);
+    uintptr_t lo = 0, hi = 0;
+    int huge = 0;
+    CHECK_MSG(!mapping_of(grown, &lo, &hi, &huge), "a freed block of 128 MiB is still mapped: [%#llx, %#llx)",
+              (unsigned long long)lo, (unsigned long long)hi);
 }
 #endif
 

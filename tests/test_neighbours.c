@@ -203,6 +203,22 @@ static int pool_faults(const carom_world *w)
     return faults;
 }
 
+/* Bodies not filed exactly once, in the cell world_cell names (with lists
+ * on after a rebuild, their anchors' cells: the grid keeps no record). */
+static int misfiled(const carom_world *w)
+{
+    int faults = 0;
+    char *seen = calloc((size_t)w->count, 1);
+    for (int32_t c = 0; c < w->grid.total; c++)
+        for (int32_t s = w->grid.head[c]; s >= 0; s = w->grid.next[s]) {
+            faults += s >= w->count || seen[s] || world_cell(w, s) != c;
+            if (s < w->count) seen[s] = 1;
+        }
+    for (int32_t s = 0; s < w->count; s++) faults += !seen[s];
+    free(seen);
+    return faults;
+}
+
 /* Rows longer than the width (large bodies' long rows, and a few others). */
 static int long_rows(const carom_world *w)
 {
@@ -233,6 +249,7 @@ static void test_lists_match_brute_force(void)
                           "shell %g, mixed %d, chunk %d: %d pairs listed wrongly, %d bodies outside their shells",
                           shells[s], mixed, chunk, wrong, outside);
                 CHECK_EQ_INT(pool_faults(w), 0);
+                CHECK(w->grid.cell == NULL && misfiled(w) == 0);
             }
             CHECK(carom_world_stats(w).cell_events > 1000); /* lists were renewed many times */
             carom_world_destroy(w);
@@ -348,6 +365,49 @@ static void test_lists_agree_with_cells(void)
     carom_world_destroy(b);
 }
 
+/* A body added after a run with lists (the grid records cells again, and
+ * holds bodies filed by anchor and by position until the next rebuild):
+ * the events still are those with cells. */
+static void test_added_after_lists_agree_with_cells(void)
+{
+    enum { EVENTS = 4000 };
+    event_list with_cells = {calloc(EVENTS, sizeof(carom_event)), 0, EVENTS};
+    event_list with_lists = {calloc(EVENTS, sizeof(carom_event)), 0, EVENTS};
+    carom_world *a = make_world(5, 0.3, -1.0, 1, &with_cells), *b = make_world(5, 0.3, 0.25, 1, &with_lists);
+    CHECK(carom_world_run(a, 0.4, -1) == CAROM_OK);
+    CHECK(carom_world_run(b, 0.4, -1) == CAROM_OK);
+    CHECK(!a->nb.on && b->nb.on && b->grid.cell == NULL && misfiled(b) == 0);
+    carom_rng rng = carom_rng_seed(5);
+    int added = 0;
+    for (int tries = 0; tries < 10000 && added < 3; tries++) {
+        carom_body_def body = carom_default_body_def();
+        body.radius = 0.2;
+        for (int k = 0; k < 3; k++) (&body.position.x)[k] = 0.9 * b->half[k] * (2.0 * carom_rng_uniform(&rng) - 1.0);
+        body.velocity = (carom_vec){carom_rng_normal(&rng), carom_rng_normal(&rng), carom_rng_normal(&rng)};
+        if (carom_world_add_body(b, &body, NULL) != CAROM_OK) continue;
+        CHECK(carom_world_add_body(a, &body, NULL) == CAROM_OK);
+        CHECK(b->grid.cell != NULL && misfiled(b) == 0);
+        added++;
+    }
+    CHECK_EQ_INT(added, 3);
+    int before = with_cells.count;
+    CHECK_EQ_INT(with_lists.count, before);
+    CHECK_MSG(before > 200 && before < EVENTS / 2, "%d events before the bodies were added", before);
+    CHECK(carom_world_run(a, INFINITY, 2 * EVENTS) == CAROM_OK); /* the logs keep the first EVENTS */
+    CHECK(carom_world_run(b, INFINITY, 2 * EVENTS) == CAROM_OK);
+    CHECK(b->nb.on && b->grid.cell == NULL && misfiled(b) == 0 && check_lists(b) == 0);
+    CHECK_EQ_INT(with_cells.count, EVENTS);
+    CHECK_EQ_INT(with_lists.count, EVENTS);
+    int unmatched = 0;
+    for (int k = 0; k < EVENTS; k++) unmatched += !found_near(&with_lists, k, &with_cells.events[k]);
+    CHECK_MSG(unmatched == 0, "%d of %d events of the cell-list run are not in the neighbour-list run",
+              unmatched, EVENTS);
+    free(with_cells.events);
+    free(with_lists.events);
+    carom_world_destroy(a);
+    carom_world_destroy(b);
+}
+
 /* The mixture's events with lists are those with cells as wide as the
  * large bodies. */
 static void test_mixture_lists_agree_with_cells(void)
@@ -439,6 +499,7 @@ int main(void)
     RUN(test_lists_match_brute_force);
     RUN(test_width_follows_common_length);
     RUN(test_lists_agree_with_cells);
+    RUN(test_added_after_lists_agree_with_cells);
     RUN(test_mixture_lists_match_brute_force);
     RUN(test_mixture_lists_agree_with_cells);
     RUN(test_automatic_choice);

@@ -222,8 +222,8 @@ static void check_automatic_order(double shell)
     CHECK(w->nb.on == (shell > 0.0));
     CHECK_MSG(moved > n / 2, "only %d of %d bodies moved: no ordering happened", (int)moved, n);
     CHECK(order_bodies(w) == 0);
-    for (int32_t s = 1; s < n; s++) descending += tile_order_key(&w->grid, w->grid.cell[s]) <
-                                                  tile_order_key(&w->grid, w->grid.cell[s - 1]);
+    for (int32_t s = 1; s < n; s++) descending += tile_order_key(&w->grid, world_cell(w, s)) <
+                                                  tile_order_key(&w->grid, world_cell(w, s - 1));
     CHECK_MSG(descending == 0, "%d of %d slots out of cell order", (int)descending, n);
     CHECK_NEAR(carom_world_stats(w).kinetic_energy, e0, 1e-10 * e0);
     double worst = 0.0; /* brute force over all pairs, by id */
