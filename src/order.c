@@ -31,7 +31,7 @@ typedef struct body_record {
     body_hot hot;
     double mass;
     uint32_t counter;
-    uint64_t collisions;
+    uint32_t collisions; /* the low half: carries go by id */
     int32_t id, cell;
     calendar_body cal; /* with the event; links renamed afterwards by calendar_relabel */
     spin_state spin;   /* with its inertia and polygon, where the world keeps rotation */

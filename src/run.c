@@ -135,7 +135,8 @@ static carom_status process_pair(carom_world *w, int32_t owner, double t)
     double impulse = shaped ? shapes_collide_pair(w, i, j, dr, e, lasting ? 0.0 : w->def.friction, &virial)
                             : collide_bodies(w, i, j, dr, e, lasting ? -1.0 : w->def.tangential_restitution, t,
                                              &virial);
-    w->collisions[i]++, w->collisions[j]++;
+    world_count_collision(w, i);
+    world_count_collision(w, j);
     if (w->rest.collapse || w->rest.floors) settle_after_pair(w, i, j, t);
     w->meas.pair_events++;
     w->meas.window_pairs++;
@@ -185,7 +186,7 @@ static carom_status process_shape_wall(carom_world *w, int32_t i, double t)
     double e = lasting ? 1.0 : w->def.wall_restitution, mu = lasting ? 0.0 : w->def.friction;
     double impulse = shapes_collide_wall(w, i, wall, e, mu);
     world_restamp(w, i);
-    w->collisions[i]++;
+    world_count_collision(w, i);
     if (w->rest.last_partner) w->rest.last_partner[w->id_of[i]] = -1;
     w->meas.wall_events++;
     w->meas.wall_impulse += impulse;
@@ -218,7 +219,7 @@ static carom_status process_wall(carom_world *w, int32_t i, double t)
     }
     if (!(impulse < INFINITY)) impulse = 0.0; /* a kinematic body: its momentum is not defined */
     world_restamp(w, i);
-    w->collisions[i]++;
+    world_count_collision(w, i);
     settle_after_wall(w, i, wall, t, e);
     w->meas.wall_events++;
     w->meas.wall_impulse += impulse;
@@ -333,6 +334,11 @@ static carom_status process_next(carom_world *w, int32_t i, double t, int *count
     /* the memory an event needs is found before anything changes */
     if (world_event(w, i)->kind == EVENT_SHELL && neighbours_prepare_renew(w, i, t) != 0)
         return world_fail(w, CAROM_OUT_OF_MEMORY, "out of memory growing the neighbour list of body %d",
+                          (int)w->id_of[i]);
+    int kind = world_event(w, i)->kind;
+    if ((kind == EVENT_PAIR || kind == EVENT_WALL) &&
+        world_reserve_carries(w, i, kind == EVENT_PAIR ? world_event(w, i)->partner : -1) != 0)
+        return world_fail(w, CAROM_OUT_OF_MEMORY, "out of memory for the collision count of body %d",
                           (int)w->id_of[i]);
     w->clock = t;
     *counted = 1;

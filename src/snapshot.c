@@ -413,7 +413,7 @@ static void write_body(stream *s, const carom_world *w, int32_t i)
     put_f64(s, world_mass(w, i));
     put_u32(s, world_stamp(w, i));
     put_u32(s, world_event(w, i)->instant);
-    put_u64(s, w->collisions[i]);
+    put_u64(s, world_collisions(w, i));
     put_i32(s, e.partner);
     put_u32(s, e.partner_counter);
     put_u8(s, e.kind);
@@ -1010,6 +1010,7 @@ enum {
     AT_MASS = 64,
     AT_COUNTER = 72,
     AT_INSTANT = 76,
+    AT_COLLISIONS = 80,
     AT_EVENT = 88,
     AT_SCHEDULED = 97,
     AT_TIME = 98,
@@ -1296,9 +1297,13 @@ static carom_status read_body(stream *s, carom_world *w, int32_t i, const refusa
         return out_of_memory(r, at + AT_MASS, "mass", "body %d: out of memory for a mass per body", (int)i);
     uint32_t stamp = get_u32(s);
     uint32_t instant = get_u32(s); /* checked below, before it is filed in 24 bits */
-    w->collisions[i] = get_u64(s);
+    uint64_t collisions = get_u64(s); /* slot i is id i */
+    if (carries_set(&w->carried, i, (uint32_t)(collisions >> 32)) != 0)
+        return out_of_memory(r, at + AT_COLLISIONS, "collisions", "body %d: out of memory for its collision count",
+                             (int)i);
+    w->collisions[i] = (uint32_t)collisions;
     /* a stamp that is not the collision count: the world had stamps of its own */
-    if (stamp != (uint32_t)w->collisions[i] && world_own_stamps(w, i) != 0)
+    if (stamp != w->collisions[i] && world_own_stamps(w, i) != 0)
         return out_of_memory(r, at + AT_COUNTER, "counter", "body %d: out of memory for the bodies' stamps", (int)i);
     if (w->own_stamps) w->counter[i] = stamp;
     world_event(w, i)->partner = get_i32(s);
@@ -1350,7 +1355,7 @@ static carom_status check_totals(const carom_world *w, const header *h, const re
     uint64_t collisions = 0;
     for (int32_t i = 0; i < w->count; i++) {
         if (w->hot[i].radius > largest) largest = w->hot[i].radius;
-        collisions += w->collisions[i];
+        collisions += world_collisions(w, i);
     }
     if (largest != w->max_radius)
         return refuse(r, h->at_max_radius, "largest radius",

@@ -276,7 +276,7 @@ carom_status carom_world_create(const carom_world_def *def, carom_world **world,
     carom_world *w = memory_alloc_zeroed(&def->allocator, 1, sizeof *w);
     if (!w) return message_refuse(why, why_size, CAROM_OUT_OF_MEMORY, "out of memory creating a world");
     w->def = *def;
-    w->grid.mem = w->nb.mem = w->nb.large.mem = w->cal.mem = &w->def.allocator;
+    w->grid.mem = w->nb.mem = w->nb.large.mem = w->cal.mem = w->carried.mem = &w->def.allocator;
     w->dim = def->dim;
     const double box[3] = {def->box.x, def->box.y, def->box.z};
     const double g[3] = {def->gravity.x, def->gravity.y, def->gravity.z};
@@ -323,6 +323,7 @@ void carom_world_destroy(carom_world *w)
     steering_free(w);
     spin_free(w);
     cells_free(&w->grid);
+    carries_free(&w->carried);
     neighbours_free(&w->nb);
     calendar_free(&w->cal);
     if (w->container) memory_free(&allocator, w->container, w->container->bytes);
@@ -625,7 +626,7 @@ carom_status carom_world_get_body(const carom_world *w, int32_t id, carom_body_s
     state->velocity = (carom_vec){v[0], v[1], v[2]};
     state->radius = w->hot[s].radius;
     state->mass = world_mass(w, s);
-    state->collisions = w->collisions[s];
+    state->collisions = world_collisions(w, s);
     const double *own = w->drive.on ? &w->drive.own[3 * id] : NULL;
     state->acceleration = own ? (carom_vec){own[0], own[1], own[2]} : (carom_vec){0.0, 0.0, 0.0};
     spin_get_state(w, id, state);

@@ -6,6 +6,7 @@
 
 #include "calendar.h"
 #include "carom.h"
+#include "carries.h"
 #include "cells.h"
 #include "container.h"
 #include "drive.h"
@@ -59,7 +60,11 @@ struct carom_world {
      * own_stamps then turns it on for good. world_stamp reads it. */
     uint32_t *counter;
     int own_stamps;
-    uint64_t *collisions; /* pair and wall collisions of each body (what carom_body_state reports) */
+    /* Pair and wall collisions of each body (what carom_body_state reports):
+     * the low 32 bits; the few counts past 2^32 carry the rest in carried.
+     * world_collisions reads a count, world_count_collision adds one. */
+    uint32_t *collisions;
+    carries carried;
     double max_radius;
 
     cells grid;       /* bodies by position, or by anchor when neighbour lists are on */
@@ -99,6 +104,25 @@ static inline int32_t world_cell(const carom_world *w, int32_t s)
     return w->grid.cell ? w->grid.cell[s] : world_anchor_cell(w, s);
 }
 
+/* Body s's collisions. */
+static inline uint64_t world_collisions(const carom_world *w, int32_t s)
+{
+    uint64_t high = w->carried.count > 0 ? carries_high(&w->carried, w->id_of[s]) : 0;
+    return high << 32 | w->collisions[s];
+}
+/* Body s took part in one more collision (room for a carry was reserved
+ * before the event, world_reserve_carries). */
+static inline void world_count_collision(carom_world *w, int32_t s)
+{
+    if (++w->collisions[s] == 0) carries_carry(&w->carried, w->id_of[s]);
+}
+/* Before an event of body s (with partner, or -1): room for the carries it
+ * may make. 0, or -1 if out of memory. */
+static inline int world_reserve_carries(carom_world *w, int32_t s, int32_t partner)
+{
+    int32_t more = (w->collisions[s] == UINT32_MAX) + (partner >= 0 && w->collisions[partner] == UINT32_MAX);
+    return more > 0 ? carries_reserve(&w->carried, more) : 0;
+}
 /* Body s's stamp (see counter). */
 static inline uint32_t world_stamp(const carom_world *w, int32_t s)
 {

@@ -662,6 +662,88 @@ static void test_cells_recorded_again_out_of_memory(void)
     CHECK_EQ_INT(c.size_errors, 0);
 }
 
+/* The largest collision count of a body of w. */
+static uint64_t most_collisions(const carom_world *w)
+{
+    uint64_t most = 0;
+    for (int32_t id = 0; id < carom_world_body_count(w); id++) {
+        carom_body_state b;
+        CHECK(carom_world_get_body(w, id, &b) == CAROM_OK);
+        most = b.collisions > most ? b.collisions : most;
+    }
+    return most;
+}
+
+/* Collision counts are kept in 32 bits a body, with a table for the high
+ * halves of those past 2^32. Two bodies in a walled box start two
+ * collisions short of the wrap (the world's event counts raised to match,
+ * as a snapshot checks). The event that carries must get its table entry
+ * before anything changes: refused, the run fails and the world is as it
+ * was; granted, the counts read 2^32 and more, exactly, and survive a
+ * snapshot, after which both copies go on with the same bits. */
+static void test_collision_count_carries(void)
+{
+    counting c = {0};
+    carom_world_def def = carom_default_world_def();
+    def.box = (carom_vec){4.0, 4.0, 4.0};
+    for (int a = 0; a < 3; a++) def.boundary[a] = CAROM_WALLS;
+    carom_world *w = counted_world(&c, def);
+    if (!w) return;
+    const carom_vec at[2] = {{-1.0, 0.1, 0.0}, {1.0, -0.1, 0.2}}, v[2] = {{1.0, 0.3, 0.2}, {-0.7, -0.2, 0.5}};
+    for (int k = 0; k < 2; k++) {
+        carom_body_def b = carom_default_body_def();
+        b.position = at[k], b.velocity = v[k];
+        CHECK_EQ_INT(carom_world_add_body(w, &b, NULL), CAROM_OK);
+    }
+    CHECK_EQ_INT(carom_world_run(w, 0.0, -1), CAROM_OK);
+    const uint32_t start = UINT32_MAX - 1;
+    uint64_t expected[2];
+    for (int32_t s = 0; s < 2; s++) {
+        expected[w->id_of[s]] = (uint64_t)start + w->collisions[s];
+        w->collisions[s] += start;
+        w->meas.wall_events += start;
+    }
+    int refusals = 0;
+    for (int step = 0; step < 40; step++) {
+        uint64_t before = fingerprint_world(w, 1);
+        int64_t events = carom_world_counts(w).events;
+        c.fail_at = c.requests + 1;
+        carom_status st = carom_world_run(w, INFINITY, 1);
+        c.fail_at = 0;
+        if (st == CAROM_OUT_OF_MEMORY) {
+            refusals++;
+            CHECK(fingerprint_world(w, 1) == before && carom_world_counts(w).events == events);
+            CHECK(strstr(carom_world_message(w), "collision count") != NULL);
+            st = carom_world_run(w, INFINITY, 1);
+        }
+        CHECK_EQ_INT(st, CAROM_OK);
+    }
+    CHECK_EQ_INT(refusals, 2);
+    CHECK_EQ_INT(w->carried.count, 2);
+    carom_stats stats = carom_world_stats(w);
+    uint64_t total = 0;
+    for (int32_t id = 0; id < 2; id++) {
+        carom_body_state b;
+        CHECK(carom_world_get_body(w, id, &b) == CAROM_OK);
+        CHECK(b.collisions > ((uint64_t)1 << 32));
+        total += b.collisions - expected[id];
+    }
+    CHECK(total == (uint64_t)(2 * stats.pair_events + stats.wall_events) - 2 * (uint64_t)start);
+    CHECK(most_collisions(w) < ((uint64_t)1 << 32) + 40);
+    size_t size = carom_world_snapshot_size(w);
+    unsigned char *bytes = malloc(size);
+    CHECK(carom_world_snapshot(w, bytes, size) == CAROM_OK);
+    carom_world *copy = NULL;
+    CHECK_EQ_INT(carom_world_restore(bytes, size, NULL, NULL, &copy, NULL, 0), CAROM_OK);
+    CHECK(copy && fingerprint_world(copy, 1) == fingerprint_world(w, 1));
+    CHECK(carom_world_run(w, INFINITY, 30) == CAROM_OK && carom_world_run(copy, INFINITY, 30) == CAROM_OK);
+    CHECK(fingerprint_world(copy, 1) == fingerprint_world(w, 1));
+    free(bytes);
+    carom_world_destroy(copy);
+    carom_world_destroy(w);
+    CHECK_EQ_INT(c.live, 0);
+}
+
 /* All or none: the third array refused, the first two are back at their sizes. */
 static void test_grow_together(void)
 {
@@ -746,6 +828,7 @@ int main(void)
     RUN(test_mass_per_body_out_of_memory);
     RUN(test_own_stamps_out_of_memory);
     RUN(test_cells_recorded_again_out_of_memory);
+    RUN(test_collision_count_carries);
     RUN(test_without_reallocate);
     RUN(test_crowded_frames);
     RUN(test_gravity_walls_and_frames);
