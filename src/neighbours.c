@@ -302,9 +302,15 @@ static int make_room(neighbours *nb, int32_t i, int32_t need, int32_t bodies)
     return reserve_long(nb, has_long ? 0 : 1, wider(nb->long_width, need, 1));
 }
 
+#if defined(__GNUC__)
+#define INLINED static inline __attribute__((always_inline))
+#else
+#define INLINED static inline
+#endif
+
 /* Appends entry e to row i, which has room: a row that outgrows the width
- * moves to a long row. */
-static void append(neighbours *nb, int32_t i, int32_t e)
+ * moves to a long row. Inlined: it runs a dozen times a renewal. */
+INLINED void append(neighbours *nb, int32_t i, int32_t e)
 {
     int32_t n = nb->count[i], *row = fixed_row(nb, i);
     if (n >= nb->width) {
@@ -638,13 +644,8 @@ static void anchor_at(const carom_world *w, int32_t i, double t, double a[3])
  * row when it is full. mixture: some bodies are large and must be skipped
  * (without large bodies every radius is at most the split, and the test is
  * compiled out). */
-#if defined(__GNUC__)
-#define SEARCH static inline __attribute__((always_inline))
-#else
-#define SEARCH static inline
-#endif
 static int collect_row_widening(carom_world *w, int32_t i, const double a_i[3], int32_t *fullest);
-SEARCH int collect_row_in(carom_world *w, int32_t i, const double a_i[3], int32_t *fullest, const int widening,
+INLINED int collect_row_in(carom_world *w, int32_t i, const double a_i[3], int32_t *fullest, const int widening,
                           const int mixture)
 {
     neighbours *nb = &w->nb;

@@ -335,9 +335,9 @@ static carom_status process_next(carom_world *w, int32_t i, double t, int *count
     if (world_event(w, i)->kind == EVENT_SHELL && neighbours_prepare_renew(w, i, t) != 0)
         return world_fail(w, CAROM_OUT_OF_MEMORY, "out of memory growing the neighbour list of body %d",
                           (int)w->id_of[i]);
-    int kind = world_event(w, i)->kind;
-    if ((kind == EVENT_PAIR || kind == EVENT_WALL) &&
-        world_reserve_carries(w, i, kind == EVENT_PAIR ? world_event(w, i)->partner : -1) != 0)
+    const body_event *e = world_event(w, i);
+    if ((e->kind == EVENT_PAIR || e->kind == EVENT_WALL) &&
+        world_reserve_carries(w, i, e->kind == EVENT_PAIR ? e->partner : -1) != 0)
         return world_fail(w, CAROM_OUT_OF_MEMORY, "out of memory for the collision count of body %d",
                           (int)w->id_of[i]);
     w->clock = t;
