@@ -182,9 +182,9 @@ typedef struct carom_world_def {
                                     body arrays, briefly holding the old and the new) */
     /* Neighbour lists with a shell (L): each body lists the bodies that can
      * reach it while it stays within this distance of where the list was
-     * made. 0 (the default) picks lists or cell lists by density (and, in 3D
-     * up to 65,536 bodies, lists for mixtures whose largest radius is at least
-     * twice the mean); > 0 uses
+     * made. 0 (the default) picks lists in 3D at packing fractions of 0.35
+     * or more, and for mixtures whose largest radius is at least twice the
+     * mean, at any size, and cell lists otherwise; > 0 uses
      * lists with this shell where the box allows it; < 0 uses cell lists only.
      * Gravity always uses cell lists. The choice changes speed, never physics
      * beyond round-off. */
