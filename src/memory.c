@@ -47,7 +47,25 @@
 
 enum { ADVISE_FROM_BYTES = 8 << 20, CACHE_LINE = 64, MAP_FROM_BYTES = 1 << 20 };
 
-#if defined(__linux__) && defined(MREMAP_MAYMOVE)
+/* Under AddressSanitizer every block comes from the C library, whose
+ * blocks it guards (it does not watch the bounds of a mapping). */
+#if defined(__SANITIZE_ADDRESS__)
+#define CAROM_MAPS_BLOCKS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CAROM_MAPS_BLOCKS 0
+#endif
+#endif
+#if !defined(CAROM_MAPS_BLOCKS) && defined(__linux__) && defined(MREMAP_MAYMOVE)
+#define CAROM_MAPS_BLOCKS 1
+#endif
+#if !defined(CAROM_MAPS_BLOCKS)
+#define CAROM_MAPS_BLOCKS 0
+#endif
+
+int memory_maps_large_blocks(void) { return CAROM_MAPS_BLOCKS; }
+
+#if CAROM_MAPS_BLOCKS
 static int mapped(size_t bytes) { return bytes >= MAP_FROM_BYTES; }
 
 static size_t whole_pages(size_t bytes)

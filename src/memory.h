@@ -39,6 +39,10 @@ void *memory_alloc_lines(const carom_allocator *allocator, size_t bytes);
  * record 16 bytes off a line touches two). */
 void *memory_grow_lines(const carom_allocator *allocator, void *block, size_t old_bytes, size_t new_bytes);
 
+/* 1 where blocks of 1 MiB or more from the C library's side are mapped
+ * directly (Linux, not under AddressSanitizer), 0 where they come from its heap. */
+int memory_maps_large_blocks(void);
+
 /* count * size, or SIZE_MAX if that does not fit in size_t: a size no
  * allocation is attempted for (the functions above fail on it). */
 size_t memory_bytes(size_t count, size_t size);
