@@ -344,6 +344,20 @@ static int found_near(const event_list *other, int k, const carom_event *e)
     return 0;
 }
 
+/* Both logs are full (events long), and every event of the cell-list run
+ * is in the neighbour-list run, near the same place; frees both logs. */
+static void expect_same_events(event_list *with_cells, event_list *with_lists, int events)
+{
+    CHECK_EQ_INT(with_cells->count, events);
+    CHECK_EQ_INT(with_lists->count, events);
+    int unmatched = 0;
+    for (int k = 0; k < events; k++) unmatched += !found_near(with_lists, k, &with_cells->events[k]);
+    CHECK_MSG(unmatched == 0, "%d of %d events of the cell-list run are not in the neighbour-list run",
+              unmatched, events);
+    free(with_cells->events);
+    free(with_lists->events);
+}
+
 static void test_lists_agree_with_cells(void)
 {
     enum { EVENTS = 6000 };
@@ -353,14 +367,7 @@ static void test_lists_agree_with_cells(void)
     CHECK(carom_world_run(a, INFINITY, EVENTS + 4000) == CAROM_OK);
     CHECK(carom_world_run(b, INFINITY, EVENTS + 4000) == CAROM_OK);
     CHECK(!a->nb.on && b->nb.on);
-    CHECK_EQ_INT(with_cells.count, EVENTS);
-    CHECK_EQ_INT(with_lists.count, EVENTS);
-    int unmatched = 0;
-    for (int k = 0; k < EVENTS; k++) unmatched += !found_near(&with_lists, k, &with_cells.events[k]);
-    CHECK_MSG(unmatched == 0, "%d of %d events of the cell-list run are not in the neighbour-list run",
-              unmatched, EVENTS);
-    free(with_cells.events);
-    free(with_lists.events);
+    expect_same_events(&with_cells, &with_lists, EVENTS);
     carom_world_destroy(a);
     carom_world_destroy(b);
 }
@@ -396,14 +403,7 @@ static void test_added_after_lists_agree_with_cells(void)
     CHECK(carom_world_run(a, INFINITY, 2 * EVENTS) == CAROM_OK); /* the logs keep the first EVENTS */
     CHECK(carom_world_run(b, INFINITY, 2 * EVENTS) == CAROM_OK);
     CHECK(b->nb.on && b->grid.cell == NULL && misfiled(b) == 0 && check_lists(b) == 0);
-    CHECK_EQ_INT(with_cells.count, EVENTS);
-    CHECK_EQ_INT(with_lists.count, EVENTS);
-    int unmatched = 0;
-    for (int k = 0; k < EVENTS; k++) unmatched += !found_near(&with_lists, k, &with_cells.events[k]);
-    CHECK_MSG(unmatched == 0, "%d of %d events of the cell-list run are not in the neighbour-list run",
-              unmatched, EVENTS);
-    free(with_cells.events);
-    free(with_lists.events);
+    expect_same_events(&with_cells, &with_lists, EVENTS);
     carom_world_destroy(a);
     carom_world_destroy(b);
 }
