@@ -1,10 +1,10 @@
 /* cells.c — a uniform grid of cells at least one largest diameter wide, so
  * that any two bodies that can touch before one of them leaves its cell sit
  * in neighbouring cells (the 3^d stencil). Bodies are kept in singly linked
- * lists per cell (a few bodies each), so moving one walks one list. Crossing a cell face is an event of
- * its own; it keeps every prediction local, so the work per event does not
- * grow with N (Rapaport, "The Art of Molecular Dynamics Simulation", ch. 14;
- * Alder & Wainwright 1959).
+ * lists per cell (a few bodies each), so moving one walks one list. Crossing
+ * a cell face is an event of its own; it keeps every prediction local, so the
+ * work per event does not grow with N (Rapaport, "The Art of Molecular
+ * Dynamics Simulation", ch. 14; Alder & Wainwright 1959).
  *
  * Periodic images: with only three cells on an axis, two bodies in adjacent
  * cells can be more than half a box apart, where the minimum-image rule picks

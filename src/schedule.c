@@ -433,11 +433,14 @@ carom_status schedule_rebuild(carom_world *w)
     settle_resolve_scales(w);
     int64_t max_cells = 4 * (int64_t)w->count;
     double width = neighbours_choose(w);
-    /* with lists the grid files anchors, whose cells are found from them */
-    if (cells_keep_cells(&w->grid, !w->nb.on) != 0 || schedule_regrid(w, width, max_cells) != 0 || calendar_reserve(&w->cal, w->capacity) != 0 ||
-        (w->nb.on && neighbours_build(w) != 0))
+    if (cells_keep_cells(&w->grid, 1) != 0 || schedule_regrid(w, width, max_cells) != 0 ||
+        calendar_reserve(&w->cal, w->capacity) != 0 || (w->nb.on && neighbours_build(w) != 0))
         return world_fail(w, CAROM_OUT_OF_MEMORY, "out of memory building the cell grid for %d bodies",
                           (int)w->count);
+    /* With lists the grid files anchors, and a body's cell is its anchor's
+     * (world_cell): the records of the cells go once the lists are built (a
+     * failed build keeps them, so the grid stays whole for what follows). */
+    if (w->nb.on) (void)cells_keep_cells(&w->grid, 0);
     calendar_clear(&w->cal);
     for (int32_t i = 0; i < w->count; i++) schedule_body(w, i);
     w->grid_bodies = w->count;

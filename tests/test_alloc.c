@@ -624,31 +624,47 @@ static void test_own_stamps_out_of_memory(void)
 /* With neighbour lists the world's grid keeps no record of each body's cell
  * (its anchor's); adding a body records them again, in one allocation:
  * refused, the body is not added and the world is as it was. */
-static void test_cells_recorded_again_out_of_memory(void)
+/* 100 or so random spheres of radius 0.3 in a periodic box of side 10,
+ * with neighbour lists asked for, counted by c. */
+static carom_world *listed_world(counting *c)
 {
-    counting c = {0};
     carom_world_def def = carom_default_world_def();
     def.neighbour_shell = 0.3;
-    carom_world *w = counted_world(&c, def);
-    if (!w) return;
+    carom_world *w = counted_world(c, def);
     carom_rng rng = carom_rng_seed(22);
     const double box[3] = {10, 10, 10};
-    for (int k = 0; k < 100; k++) {
+    for (int k = 0; w && k < 100; k++) {
         carom_body_def b = random_body(&rng, box, 3, 0.3);
         carom_world_add_body(w, &b, NULL);
     }
+    return w;
+}
+
+/* A small body where it fits in w now (found without adding it). */
+static carom_body_def free_place(carom_world *w, carom_rng *rng)
+{
+    carom_body_def extra = carom_default_body_def();
+    extra.radius = 0.05;
+    for (int tries = 0; tries < 1000; tries++) {
+        extra.position = (carom_vec){9.0 * (carom_rng_uniform(rng) - 0.5), 9.0 * (carom_rng_uniform(rng) - 0.5),
+                                     9.0 * (carom_rng_uniform(rng) - 0.5)};
+        double x[3] = {extra.position.x, extra.position.y, extra.position.z};
+        if (world_check_place(w, w->count, x, extra.radius, -1) == CAROM_OK) break;
+    }
+    return extra;
+}
+
+static void test_cells_recorded_again_out_of_memory(void)
+{
+    counting c = {0};
+    carom_world *w = listed_world(&c);
+    if (!w) return;
     CHECK_EQ_INT(carom_world_run(w, 2.0, -1), CAROM_OK);
     CHECK(w->nb.on && w->grid.cell == NULL);
     int32_t bodies = carom_world_body_count(w);
     uint64_t before = fingerprint_world(w, 1);
-    carom_body_def extra = carom_default_body_def();
-    extra.radius = 0.05;
-    for (int tries = 0; tries < 1000; tries++) { /* a free place, found without adding */
-        extra.position = (carom_vec){9.0 * (carom_rng_uniform(&rng) - 0.5), 9.0 * (carom_rng_uniform(&rng) - 0.5),
-                                     9.0 * (carom_rng_uniform(&rng) - 0.5)};
-        double x[3] = {extra.position.x, extra.position.y, extra.position.z};
-        if (world_check_place(w, w->count, x, extra.radius, -1) == CAROM_OK) break;
-    }
+    carom_rng rng = carom_rng_seed(23);
+    carom_body_def extra = free_place(w, &rng);
     c.fail_at = c.requests + 1;
     CHECK_EQ_INT(carom_world_add_body(w, &extra, NULL), CAROM_OUT_OF_MEMORY);
     CHECK(carom_world_body_count(w) == bodies && w->grid.cell == NULL && fingerprint_world(w, 1) == before);
@@ -660,6 +676,42 @@ static void test_cells_recorded_again_out_of_memory(void)
     carom_world_destroy(w);
     CHECK_EQ_INT(c.live, 0);
     CHECK_EQ_INT(c.size_errors, 0);
+}
+
+/* A first run whose list build is refused at its k-th request for memory
+ * (every k until the run succeeds) leaves the grid whole, with its records:
+ * a body can still be added and the world saved, and the next run builds
+ * the lists and drops the records. */
+static void test_failed_list_build_keeps_grid(void)
+{
+    int refused = 0;
+    for (long k = 1; k <= 200; k++) {
+        counting c = {0};
+        carom_world *w = listed_world(&c);
+        if (!w) return;
+        c.fail_at = c.requests + k;
+        carom_status st = carom_world_run(w, 1.0, -1);
+        c.fail_at = 0;
+        int done = st == CAROM_OK;
+        if (!done) {
+            refused++;
+            CHECK_EQ_INT(st, CAROM_OUT_OF_MEMORY);
+            CHECK(w->grid.cell != NULL || !w->needs_rebuild); /* records, unless the lists were built */
+            carom_rng rng = carom_rng_seed(24);
+            carom_body_def extra = free_place(w, &rng);
+            CHECK_EQ_INT(carom_world_add_body(w, &extra, NULL), CAROM_OK);
+            size_t size = carom_world_snapshot_size(w);
+            unsigned char *bytes = malloc(size);
+            CHECK(carom_world_snapshot(w, bytes, size) == CAROM_OK);
+            free(bytes);
+            CHECK_EQ_INT(carom_world_run(w, 1.0, -1), CAROM_OK);
+        }
+        CHECK(w->nb.on && w->grid.cell == NULL);
+        carom_world_destroy(w);
+        CHECK_EQ_INT(c.live, 0);
+        if (done) break;
+    }
+    CHECK_MSG(refused >= 5, "only %d requests in the first run", refused);
 }
 
 /* The largest collision count of a body of w. */
@@ -828,6 +880,7 @@ int main(void)
     RUN(test_mass_per_body_out_of_memory);
     RUN(test_own_stamps_out_of_memory);
     RUN(test_cells_recorded_again_out_of_memory);
+    RUN(test_failed_list_build_keeps_grid);
     RUN(test_collision_count_carries);
     RUN(test_without_reallocate);
     RUN(test_crowded_frames);
