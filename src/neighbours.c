@@ -38,7 +38,7 @@ enum { FIRST_WIDTH = 16, WIDTH_STEP = 4 };
  * not large (below), and the packing fraction from which lists beat cells,
  * in 3D (measured with bench/carom_bench and callgrind; see bench/README.md;
  * in 2D the 9-cell stencil is as fast). Lists cost about 70 bytes a body
- * more than cells: 196 against 128 at 10^6 bodies and packing 0.45, where
+ * more than cells: 198 against 128 at 10^6 bodies and packing 0.45, where
  * they are about 30% faster, so they are chosen at every size.
  *
  * A size-asymmetric mixture (the largest radius at least lists_from_spread
