@@ -3,7 +3,9 @@
  * A test program defines test functions, lists them in main with RUN(fn),
  * and ends with CHECK_SUMMARY(), which prints "N passed, N failed" (counted
  * per test function) and returns the exit status. CHECK* macros record a
- * failure with file:line and the values, and the test goes on.
+ * failure with file:line and the values, and the test goes on. Each line
+ * gives the seconds the test function took (wall clock), to see where a
+ * slow pass spends its time.
  */
 #ifndef CAROM_CHECK_H
 #define CAROM_CHECK_H
@@ -11,6 +13,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct check_state {
     int failures_in_test;
@@ -18,6 +21,13 @@ typedef struct check_state {
 } check_state;
 
 static check_state check_global_state; /* test programs only; the library has no globals */
+
+static inline double check_seconds_now(void)
+{
+    struct timespec now;
+    timespec_get(&now, TIME_UTC); /* C11; only reported, never compared */
+    return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
+}
 
 #define CHECK(cond)                                                                           \
     do {                                                                                      \
@@ -60,15 +70,17 @@ static check_state check_global_state; /* test programs only; the library has no
 
 #define RUN(test_function)                                                                    \
     do {                                                                                      \
+        double check_start_ = check_seconds_now();                                            \
         check_global_state.failures_in_test = 0;                                              \
         test_function();                                                                      \
+        double check_took_ = check_seconds_now() - check_start_;                              \
         if (check_global_state.failures_in_test == 0) {                                       \
             check_global_state.passed++;                                                      \
-            printf("pass  %s\n", #test_function);                                             \
+            printf("pass  %s (%.2f s)\n", #test_function, check_took_);                       \
         } else {                                                                              \
             check_global_state.failed++;                                                      \
-            printf("FAIL  %s (%d checks)\n", #test_function,                                  \
-                   check_global_state.failures_in_test);                                      \
+            printf("FAIL  %s (%d checks, %.2f s)\n", #test_function,                          \
+                   check_global_state.failures_in_test, check_took_);                         \
         }                                                                                     \
         fflush(stdout);                                                                       \
     } while (0)
