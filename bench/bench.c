@@ -57,6 +57,8 @@ typedef struct options {
     int big_count;        /* --big K:D: K spheres of diameter D among the unit ones (3D) */
     double big_diameter;
     double poly;          /* --poly S: diameters uniform in [1 - S, 1 + S]; 0: all 1 */
+    double compress_to;   /* --compress PHI[:RATE]: grown to this packing fraction first; 0: not */
+    double compress_rate;
 } options;
 
 typedef struct bench_case {
@@ -83,6 +85,8 @@ typedef struct result {
     int64_t events;       /* all events (pair, wall, cell) of the measured part */
     int64_t stale;        /* stale predictions of the measured part */
     double cpu_seconds;   /* inside carom_world_run, measured part only */
+    double fraction;      /* the packing fraction measured at (after --compress); 0: the case's */
+    double compress_seconds; /* CPU seconds of the compression (--compress) */
     double energy_error;  /* |E_end - E_start| / E_start, E = KE + rotational energy */
     long baseline_kb;     /* ru_maxrss just before the world was created */
     long peak_kb;         /* ru_maxrss at the end of the case */
@@ -95,7 +99,8 @@ static void usage(FILE *to)
     fprintf(to, "usage: carom_bench [--quick] [--large] [--only 3d|2d] [--n N[,N...]]\n"
                 "                   [--density X[,X...]] [--collisions C] [--warmup W]\n"
                 "                   [--csv FILE] [--seed S] [--shell X] [--rough BETA]\n"
-                "                   [--collapse-time T] [--no-fork]\n"
+                "                   [--collapse-time T] [--big K:D] [--poly S]\n"
+                "                   [--compress PHI[:RATE]] [--no-fork]\n"
                 "\n"
                 "Times libcarom on periodic hard-sphere (3D, fcc start) and hard-disk (2D,\n"
                 "hexagonal start) fluids, sigma = m = kT = 1.\n"
@@ -120,6 +125,11 @@ static void usage(FILE *to)
                 "                  d^dim), drawn for each lattice site from the seed; S < 1,\n"
                 "                  and 1 + S within the lattice spacing (the table gives the\n"
                 "                  packing fraction that results)\n"
+                "  --compress PHI[:RATE]  grow every radius (Lubachevsky-Stillinger,\n"
+                "                  carom_compress, at RATE, default 0.01) from the lattice to\n"
+                "                  packing fraction PHI before the warm-up; a case that jams\n"
+                "                  first fails, naming where. Peak memory is reset after it\n"
+                "                  (/proc/self/clear_refs), or not given\n"
                 "  --rough BETA    rough spheres/disks: tangential restitution BETA in [-1, 1]\n"
                 "                  (world_def.tangential_restitution; default -1, smooth), e = 1\n"
                 "  --collapse-time T  world_def.collapse_time: 0 (default) automatic, < 0 the TC\n"
@@ -242,6 +252,14 @@ static int apply_value(options *o, const char *name, const char *value)
     } else if (strcmp(name, "--poly") == 0) {
         if (parse_double(value, 0.0, 0.99, &o->poly) != 0)
             return bad_option(name, "a spread S in [0, 0.99]: diameters in [1 - S, 1 + S]", value);
+    } else if (strcmp(name, "--compress") == 0) {
+        char *end = NULL;
+        double phi = strtod(value, &end), rate = 0.01;
+        if (end && *end == ':') rate = strtod(end + 1, &end);
+        if (end == value || *end != '\0' || !(phi > 0.0 && phi < 1.0) || !(rate > 0.0 && rate <= 10.0))
+            return bad_option(name, "PHI[:RATE], a packing fraction in (0, 1) and a growth rate in (0, 10]",
+                              value);
+        o->compress_to = phi, o->compress_rate = rate;
     } else if (strcmp(name, "--seed") == 0) {
         if (parse_seed(value, &o->seed) != 0)
             return bad_option(name, "an unsigned 64-bit integer", value);
@@ -253,7 +271,8 @@ static int is_value_option(const char *name)
 {
     static const char *const names[] = {
         "--only", "--n",    "--density", "--collisions", "--warmup",
-        "--csv",  "--seed", "--shell",   "--rough",      "--collapse-time", "--big", "--poly"};
+        "--csv",  "--seed", "--shell",   "--rough",      "--collapse-time", "--big", "--poly",
+        "--compress"};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         if (strcmp(name, names[k]) == 0) return 1;
     return 0;
@@ -442,8 +461,10 @@ static int add_poly(bench_case *c, const options *o, char *why, size_t size)
     return 0;
 }
 
-static double shown_density(const bench_case *c)
+/* The packing fraction a case ran at: the compressed one, or the lattice's. */
+static double shown_density(const bench_case *c, const result *r)
 {
+    if (r && r->fraction > 0.0) return r->fraction;
     return c->big_count > 0 || c->poly > 0.0 ? c->fraction : c->density;
 }
 
@@ -693,12 +714,56 @@ static int measure_world(carom_world *w, const bench_case *c, const options *o, 
     return 0;
 }
 
+/* Resets the process's peak memory to what it holds now (Linux: writing 5
+ * to /proc/self/clear_refs, proc(5)); 0 on success. */
+static int reset_peak_memory(void)
+{
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (!f) return -1;
+    int st = fputs("5", f) >= 0 ? 0 : -1;
+    return fclose(f) == 0 ? st : -1;
+}
+
+/* Grows the bodies of w to o->compress_to (carom_compress) and returns the
+ * compressed world in its place, or NULL with r->message; w is destroyed
+ * either way. The peak memory restarts after it, so that bytes a body are
+ * the compressed world's (baseline -1 where it cannot be reset). */
+static carom_world *compressed_world(carom_world *w, const options *o, result *r)
+{
+    carom_compress_def def = carom_default_compress_def();
+    def.rate = o->compress_rate;
+    def.target = o->compress_to;
+    carom_compress_result got;
+    carom_world *grown = NULL;
+    char why[MESSAGE_SIZE - 64] = "";
+    double start = cpu_now();
+    carom_status st = carom_compress(w, &def, &grown, &got, why, sizeof why);
+    r->compress_seconds = cpu_now() - start;
+    carom_world_destroy(w);
+    if (st != CAROM_OK) {
+        snprintf(r->message, sizeof r->message, "carom_compress: %s: %s", carom_status_name(st), why);
+        return NULL;
+    }
+    if (!got.reached_target) {
+        snprintf(r->message, sizeof r->message, "--compress %g: stopped at %.4f (%s, PV/NkT %.3g)",
+                 o->compress_to, got.packing_fraction,
+                 got.jammed ? "jammed" : got.box_limited ? "the largest body reached a third of the box" : "event cap",
+                 got.pressure);
+        carom_world_destroy(grown);
+        return NULL;
+    }
+    r->fraction = got.packing_fraction;
+    if (reset_peak_memory() != 0) r->baseline_kb = -1;
+    return grown;
+}
+
 /* Runs one case in this process. */
 static void run_case_here(const bench_case *c, const options *o, result *r)
 {
     memset(r, 0, sizeof *r);
     r->baseline_kb = self_maxrss_kb();
     carom_world *w = create_world(c, o->seed, o, r->message, sizeof r->message);
+    if (w && o->compress_to > 0.0) w = compressed_world(w, o, r);
     if (!w) return;
     r->ok = measure_world(w, c, o, r) == 0;
     carom_world_destroy(w);
@@ -724,9 +789,9 @@ static void encode_result(const result *r, char *line, size_t size)
     if (!r->ok)
         snprintf(line, size, "error %s\n", r->message);
     else
-        snprintf(line, size, "ok %lld %lld %lld %lld %.17g %.17g %ld\n", (long long)r->warmup_pairs,
-                 (long long)r->pairs, (long long)r->events, (long long)r->stale, r->cpu_seconds,
-                 r->energy_error, r->baseline_kb);
+        snprintf(line, size, "ok %lld %lld %lld %lld %.17g %.17g %ld %.17g %.17g\n",
+                 (long long)r->warmup_pairs, (long long)r->pairs, (long long)r->events, (long long)r->stale,
+                 r->cpu_seconds, r->energy_error, r->baseline_kb, r->fraction, r->compress_seconds);
 }
 
 static void decode_result(const char *line, result *r)
@@ -736,8 +801,8 @@ static void decode_result(const char *line, result *r)
         snprintf(r->message, sizeof r->message, "%.*s", (int)strcspn(line + 6, "\n"), line + 6);
         return;
     }
-    if (sscanf(line, "ok %lld %lld %lld %lld %lf %lf %ld", &warm, &pairs, &events, &stale,
-               &r->cpu_seconds, &r->energy_error, &r->baseline_kb) != 7) {
+    if (sscanf(line, "ok %lld %lld %lld %lld %lf %lf %ld %lf %lf", &warm, &pairs, &events, &stale,
+               &r->cpu_seconds, &r->energy_error, &r->baseline_kb, &r->fraction, &r->compress_seconds) != 9) {
         snprintf(r->message, sizeof r->message,
                  "the child's result line could not be read: '%.80s'", line);
         return;
@@ -837,7 +902,7 @@ static row derive_row(const bench_case *c, const result *r)
     d.ns = 1e9 * cpu / (double)r->pairs;
     d.event_rate = (double)r->events / cpu;
     d.peak_mb = r->peak_kb / 1024.0;
-    d.bytes_per_body = 1024.0 * (double)(r->peak_kb - r->baseline_kb) / c->n;
+    d.bytes_per_body = r->baseline_kb < 0 ? NAN : 1024.0 * (double)(r->peak_kb - r->baseline_kb) / c->n;
     d.anchor = anchor_rate(c);
     d.ratio = d.anchor > 0 ? d.rate / d.anchor : 0.0;
     return d;
@@ -852,6 +917,10 @@ static void print_header(const options *o)
     if (o->rough > -1.0)
         printf("  rough spheres/disks: tangential restitution %g (e = 1)\n", o->rough);
     if (o->collapse_time != 0.0) printf("  collapse_time %g\n", o->collapse_time);
+    if (o->compress_to > 0.0)
+        printf("  grown from the lattice to packing fraction %g at rate %g first (carom_compress);\n"
+               "  the density column is the fraction reached\n",
+               o->compress_to, o->compress_rate);
     printf("  Mcoll/s: 10^6 pair collisions per CPU second; anchor: the issue's figure in the same "
            "unit;\n  ratio = carom / anchor; B/body = (peak - RSS before the world) / N\n");
     printf("%-3s %8s %7s %-9s %11s %8s %8s %8s %9s %8s %7s %8s %8s %6s\n", "dim", "N", "density",
@@ -879,15 +948,16 @@ static void print_row(const bench_case *c, const result *r)
     char lattice[32];
     lattice_name(c, lattice, sizeof lattice);
     if (!r->ok) {
-        printf("%dD  %8d %7.3f %-9s  FAILED: %s\n", c->dim, c->n, shown_density(c), lattice, r->message);
+        printf("%dD  %8d %7.3f %-9s  FAILED: %s\n", c->dim, c->n, shown_density(c, r), lattice, r->message);
         fflush(stdout);
         return;
     }
     row d = derive_row(c, r);
     printf("%dD  %8d %7.3f %-9s %11lld %8.3f %8.3f %8.1f %9.3f %8.1f %7.0f %8.1e", c->dim, c->n,
-           shown_density(c), lattice, (long long)r->pairs, r->cpu_seconds, 1e-6 * d.rate, d.ns,
+           shown_density(c, r), lattice, (long long)r->pairs, r->cpu_seconds, 1e-6 * d.rate, d.ns,
            1e-6 * d.event_rate, d.peak_mb, d.bytes_per_body, r->energy_error);
     if (d.anchor > 0) printf(" %8.3f %6.2f", 1e-6 * d.anchor, d.ratio);
+    if (r->compress_seconds > 0.0) printf("  (compressed in %.1f CPU s)", r->compress_seconds);
     printf("\n");
     fflush(stdout);
 }
@@ -898,7 +968,7 @@ static void csv_row(FILE *f, const bench_case *c, const result *r)
     lattice_name(c, lattice, sizeof lattice);
     row d = derive_row(c, r);
     fprintf(f, "%d,%d,%.4f,%s,%lld,%lld,%lld,%lld,%.6f,%.6g,%.6g,%.6g,%.3f,%.1f,%.3e,", c->dim,
-            c->n, shown_density(c), lattice, (long long)r->warmup_pairs, (long long)r->pairs,
+            c->n, shown_density(c, r), lattice, (long long)r->warmup_pairs, (long long)r->pairs,
             (long long)r->events, (long long)r->stale, r->cpu_seconds, d.rate, d.ns, d.event_rate,
             d.peak_mb, d.bytes_per_body, r->energy_error);
     if (d.anchor > 0)

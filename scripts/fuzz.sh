@@ -2,7 +2,7 @@
 # Fuzzing campaigns with clang's libFuzzer (ASan and UBSan on every source).
 #   scripts/fuzz.sh [TARGET|all] [SECONDS] [JOBS]
 # TARGET: scenario, xyz, snapshot, checkpoint, run (tests/fuzz/fuzz_TARGET.c),
-# or all (the default). SECONDS per target (default 60), JOBS processes in
+# all (the default), or build (build the targets and stop). SECONDS per target (default 60), JOBS processes in
 # parallel (default 1). The corpus grows in build/fuzz/corpus/TARGET, seeded
 # from tests/fuzz/corpus/TARGET; crashes, leaks, timeouts and broken promises
 # land in build/fuzz/artifacts/TARGET/. Prints per target: executions, their
@@ -28,6 +28,7 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
     { cat "$build.configure.log"; exit 2; }
 fi
 cmake --build "$build" -j"$(nproc)" >"$build.build.log" 2>&1 || { grep -E 'error' "$build.build.log"; exit 2; }
+[ "$targets" = build ] && exit 0
 
 dict_of() { case $1 in run) echo scenario ;; *) echo "$1" ;; esac; }
 

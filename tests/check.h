@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -21,6 +22,14 @@ typedef struct check_state {
 } check_state;
 
 static check_state check_global_state; /* test programs only; the library has no globals */
+
+/* 1 under CAROM_TEST_QUICK=1, scripts/test.sh's sanitizer pass: the long
+ * runs and scans are shortened there (the optimised pass runs them whole). */
+static inline int check_quick(void)
+{
+    const char *q = getenv("CAROM_TEST_QUICK");
+    return q && q[0] == '1';
+}
 
 static inline double check_seconds_now(void)
 {

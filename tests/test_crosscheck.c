@@ -585,7 +585,8 @@ static void run_resync_family(int dim, uint64_t seed_base, double shell)
 {
     int sizes = (int)(sizeof case_sizes / sizeof case_sizes[0]), cases = 0;
     long events = 0;
-    for (int draw = 0; draw < 3; draw++)
+    int draws = check_quick() ? 1 : 3; /* one draw of every case in the sanitizer pass */
+    for (int draw = 0; draw < draws; draw++)
         for (int s = 0; s < sizes; s++)
             for (int boundary = ALL_WALLS; boundary <= MIXED; boundary++)
                 for (int inelastic = 0; inelastic < 2; inelastic++) {

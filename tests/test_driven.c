@@ -59,9 +59,9 @@ typedef struct driven_figures {
 
 static long windows_to_run(void)
 {
-    const char *env = getenv("CAROM_DRIVEN_WINDOWS"), *quick = getenv("CAROM_TEST_QUICK");
+    const char *env = getenv("CAROM_DRIVEN_WINDOWS");
     if (env && *env) return strtol(env, NULL, 10);
-    if (quick && strcmp(quick, "1") == 0) return 10000; /* scripts/test.sh's sanitiser pass */
+    if (check_quick()) return 10000; /* scripts/test.sh's sanitiser pass */
 #ifdef NDEBUG
     return 1000000;
 #else

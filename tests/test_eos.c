@@ -55,12 +55,6 @@ static const double PI = 3.14159265358979323846;
 
 #define MAX_BLOCKS 20
 
-static int quick_mode(void)
-{
-    const char *q = getenv("CAROM_TEST_QUICK");
-    return q && q[0] == '1';
-}
-
 /* ------------------------------------------------------------------ */
 /* Closed forms.                                                       */
 
@@ -250,8 +244,8 @@ static void check_state_point(const state_point *p)
     double density = n / pow(box_side(p), p->dim);
     double z_eos = p->eos(p->eta), g = contact_value(p->dim, p->eta, z_eos);
     double rate_eos = enskog_rate(p->dim, density, g, 1.0);
-    int blocks = quick_mode() ? 10 : MAX_BLOCKS;
-    double per_block = quick_mode() ? 10.0 : 40.0; /* collisions per body per block */
+    int blocks = check_quick() ? 10 : MAX_BLOCKS;
+    double per_block = check_quick() ? 10.0 : 40.0; /* collisions per body per block */
     double span = per_block / rate_eos;
     CHECK(carom_world_run(w, 50.0 / rate_eos, -1) == CAROM_OK); /* melt the lattice, equilibrate */
 

@@ -38,12 +38,6 @@ static const double PI = 3.14159265358979323846;
 
 #define CHUNK_EVENTS 20000
 
-static int quick_mode(void)
-{
-    const char *q = getenv("CAROM_TEST_QUICK");
-    return q && q[0] == '1';
-}
-
 /* ------------------------------------------------------------------ */
 /* Building lattice systems.                                           */
 
@@ -356,7 +350,7 @@ static void run_conservation(const lattice_spec *s, const char *label)
     const double zero[3] = {0, 0, 0};
     if (fill_lattice(w, s)) {
         totals before = sum_bodies(w, zero);
-        int64_t goal = quick_mode() ? 200000 : 1000000;
+        int64_t goal = check_quick() ? 200000 : 1000000;
         run_checked(w, &m, label, enough_pairs, goal);
         totals after = sum_bodies(w, zero);
         carom_stats st = carom_world_stats(w);
@@ -409,7 +403,7 @@ static void run_gravity_energy(const lattice_spec *s, const char *label)
         totals before = sum_bodies(w, s->gravity);
         carom_stats st0 = carom_world_stats(w);
         CHECK_NEAR(st0.potential_energy, before.potential, 1e-12 * before.kinetic);
-        int64_t goal = quick_mode() ? 100000 : 500000;
+        int64_t goal = check_quick() ? 100000 : 500000;
         run_checked(w, &m, label, enough_events, goal);
         totals after = sum_bodies(w, s->gravity);
         carom_stats st = carom_world_stats(w);
@@ -497,7 +491,7 @@ static void test_inelastic_energy_loss(void)
         m.last_kinetic = st.kinetic_energy;
         m.last_momentum[0] = st.momentum.x, m.last_momentum[1] = st.momentum.y;
         double scale = sum_bodies(w, (const double[3]){0, 0, 0}).momentum_scale;
-        run_checked(w, &m, "inelastic", enough_pairs, quick_mode() ? 5000 : 20000);
+        run_checked(w, &m, "inelastic", enough_pairs, check_quick() ? 5000 : 20000);
         st = carom_world_stats(w);
         printf("  inelastic e = 0.9: KE fell to %.3g of its start; worst energy bookkeeping "
                "error %.3g of KE, momentum %.3g of sum m|v|\n",

@@ -63,12 +63,6 @@
 
 #define PI 3.14159265358979323846
 
-static int quick_mode(void)
-{
-    const char *q = getenv("CAROM_TEST_QUICK");
-    return q && q[0] == '1';
-}
-
 static double dot3(const double a[3], const double b[3])
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -603,7 +597,7 @@ static void check_energy_per_event_gases(gas_spec g, int worlds)
 
 static void test_energy_lost_per_event(void)
 {
-    int worlds = quick_mode() ? 4 : 10;
+    int worlds = check_quick() ? 4 : 10;
     gas_spec g3 = {.dim = 3,
                    .n = 24,
                    .side = 6.0,
@@ -631,7 +625,7 @@ static void test_energy_lost_per_event(void)
 static void check_energy_conserved(int dim, double beta, carom_boundary boundary)
 {
     gas_spec g = {.dim = dim,
-                  .n = quick_mode() ? 100 : 400,
+                  .n = check_quick() ? 100 : 400,
                   .boundary = boundary,
                   .e = 1.0,
                   .beta = beta,

@@ -117,7 +117,7 @@ static void check_full_groups(const scenario *s, const char *dir)
     CHECK(g->radius == 0.75 && g->mass == 3.0);
     CHECK(same_text(g->file, "more.xyz"));
     char resolved[512];
-    snprintf(resolved, sizeof resolved, "%s/more.xyz", dir);
+    CHECK(snprintf(resolved, sizeof resolved, "%s/more.xyz", dir) < (int)sizeof resolved);
     CHECK_MSG(same_text(g->file_resolved, resolved), "%s", g->file_resolved);
 }
 

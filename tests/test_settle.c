@@ -288,18 +288,12 @@ static carom_world *pile(double collapse_time)
     return w;
 }
 
-static int quick_mode(void)
-{
-    const char *q = getenv("CAROM_TEST_QUICK");
-    return q && q[0] == '1';
-}
-
 /* It settles (its kinetic energy falls to a small part of what it was), runs
  * to its end, and its pair collision rate stays within 50 per body per t_c. */
 static void test_pile_settles_with_tc(void)
 {
     carom_world *w = pile(0.0);
-    double until = quick_mode() ? 14.0 : 20.0, start = carom_world_stats(w).kinetic_energy;
+    double until = check_quick() ? 14.0 : 20.0, start = carom_world_stats(w).kinetic_energy;
     carom_status st = carom_world_run(w, until / 2, 20000000);
     carom_stats half = carom_world_stats(w);
     if (st == CAROM_OK) st = carom_world_run(w, until, 20000000);

@@ -161,6 +161,7 @@ static void run_pairs(double spin, double accel, int disks, int cases, int sampl
 {
     tally t = {0, 0, 0, 0.0};
     polygon_shape sa, sb;
+    if (check_quick()) cases /= 4; /* the sanitizer pass */
     for (int n = 0; n < cases; n++) {
         random_shape(&sa);
         random_shape(&sb);

@@ -137,9 +137,8 @@ static unsigned char *snapshot_of(const carom_world *w, size_t *size)
 
 static void check_restart(int granular, double t_split, int64_t events_split, double shell)
 {
-    /* the rough worlds to t = 20 only under CAROM_TEST_QUICK (the sanitizer pass) */
-    const char *quick = getenv("CAROM_TEST_QUICK");
-    double end = granular >= 4 && quick && quick[0] == '1' ? 20.0 : 60.0;
+    /* the granular and rough worlds to t = 20 only under CAROM_TEST_QUICK (the sanitizer pass) */
+    double end = (granular == 1 || granular >= 4) && check_quick() ? 20.0 : 60.0;
     t_split *= end / 60.0;
     carom_world *whole = make_world(granular, shell), *first = make_world(granular, shell);
     CHECK_MSG(carom_world_run(whole, end, -1) == CAROM_OK, "%s", carom_world_message(whole));

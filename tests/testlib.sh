@@ -18,6 +18,16 @@ finish() {
   exit
 }
 
+# example_until FILE: the time to run an example to: its run.until, or a
+# fifth of it under CAROM_TEST_QUICK=1 (the sanitizer pass, where the
+# optimised pass has already run it whole). Empty if the file has none.
+example_until() {
+  local until
+  until=$(sed -n 's/^ *until: *\([0-9.eE+-]*\).*/\1/p' "$1" | head -1)
+  [ -n "$until" ] || return 0
+  if [ "${CAROM_TEST_QUICK:-0}" = 1 ]; then awk -v u="$until" 'BEGIN { printf "%.17g\n", u / 5 }'; else echo "$until"; fi
+}
+
 # json_number FILE KEY: the number after "KEY": in a stats file.
 json_number() { awk -v key="\"$2\":" '$1 == key { v = $2; sub(/,$/, "", v); print v; exit }' "$1"; }
 # json_event FILE KIND: one of the event counts.
