@@ -523,9 +523,11 @@ static int build_cases(const options *o, bench_case *cases)
     return count;
 }
 
-/* The anchor rate (pair collisions per CPU second) of the issue, or 0. */
-static double anchor_rate(const bench_case *c)
+/* The anchor rate (pair collisions per CPU second) of the issue, or 0: for
+ * the one-size fluids from the lattice only. */
+static double anchor_rate(const bench_case *c, const result *r)
 {
+    if (c->big_count > 0 || c->poly > 0.0 || r->fraction > 0.0) return 0.0;
     static const struct {
         int dim;
         int32_t n;
@@ -903,7 +905,7 @@ static row derive_row(const bench_case *c, const result *r)
     d.event_rate = (double)r->events / cpu;
     d.peak_mb = r->peak_kb / 1024.0;
     d.bytes_per_body = r->baseline_kb < 0 ? NAN : 1024.0 * (double)(r->peak_kb - r->baseline_kb) / c->n;
-    d.anchor = anchor_rate(c);
+    d.anchor = anchor_rate(c, r);
     d.ratio = d.anchor > 0 ? d.rate / d.anchor : 0.0;
     return d;
 }

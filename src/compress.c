@@ -266,8 +266,20 @@ static int cells_covering(const ls *s, const grid *g, int a, double lo, double h
     return count;
 }
 
+/* How far beyond i's own cell, on axis a, a body of grid g can touch it. Where both grids have three
+ * cells or more on the axis, each cell is wider than its level's largest diameter (cells_outgrown
+ * widens them before they are outgrown), so a contact, r_i + r_j, is shorter than half the two widths
+ * together: for a large body among small ones half its own cell and half a small one, not a whole
+ * large cell (a third as many small cells in 3D). Elsewhere the wider of the two cells, which with
+ * fewer than three cells reaches every cell there is. */
+static double contact_reach(const grid *own, const grid *g, int a)
+{
+    if (own->m[a] >= 3 && g->m[a] >= 3) return 0.5 * (own->width[a] + g->width[a]);
+    return fmax(own->width[a], g->width[a]);
+}
+
 /* Pairs of i with the bodies of grid g in the cells within reach of i's own cell: its cell widened on
- * each side by the wider of the two grids' cells (at least the largest contact distance between them). */
+ * each side by contact_reach. */
 static void consider_grid(const ls *s, int32_t i, const double *xi, const grid *g, ls_event *best)
 {
     const grid *own = &s->grids[s->level[i]];
@@ -278,7 +290,7 @@ static void consider_grid(const ls *s, int32_t i, const double *xi, const grid *
             continue;
         }
         double lo = -s->half[a] + cell_coordinate(own, s->cell[i], a) * own->width[a];
-        double reach = fmax(own->width[a], g->width[a]), inward = 1e-9 * reach; /* cells merely touching the
+        double reach = contact_reach(own, g, a), inward = 1e-9 * reach; /* cells merely touching the
             interval hold nobody within reach (it is 5% more than any contact): rounding may leave them out */
         count[a] = cells_covering(s, g, a, lo - reach + inward, lo + own->width[a] + reach - inward, near[a]);
     }
