@@ -6,7 +6,8 @@
 # JavaScript, into build/web (or --out DIR). With --serve [PORT] it then
 # serves the page on http://127.0.0.1:PORT (default 8000) with python3's
 # http.server; nothing is computed on the server.
-# The flags that matter for results are the native build's: no fast-math,
+# The flags that matter for results are the native build's: no unsafe
+# floating-point optimisations,
 # no contraction of a*b+c into fused multiply-adds (tests/test_wasm.sh
 # checks that both builds give the same bits).
 set -euo pipefail
