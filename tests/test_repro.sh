@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test_repro.sh — every example runs to its full run.until with its own
-# outputs (to a fifth of it in the sanitizer pass, CAROM_TEST_QUICK=1), and the inputs that once broke carom (tests/data/repro, copies of
+# outputs (to a fifth of it in the sanitizer pass, CAROM_TEST_QUICK=1),
+# and the inputs that once broke carom (tests/data/repro, copies of
 # the reproductions in shared/repro) each end within a minute as they should:
 # the Zeno ball rests at the closed-form time, restitution 0 and a resting
 # lattice under gravity run to their end, an empty world runs, event caps
