@@ -3,9 +3,10 @@
 #   scripts/fuzz.sh [TARGET|all] [SECONDS] [JOBS]
 # TARGET: scenario, xyz, snapshot, checkpoint, run (tests/fuzz/fuzz_TARGET.c),
 # all (the default), or build (build the targets and stop). SECONDS per
-# target (default 60), JOBS processes in parallel (default 1). The corpus grows in build/fuzz/corpus/TARGET, seeded
-# from tests/fuzz/corpus/TARGET; crashes, leaks, timeouts and broken promises
-# land in build/fuzz/artifacts/TARGET/. Prints per target: executions, their
+# target (default 60), JOBS processes in parallel (default 1). The corpus
+# grows in build/fuzz/corpus/TARGET, seeded from tests/fuzz/corpus/TARGET;
+# crashes, leaks, timeouts and broken promises land in
+# build/fuzz/artifacts/TARGET/. Prints per target: executions, their
 # rate, coverage (edges) and features, corpus size and findings. Exit status
 # 1 if anything was found.
 # With CAROM_FUZZ_RUNS=N (what scripts/test.sh uses) each target instead makes
