@@ -514,7 +514,8 @@ static int parse(int argc, char **argv, options *o)
         char *end = NULL;
         double v = strtod(argv[a + 1], &end);
         if (!end || *end || !(v > 0.0 && v < 1e9)) {
-            fprintf(stderr, "carom_regions: %s: expected a positive number, got '%s'\n", argv[a], argv[a + 1]);
+            fprintf(stderr, "carom_regions: %s: expected a number above 0 and below 10^9, got '%s'\n", argv[a],
+                    argv[a + 1]);
             return -1;
         }
         if (!strcmp(argv[a], "--n")) o->n = (long)v;
@@ -595,8 +596,12 @@ static int record_run(carom_world *w, const options *o, int32_t bodies, double s
     r->list = malloc((size_t)r->room * sizeof *r->list);
     r->read_start = malloc(((size_t)r->room + 1) * sizeof *r->read_start);
     int64_t warm = (int64_t)(o->warmup * bodies);
+    if (side < 6.0) {
+        fprintf(stderr, "carom_regions: the box is %.2f diameters wide; expected 6 or more (a larger --n)\n", side);
+        return -1;
+    }
     if (!r->list || !r->read_start || make_flights(&r->f, bodies, side) != 0) {
-        fprintf(stderr, "carom_regions: out of memory, or a box under 6 diameters\n");
+        fprintf(stderr, "carom_regions: out of memory for %d bodies\n", (int)bodies);
         return -1;
     }
     if (run_to(w, warm) != 0 || take_all_flights(r) != 0) return -1;
