@@ -102,7 +102,7 @@ SCAN void offer_pair(const carom_world *w, candidate *best, double t, int32_t i,
         (t == best->time && t < INFINITY &&
          (best->event.kind != EVENT_PAIR || w->id_of[j] < w->id_of[best->event.partner]))) {
         if (check_just && j == best->just && still_touching(w, i, j, shift)) return;
-        set_best(best, t, (body_event){j, world_stamp(w, j), EVENT_PAIR, 0});
+        set_best(best, t, (body_event){j, 0, EVENT_PAIR, 0}); /* the stamp is read once, in schedule_body */
     }
 }
 
@@ -403,6 +403,9 @@ void schedule_body(carom_world *w, int32_t i)
         consider_cell_exit(w, i, &best);
     }
     consider_pairs(w, i, &best);
+    /* The partner's stamp, read for the one pair kept rather than for every
+     * better pair found on the way (each a record far away at 10^6 bodies). */
+    if (best.event.kind == EVENT_PAIR) best.event.partner_counter = world_stamp(w, best.event.partner);
     event_set(world_event(w, i), best.event);
     /* Never schedule before the clock, so time never goes back. */
     calendar_set(&w->cal, i, best.time < w->clock ? w->clock : best.time);
