@@ -59,6 +59,7 @@ typedef struct options {
     double poly;          /* --poly S: diameters uniform in [1 - S, 1 + S]; 0: all 1 */
     double compress_to;   /* --compress PHI[:RATE]: grown to this packing fraction first; 0: not */
     double compress_rate;
+    double compress_shell; /* carom_compress_def.neighbour_shell (--compress PHI:RATE:SHELL) */
 } options;
 
 typedef struct bench_case {
@@ -100,7 +101,7 @@ static void usage(FILE *to)
                 "                   [--density X[,X...]] [--collisions C] [--warmup W]\n"
                 "                   [--csv FILE] [--seed S] [--shell X] [--rough BETA]\n"
                 "                   [--collapse-time T] [--big K:D] [--poly S]\n"
-                "                   [--compress PHI[:RATE]] [--no-fork]\n"
+                "                   [--compress PHI[:RATE[:SHELL]]] [--no-fork]\n"
                 "\n"
                 "Times libcarom on periodic hard-sphere (3D, fcc start) and hard-disk (2D,\n"
                 "hexagonal start) fluids, sigma = m = kT = 1.\n"
@@ -125,9 +126,10 @@ static void usage(FILE *to)
                 "                  d^dim), drawn for each lattice site from the seed; S < 1,\n"
                 "                  and 1 + S within the lattice spacing (the table gives the\n"
                 "                  packing fraction that results)\n"
-                "  --compress PHI[:RATE]  grow every radius (Lubachevsky-Stillinger,\n"
-                "                  carom_compress, at RATE, default 0.01) from the lattice to\n"
-                "                  packing fraction PHI before the warm-up; a case that jams\n"
+                "  --compress PHI[:RATE[:SHELL]]  grow every radius (Lubachevsky-Stillinger,\n"
+                "                  carom_compress, at RATE, default 0.01, with neighbour lists of\n"
+                "                  shell SHELL mean diameters: 0 automatic, < 0 cells) from the\n"
+                "                  lattice to packing fraction PHI before the warm-up; a case that jams\n"
                 "                  first fails, naming where. Peak memory is reset after it\n"
                 "                  (/proc/self/clear_refs), or not given\n"
                 "  --rough BETA    rough spheres/disks: tangential restitution BETA in [-1, 1]\n"
@@ -254,12 +256,14 @@ static int apply_value(options *o, const char *name, const char *value)
             return bad_option(name, "a spread S in [0, 0.99]: diameters in [1 - S, 1 + S]", value);
     } else if (strcmp(name, "--compress") == 0) {
         char *end = NULL;
-        double phi = strtod(value, &end), rate = 0.01;
+        double phi = strtod(value, &end), rate = 0.01, shell = 0.0;
         if (end && *end == ':') rate = strtod(end + 1, &end);
-        if (end == value || *end != '\0' || !(phi > 0.0 && phi < 1.0) || !(rate > 0.0 && rate <= 10.0))
-            return bad_option(name, "PHI[:RATE], a packing fraction in (0, 1) and a growth rate in (0, 10]",
-                              value);
-        o->compress_to = phi, o->compress_rate = rate;
+        if (end && *end == ':') shell = strtod(end + 1, &end);
+        if (end == value || *end != '\0' || !(phi > 0.0 && phi < 1.0) || !(rate > 0.0 && rate <= 10.0) ||
+            !(shell >= -1.0 && shell <= 2.0) || (shell > 0.0 && shell < 0.01))
+            return bad_option(name, "PHI[:RATE[:SHELL]], a packing fraction in (0, 1), a growth rate in (0, 10] "
+                              "and a shell of 0.01 to 2 (0: automatic, < 0: cells)", value);
+        o->compress_to = phi, o->compress_rate = rate, o->compress_shell = shell;
     } else if (strcmp(name, "--seed") == 0) {
         if (parse_seed(value, &o->seed) != 0)
             return bad_option(name, "an unsigned 64-bit integer", value);
@@ -735,6 +739,7 @@ static carom_world *compressed_world(carom_world *w, const options *o, result *r
     carom_compress_def def = carom_default_compress_def();
     def.rate = o->compress_rate;
     def.target = o->compress_to;
+    def.neighbour_shell = o->compress_shell;
     carom_compress_result got;
     carom_world *grown = NULL;
     char why[MESSAGE_SIZE - 64] = "";

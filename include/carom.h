@@ -733,9 +733,14 @@ typedef struct carom_compress_def {
     double max_pressure;    /* stop when PV/(NkT) passes this: jammed (default 1e4) */
     double temperature;     /* kT the velocities are scaled back to (default 1) */
     int64_t max_events;     /* stop after this many events (default 10^9) */
+    /* The broad phase: 0 (the default) neighbour lists with a shell of 0.3
+     * mean diameters, or cells where a periodic side is too short for them;
+     * 0.01 to 2: lists with this shell (in mean diameters); < 0 cells. Every
+     * choice finds every contact; only the speed and the rounding differ. */
+    double neighbour_shell;
 } carom_compress_def;
 
-/* Defaults: rate 0 (to be set), no target, max_pressure 1e4, temperature 1, max_events 10^9. */
+/* Defaults: rate 0 (to be set), no target, max_pressure 1e4, temperature 1, max_events 10^9, lists. */
 carom_compress_def carom_default_compress_def(void);
 
 typedef struct carom_compress_result {

@@ -18,12 +18,17 @@
  * into one binary heap with the collision counters of the bodies it names;
  * a popped event whose counters have moved is stale, and its body is
  * predicted again then (nothing it could meet earlier is lost: a partner
- * that changed predicted its own earliest event when it changed). Cells
- * are at least the largest diameter wide, widened when the bodies outgrow
- * them; an axis of fewer than three cells is scanned whole. Every N pair
- * collisions the velocities are scaled back to the temperature, the
- * reduced pressure of the interval is measured, and everything is
- * predicted again. */
+ * that changed predicted its own earliest event when it changed). A body's
+ * partners come from neighbour lists with a shell that shrinks as the body
+ * grows (the main engine's lists, Donev, Torquato & Stillinger 2005, with
+ * the growth counted in the shell), filed in cells by their anchors; or,
+ * where a periodic side is too short for them or the def asks, straight
+ * from cells at least the largest diameter wide. Either way the cells are
+ * widened when the bodies outgrow them, and an axis of fewer than three
+ * cells is scanned whole. Every N pair collisions the velocities are
+ * scaled back to the temperature, the reduced pressure of the interval is
+ * measured, and everything is predicted again. */
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -32,7 +37,7 @@
 
 #include "carom.h"
 
-enum { EVENT_PAIR = 0, EVENT_WALL = 1, EVENT_CELL = 2 };
+enum { EVENT_PAIR = 0, EVENT_WALL = 1, EVENT_CELL = 2, EVENT_SHELL = 3 };
 
 typedef struct ls_event {
     double time;
@@ -47,6 +52,22 @@ typedef struct grid {
     int32_t *head;      /* first body of each cell (-1: none) */
     int32_t bodies;
 } grid;
+
+/* Neighbour lists with a shell (the main engine's, neighbours.c, made for growing radii). Body i
+ * keeps within shell - rate rho_i (t - since_i) of its anchor: its room shrinks as it grows. Pair
+ * (i, j) is listed when their anchors are within r_i(since_i) + r_j(since_j) + 2 shell; then an
+ * unlisted pair cannot touch, for |x_i - x_j| > |a_i - a_j| - (shell - growth_i) - (shell -
+ * growth_j) >= r_i(t) + r_j(t). Lists are symmetric; rows live in one pool, a row that fills moves
+ * to the pool's end with twice the room, and the pool is laid out afresh at every rebuild. */
+typedef struct lists {
+    int on;
+    double shell;
+    double *anchor, *since; /* anchor: [body][3], inside the box */
+    int64_t *at;            /* a row's first entry in pool */
+    int32_t *count, *room;
+    int32_t *pool;
+    int64_t used, size;
+} lists;
 
 typedef struct ls {
     int dim, n;
@@ -65,6 +86,8 @@ typedef struct ls {
     int64_t pairs_since, events, pair_events;
     double pressure;
     double rho_max;
+    double shell_choice; /* carom_compress_def.neighbour_shell */
+    lists nb;
 } ls;
 
 static double scale_at(const ls *s, double t) { return 1.0 + s->rate * t; }
@@ -168,12 +191,24 @@ static void link_body(ls *s, int32_t i, int32_t c)
 /* The largest radius of each level now: the split radius, and the largest. */
 static double level_radius(const ls *s, int level) { return level == 0 ? s->rho_split : s->rho_max; }
 
-/* Each level's cells 5% wider than its largest diameter now (grow_cells widens them before it gets there). */
+/* Where body i is filed: its anchor with lists, else where it is. */
+static const double *filed_position(const ls *s, int32_t i)
+{
+    return s->nb.on ? &s->nb.anchor[3 * i] : &s->x[3 * i];
+}
+
+/* How wide a level's cells must be now: its largest diameter, and with lists two shells more. */
+static double needed_width(const ls *s, int level)
+{
+    return 2.0 * level_radius(s, level) * scale_at(s, s->now) + (s->nb.on ? 2.0 * s->nb.shell : 0.0);
+}
+
+/* Each level's cells 5% wider than they must be now (grow_cells widens them before they are outgrown). */
 static int build_cells(ls *s)
 {
     for (int l = 0; l < 2; l++) {
         grid *g = &s->grids[l];
-        double diameter = 1.05 * 2.0 * level_radius(s, l) * scale_at(s, s->now);
+        double diameter = 1.05 * needed_width(s, l);
         int64_t cells = 1;
         for (int a = 0; a < 3; a++) {
             g->m[a] = a < s->dim ? (int)floor(s->side[a] / diameter) : 1;
@@ -187,7 +222,7 @@ static int build_cells(ls *s)
         if (!g->head) return -1;
         for (int64_t c = 0; c < cells; c++) g->head[c] = -1;
     }
-    for (int32_t i = 0; i < s->n; i++) link_body(s, i, cell_of_position(s, grid_of(s, i), &s->x[3 * i]));
+    for (int32_t i = 0; i < s->n; i++) link_body(s, i, cell_of_position(s, grid_of(s, i), filed_position(s, i)));
     return 0;
 }
 
@@ -236,6 +271,17 @@ static double nearest(const ls *s, double d, int a)
     return d;
 }
 
+/* Whether a pair's gap f(tau) = a tau^2 + 2 b tau + c (pair_time's a, b, c) surely stays open
+ * over [0, h]: there f >= c + 2 min(b, 0) h + min(a, 0) h^2, each term at its least, and a bound
+ * clear of the rounding of its terms by a part in 10^9 leaves the contact, if any, well after h,
+ * where the pair could not be chosen anyway. Most pairs of a scan end here, before the square root. */
+static int stays_open(double dx2, double dxdv, double dv2, double r0, double growth, double h)
+{
+    double a = dv2 - growth * growth, b = dxdv - r0 * growth, c = dx2 - r0 * r0;
+    double low = c + 2.0 * (b < 0.0 ? b : 0.0) * h + (a < 0.0 ? a : 0.0) * h * h; /* (no libm call) */
+    return low > 1e-9 * (dx2 + r0 * r0 + 2.0 * fabs(b) * h + (dv2 + growth * growth) * h * h);
+}
+
 static void consider_pair(const ls *s, int32_t i, const double *xi, int32_t j, ls_event *best)
 {
     double dx2 = 0, dxdv = 0, dv2 = 0, since = s->now - s->t[j];
@@ -244,8 +290,9 @@ static void consider_pair(const ls *s, int32_t i, const double *xi, int32_t j, l
         double dv = s->v[3 * j + a] - s->v[3 * i + a];
         dx2 += d * d, dxdv += d * dv, dv2 += dv * dv;
     }
-    double rho = s->rho[i] + s->rho[j];
-    double tau = pair_time(dx2, dxdv, dv2, rho * scale_at(s, s->now), s->rate * rho);
+    double rho = s->rho[i] + s->rho[j], r0 = rho * scale_at(s, s->now), growth = s->rate * rho;
+    if (best->time < INFINITY && stays_open(dx2, dxdv, dv2, r0, growth, best->time - s->now)) return;
+    double tau = pair_time(dx2, dxdv, dv2, r0, growth);
     if (s->now + tau < best->time)
         *best = (ls_event){s->now + tau, i, j, s->count[i], s->count[j], EVENT_PAIR};
 }
@@ -278,34 +325,211 @@ static double contact_reach(const grid *own, const grid *g, int a)
     return fmax(own->width[a], g->width[a]);
 }
 
-/* Pairs of i with the bodies of grid g in the cells within reach of i's own cell: its cell widened on
- * each side by contact_reach. */
-static void consider_grid(const ls *s, int32_t i, const double *xi, const grid *g, ls_event *best)
+/* The cells of grid g within reach of i's own cell on each axis: its cell widened on each side by
+ * contact_reach (with lists, i's cell is its anchor's, and the cells are two shells wider too). */
+typedef struct cell_span {
+    int near[3][1024], count[3];
+} cell_span;
+
+static void cells_in_reach(const ls *s, int32_t i, const grid *g, cell_span *span)
 {
     const grid *own = &s->grids[s->level[i]];
-    int near[3][1024], count[3];
     for (int a = 0; a < 3; a++) {
         if (a >= s->dim) {
-            near[a][0] = 0, count[a] = 1;
+            span->near[a][0] = 0, span->count[a] = 1;
             continue;
         }
         double lo = -s->half[a] + cell_coordinate(own, s->cell[i], a) * own->width[a];
         double reach = contact_reach(own, g, a), inward = 1e-9 * reach; /* cells merely touching the
             interval hold nobody within reach (it is 5% more than any contact): rounding may leave them out */
-        count[a] = cells_covering(s, g, a, lo - reach + inward, lo + own->width[a] + reach - inward, near[a]);
+        span->count[a] = cells_covering(s, g, a, lo - reach + inward, lo + own->width[a] + reach - inward,
+                                        span->near[a]);
     }
-    for (int p = 0; p < count[0]; p++)
-        for (int q = 0; q < count[1]; q++)
-            for (int r = 0; r < count[2]; r++)
-                for (int32_t j = g->head[(near[2][r] * g->m[1] + near[1][q]) * g->m[0] + near[0][p]]; j >= 0;
-                     j = s->next[j])
+}
+
+static int32_t span_cell(const grid *g, const cell_span *span, int p, int q, int r)
+{
+    return (span->near[2][r] * g->m[1] + span->near[1][q]) * g->m[0] + span->near[0][p];
+}
+
+/* Pairs of i with the bodies of grid g in the cells within reach. */
+static void consider_grid(const ls *s, int32_t i, const double *xi, const grid *g, ls_event *best)
+{
+    cell_span span;
+    cells_in_reach(s, i, g, &span);
+    for (int p = 0; p < span.count[0]; p++)
+        for (int q = 0; q < span.count[1]; q++)
+            for (int r = 0; r < span.count[2]; r++)
+                for (int32_t j = g->head[span_cell(g, &span, p, q, r)]; j >= 0; j = s->next[j])
                     if (j != i) consider_pair(s, i, xi, j, best);
+}
+
+static void bring(ls *s, int32_t i);
+
+/* ---- neighbour lists ------------------------------------------------------------ */
+
+static int32_t *row_of(const ls *s, int32_t i) { return s->nb.pool + s->nb.at[i]; }
+
+/* Room for `more` entries at the pool's end. */
+static int pool_reserve(ls *s, int64_t more)
+{
+    lists *nb = &s->nb;
+    if (nb->used + more <= nb->size) return 0;
+    int64_t size = 2 * nb->size > nb->used + more ? 2 * nb->size : nb->used + more;
+    int32_t *grown = realloc(nb->pool, (size_t)size * sizeof *grown);
+    if (!grown) return -1;
+    nb->pool = grown, nb->size = size;
+    return 0;
+}
+
+/* Appends j to i's row; a full row moves to the pool's end with twice the room. */
+static int row_append(ls *s, int32_t i, int32_t j)
+{
+    lists *nb = &s->nb;
+    if (nb->count[i] == nb->room[i]) {
+        int32_t room = nb->room[i] < 4 ? 8 : 2 * nb->room[i];
+        if (pool_reserve(s, room) != 0) return -1;
+        memmove(nb->pool + nb->used, row_of(s, i), (size_t)nb->count[i] * sizeof *nb->pool);
+        nb->at[i] = nb->used, nb->room[i] = room, nb->used += room;
+    }
+    row_of(s, i)[nb->count[i]++] = j;
+    return 0;
+}
+
+/* Takes j out of i's row (it is there: the lists are symmetric). */
+static void row_remove(ls *s, int32_t i, int32_t j)
+{
+    int32_t *row = row_of(s, i), k = 0;
+    while (k < s->nb.count[i] && row[k] != j) k++;
+    assert(k < s->nb.count[i]);
+    row[k] = row[--s->nb.count[i]];
+}
+
+/* Whether anchors i and j are within reach: the radii they had when anchored and two shells, with a
+ * margin far above the rounding of the shell exits (nearest images on periodic axes). */
+static int anchors_in_reach(const ls *s, int32_t i, int32_t j)
+{
+    const double *ai = &s->nb.anchor[3 * i], *aj = &s->nb.anchor[3 * j];
+    double d2 = 0;
+    for (int a = 0; a < s->dim; a++) {
+        double d = nearest(s, aj[a] - ai[a], a);
+        d2 += d * d;
+    }
+    double reach = s->rho[i] * scale_at(s, s->nb.since[i]) + s->rho[j] * scale_at(s, s->nb.since[j]) +
+                   2.0 * s->nb.shell;
+    return d2 < reach * reach * (1.0 + 1e-9);
+}
+
+/* Every body within reach of i's anchor, appended to i's row (and i to theirs if both_ways). */
+static int collect_row(ls *s, int32_t i, int both_ways)
+{
+    for (int l = 0; l < 2; l++) {
+        const grid *g = &s->grids[l];
+        if (g->bodies == 0) continue;
+        cell_span span;
+        cells_in_reach(s, i, g, &span);
+        for (int p = 0; p < span.count[0]; p++)
+            for (int q = 0; q < span.count[1]; q++)
+                for (int r = 0; r < span.count[2]; r++)
+                    for (int32_t j = g->head[span_cell(g, &span, p, q, r)]; j >= 0; j = s->next[j])
+                        if (j != i && anchors_in_reach(s, i, j) &&
+                            (row_append(s, i, j) != 0 || (both_ways && row_append(s, j, i) != 0)))
+                            return -1;
+    }
+    return 0;
+}
+
+/* A periodic coordinate back inside the box (exactly: x - side is exact for x in [side / 2, 2 side]). */
+static void wrap_position(ls *s, int32_t i)
+{
+    for (int a = 0; a < s->dim; a++) {
+        double *x = &s->x[3 * i + a];
+        if (!s->periodic[a]) continue;
+        if (*x >= s->half[a]) *x -= s->side[a];
+        else if (*x < -s->half[a]) *x += s->side[a];
+    }
+}
+
+static void set_anchor(ls *s, int32_t i)
+{
+    wrap_position(s, i);
+    memcpy(&s->nb.anchor[3 * i], &s->x[3 * i], 3 * sizeof(double));
+    s->nb.since[i] = s->now;
+}
+
+static int reserve_lists(ls *s)
+{
+    lists *nb = &s->nb;
+    if (nb->anchor) return 0;
+    size_t n = (size_t)s->n;
+    nb->anchor = malloc(3 * n * sizeof(double)), nb->since = malloc(n * sizeof(double));
+    nb->at = malloc(n * sizeof(int64_t)), nb->count = malloc(n * sizeof(int32_t));
+    nb->room = malloc(n * sizeof(int32_t));
+    return nb->anchor && nb->since && nb->at && nb->count && nb->room ? 0 : -1;
+}
+
+/* Every row made afresh from the anchors, laid out in body order with a third more room than each
+ * needs (so the pool's holes from moved rows go too). */
+static int build_rows(ls *s)
+{
+    lists *nb = &s->nb;
+    nb->used = 0;
+    for (int32_t i = 0; i < s->n; i++) {
+        nb->at[i] = nb->used, nb->count[i] = 0;
+        if (pool_reserve(s, 64) != 0) return -1;
+        nb->room[i] = (int32_t)(nb->size - nb->used); /* collect into the pool's free end */
+        if (collect_row(s, i, 0) != 0) return -1;
+        int32_t room = nb->count[i] + nb->count[i] / 3 + 2;
+        if (pool_reserve(s, room) != 0) return -1; /* (the row may have moved while collecting) */
+        nb->room[i] = room;
+        nb->used = nb->at[i] + room;
+    }
+    return 0;
+}
+
+/* Body i has reached its shell: it leaves its old neighbours' rows, takes its anchor here, is filed
+ * there, and lists (both ways) everyone within reach. */
+static int renew(ls *s, int32_t i)
+{
+    bring(s, i);
+    const int32_t *row = row_of(s, i);
+    for (int32_t k = 0; k < s->nb.count[i]; k++) row_remove(s, row[k], i);
+    s->nb.count[i] = 0;
+    set_anchor(s, i);
+    unlink_body(s, i);
+    link_body(s, i, cell_of_position(s, grid_of(s, i), filed_position(s, i)));
+    return collect_row(s, i, 1);
+}
+
+/* When body i, at x now, reaches the edge of its shrinking shell: the first s >= 0 with
+ * |d + v s| = room - g s (d = x - anchor, g its radius's growth speed). Squared, (v^2 - g^2) s^2 +
+ * 2 (d.v + room g) s + d^2 - room^2 = 0, whose one positive root (when |v| > g) is taken in the form
+ * that does not cancel; a body slower than its growth takes the earlier (room - |d|) / (|v| + g). */
+static double shell_exit(const ls *s, int32_t i, const double *x)
+{
+    const double *anchor = &s->nb.anchor[3 * i], *v = &s->v[3 * i];
+    double g = s->rate * s->rho[i], room = s->nb.shell - g * (s->now - s->nb.since[i]);
+    double d2 = 0, dv = 0, v2 = 0;
+    for (int a = 0; a < s->dim; a++) {
+        double d = x[a] - anchor[a];
+        d2 += d * d, dv += d * v[a], v2 += v[a] * v[a];
+    }
+    double A = v2 - g * g, B = dv + room * g, C = d2 - room * room;
+    if (!(room > 0) || C >= 0) return 0.0;
+    if (!(A > 0)) return (room - sqrt(d2)) / (sqrt(v2) + g);
+    double root = sqrt(B * B - A * C);
+    return B >= 0 ? -C / (B + root) : (root - B) / A;
 }
 
 static void consider_pairs(const ls *s, int32_t i, ls_event *best)
 {
     double xi[3];
     position_at(s, i, s->now, xi);
+    if (s->nb.on) {
+        const int32_t *row = row_of(s, i);
+        for (int32_t k = 0; k < s->nb.count[i]; k++) consider_pair(s, i, xi, row[k], best);
+        return;
+    }
     for (int l = 0; l < 2; l++)
         if (s->grids[l].bodies > 0) consider_grid(s, i, xi, &s->grids[l], best);
 }
@@ -328,13 +552,16 @@ static void consider_walls_and_cells(const ls *s, int32_t i, ls_event *best)
             }
         }
         const grid *g = &s->grids[s->level[i]];
-        if (g->m[a] < 2 || v == 0) continue;
+        if (s->nb.on || g->m[a] < 2 || v == 0) continue; /* with lists, bodies stay filed by anchor */
         int k = cell_coordinate(g, s->cell[i], a); /* the body's own cell, never rounding's idea of it */
         if (!s->periodic[a] && ((v > 0 && k == g->m[a] - 1) || (v < 0 && k == 0))) continue;
         double edge = -s->half[a] + (v > 0 ? k + 1 : k) * g->width[a];
         double tau = fmax(0.0, (edge - x[a]) / v);
         if (s->now + tau < best->time) *best = (ls_event){s->now + tau, i, 2 * a + (v > 0), s->count[i], 0, EVENT_CELL};
     }
+    if (!s->nb.on) return;
+    double tau = shell_exit(s, i, x);
+    if (s->now + tau < best->time) *best = (ls_event){s->now + tau, i, 0, s->count[i], 0, EVENT_SHELL};
 }
 
 static int predict(ls *s, int32_t i)
@@ -444,16 +671,44 @@ static double cells_outgrown(const ls *s)
     double when = INFINITY;
     for (int l = 0; l < 2; l++)
         for (int a = 0; a < s->dim; a++)
-            if (s->grids[l].bodies > 0 && s->grids[l].m[a] >= 3)
-                when = fmin(when, (s->grids[l].width[a] / (2.0 * level_radius(s, l)) - 1.0) / s->rate);
+            if (s->grids[l].bodies > 0 && s->grids[l].m[a] >= 3) {
+                double room = s->grids[l].width[a] - (s->nb.on ? 2.0 * s->nb.shell : 0.0);
+                double at = (room / (2.0 * level_radius(s, l)) - 1.0) / s->rate;
+                when = at < when ? at : when;
+            }
     return when;
 }
 
-/* Wider cells, everyone brought to now and predicted again. */
-static int grow_cells(ls *s)
+/* The shell, in the mean diameter now: the main engine's 0.3 (neighbours.c) unless the def says
+ * otherwise; 0 for cells (asked for, or lists whose cells would not leave three a periodic side,
+ * where a body could be in reach through two images). */
+static double choose_shell(const ls *s)
 {
-    for (int32_t i = 0; i < s->n; i++) bring(s, i);
-    return build_cells(s) == 0 ? predict_all(s) : -1;
+    if (s->shell_choice < 0) return 0.0;
+    double mean = 0;
+    for (int32_t i = 0; i < s->n; i++) mean += 2.0 * s->rho[i] / s->n;
+    double shell = (s->shell_choice > 0 ? s->shell_choice : 0.3) * mean * scale_at(s, s->now);
+    for (int l = 0; l < 2; l++)
+        for (int a = 0; a < s->dim; a++)
+            if (s->grids[l].bodies > 0 && s->periodic[a] &&
+                s->side[a] < 3.0 * 1.05 * (2.0 * level_radius(s, l) * scale_at(s, s->now) + 2.0 * shell))
+                return 0.0;
+    return shell;
+}
+
+/* Everyone brought to now and back in the box, the cells made for the sizes now, the lists (if any)
+ * made afresh, and everyone predicted again. */
+static int rebuild(ls *s)
+{
+    for (int32_t i = 0; i < s->n; i++) bring(s, i), wrap_position(s, i);
+    s->nb.shell = choose_shell(s);
+    s->nb.on = s->nb.shell > 0;
+    if (s->nb.on) {
+        if (reserve_lists(s) != 0) return -1;
+        for (int32_t i = 0; i < s->n; i++) set_anchor(s, i);
+    }
+    if (build_cells(s) != 0 || (s->nb.on && build_rows(s) != 0)) return -1;
+    return predict_all(s);
 }
 
 /* ---- setup and the loop ----------------------------------------------------------- */
@@ -535,6 +790,7 @@ static void release(ls *s)
     free(s->x), free(s->v), free(s->t), free(s->rho), free(s->mass), free(s->count);
     free(s->next), free(s->prev), free(s->cell), free(s->level), free(s->heap);
     free(s->grids[0].head), free(s->grids[1].head);
+    free(s->nb.anchor), free(s->nb.since), free(s->nb.at), free(s->nb.count), free(s->nb.room), free(s->nb.pool);
 }
 
 static int event_valid(const ls *s, const ls_event *e)
@@ -560,7 +816,7 @@ static int run(ls *s, const carom_compress_def *def, double until, carom_compres
         double outgrown = cells_outgrown(s);
         if (!(s->heap[0].time < outgrown)) {
             s->now = outgrown;
-            if (grow_cells(s) != 0) return -1;
+            if (rebuild(s) != 0) return -1;
             continue;
         }
         ls_event e = pop(s);
@@ -573,7 +829,8 @@ static int run(ls *s, const carom_compress_def *def, double until, carom_compres
         s->events++;
         if (e.kind == EVENT_PAIR) collide_pair(s, e.i, e.j);
         else if (e.kind == EVENT_WALL) bounce(s, e.i, e.j);
-        else cross(s, e.i, e.j);
+        else if (e.kind == EVENT_SHELL && renew(s, e.i) != 0) return -1;
+        else if (e.kind == EVENT_CELL) cross(s, e.i, e.j);
         if (predict(s, e.i) != 0 || (e.kind == EVENT_PAIR && predict(s, e.j) != 0)) return -1;
         if (s->pairs_since >= s->n) {
             if (rescale(s) != 0) return -1;
@@ -606,6 +863,10 @@ static int check_def(const carom_compress_def *def, double phi, char *why, size_
     if (!(def->max_pressure > 1))
         return fail(why, size, "compress: max_pressure = %g (expected more than 1, the ideal gas)", def->max_pressure);
     if (def->max_events < 1) return fail(why, size, "compress: max_events = %lld (expected >= 1)", (long long)def->max_events);
+    if (isnan(def->neighbour_shell) || def->neighbour_shell > 2.0 ||
+        (def->neighbour_shell > 0 && def->neighbour_shell < 0.01))
+        return fail(why, size, "compress: neighbour_shell = %g (expected 0.01 to 2 mean diameters; 0: automatic, "
+                    "< 0: cells)", def->neighbour_shell);
     if (def->target != 0 && !(def->target > phi && def->target < 1))
         return fail(why, size, "compress: target = %g (expected a packing fraction above the start's %.6g and "
                     "below 1, or 0 for jamming)", def->target, phi);
@@ -665,7 +926,8 @@ carom_status carom_compress(const carom_world *world, const carom_compress_def *
         double until = def->target > 0 ? (pow(def->target / phi, 1.0 / s.dim) - 1.0) / def->rate : INFINITY;
         double limit = box_limit(&s);
         if (limit < until) until = limit, r.box_limited = 1;
-        int ran = build_cells(&s) == 0 && predict_all(&s) == 0 ? run(&s, def, until, &r) : -1;
+        s.shell_choice = def->neighbour_shell;
+        int ran = rebuild(&s) == 0 ? run(&s, def, until, &r) : -1;
         if (r.jammed || r.capped) r.box_limited = 0;
         if (ran == 0) {
             r.packing_fraction = volume_of_bodies(&s, s.now) / box_volume(&s);

@@ -94,7 +94,7 @@ class Thermostat(Structure):
 
 class CompressDef(Structure):
     _fields_ = [("rate", c_double), ("target", c_double), ("max_pressure", c_double), ("temperature", c_double),
-                ("max_events", c_int64)]
+                ("max_events", c_int64), ("neighbour_shell", c_double)]
 
 
 class CompressResult(Structure):
