@@ -352,16 +352,47 @@ static int32_t span_cell(const grid *g, const cell_span *span, int p, int q, int
     return (span->near[2][r] * g->m[1] + span->near[1][q]) * g->m[0] + span->near[0][p];
 }
 
-/* Pairs of i with the bodies of grid g in the cells within reach. */
-static void consider_grid(const ls *s, int32_t i, const double *xi, const grid *g, ls_event *best)
+/* Calls visit(s, i, j, context) for every body j but i in the cells of grid g within reach of i;
+ * stops at the first non-zero return and returns it. */
+typedef int (*body_visit)(ls *s, int32_t i, int32_t j, void *context);
+
+#if defined(__GNUC__)
+#define INLINED static inline __attribute__((always_inline)) /* so that each caller's visit is inlined too */
+#else
+#define INLINED static inline
+#endif
+
+INLINED int each_in_reach(ls *s, int32_t i, const grid *g, body_visit visit, void *context)
 {
     cell_span span;
     cells_in_reach(s, i, g, &span);
     for (int p = 0; p < span.count[0]; p++)
         for (int q = 0; q < span.count[1]; q++)
             for (int r = 0; r < span.count[2]; r++)
-                for (int32_t j = g->head[span_cell(g, &span, p, q, r)]; j >= 0; j = s->next[j])
-                    if (j != i) consider_pair(s, i, xi, j, best);
+                for (int32_t j = g->head[span_cell(g, &span, p, q, r)]; j >= 0; j = s->next[j]) {
+                    int stop = j != i ? visit(s, i, j, context) : 0;
+                    if (stop) return stop;
+                }
+    return 0;
+}
+
+typedef struct pair_search {
+    const double *xi;
+    ls_event *best;
+} pair_search;
+
+static int offer_pair(ls *s, int32_t i, int32_t j, void *context)
+{
+    pair_search *search = context;
+    consider_pair(s, i, search->xi, j, search->best);
+    return 0;
+}
+
+/* Pairs of i with the bodies of grid g in the cells within reach (the scan only reads s). */
+static void consider_grid(const ls *s, int32_t i, const double *xi, const grid *g, ls_event *best)
+{
+    pair_search search = {xi, best};
+    each_in_reach((ls *)s, i, g, offer_pair, &search);
 }
 
 static void bring(ls *s, int32_t i);
@@ -420,22 +451,17 @@ static int anchors_in_reach(const ls *s, int32_t i, int32_t j)
     return d2 < reach * reach * (1.0 + 1e-9);
 }
 
+static int list_pair(ls *s, int32_t i, int32_t j, void *both_ways)
+{
+    if (!anchors_in_reach(s, i, j)) return 0;
+    return row_append(s, i, j) != 0 || (*(const int *)both_ways && row_append(s, j, i) != 0) ? -1 : 0;
+}
+
 /* Every body within reach of i's anchor, appended to i's row (and i to theirs if both_ways). */
 static int collect_row(ls *s, int32_t i, int both_ways)
 {
-    for (int l = 0; l < 2; l++) {
-        const grid *g = &s->grids[l];
-        if (g->bodies == 0) continue;
-        cell_span span;
-        cells_in_reach(s, i, g, &span);
-        for (int p = 0; p < span.count[0]; p++)
-            for (int q = 0; q < span.count[1]; q++)
-                for (int r = 0; r < span.count[2]; r++)
-                    for (int32_t j = g->head[span_cell(g, &span, p, q, r)]; j >= 0; j = s->next[j])
-                        if (j != i && anchors_in_reach(s, i, j) &&
-                            (row_append(s, i, j) != 0 || (both_ways && row_append(s, j, i) != 0)))
-                            return -1;
-    }
+    for (int l = 0; l < 2; l++)
+        if (s->grids[l].bodies > 0 && each_in_reach(s, i, &s->grids[l], list_pair, &both_ways) != 0) return -1;
     return 0;
 }
 
