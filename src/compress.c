@@ -62,22 +62,31 @@ typedef struct grid {
 typedef struct lists {
     int on;
     double shell;
-    double *anchor, *since; /* anchor: [body][3], inside the box */
+    double *anchor, *since; /* anchor: [body][4], where (inside the box) and the radius then */
     int64_t *at;            /* a row's first entry in pool */
     int32_t *count, *room;
     int32_t *pool;
     int64_t used, size;
 } lists;
 
+/* A body's motion (position x at its time t, velocity v) and its radius at t = 0: everything a
+ * pair test reads of it, on one cache line. */
+typedef struct flight {
+    double x[3], v[3], t, rho;
+} flight;
+_Static_assert(sizeof(flight) == 64, "a flight is one cache line");
+
 typedef struct ls {
     int dim, n;
     double side[3], half[3];
     int periodic[3];
     double rate, now, temperature;
-    double *x, *v, *t, *rho, *mass; /* x, v: [body][3], at the body's time t */
+    flight *b;                      /* each body's motion, one cache line */
+    double *mass;
     int64_t *count;                 /* velocity changes of each body */
     grid grids[2];                  /* 0: bodies up to the split radius; 1: the larger ones */
     unsigned char *level;           /* each body's grid */
+    int32_t *id;                    /* the input's index of the body in each slot (sort_bodies) */
     double rho_split;
     int32_t *next, *prev, *cell;
     ls_event *heap;
@@ -194,7 +203,7 @@ static double level_radius(const ls *s, int level) { return level == 0 ? s->rho_
 /* Where body i is filed: its anchor with lists, else where it is. */
 static const double *filed_position(const ls *s, int32_t i)
 {
-    return s->nb.on ? &s->nb.anchor[3 * i] : &s->x[3 * i];
+    return s->nb.on ? &s->nb.anchor[4 * i] : s->b[i].x;
 }
 
 /* How wide a level's cells must be now: its largest diameter, and with lists two shells more. */
@@ -231,12 +240,12 @@ static int build_cells(ls *s)
 static void split_levels(ls *s)
 {
     double mean = 0;
-    for (int32_t i = 0; i < s->n; i++) mean += s->rho[i] / s->n;
+    for (int32_t i = 0; i < s->n; i++) mean += s->b[i].rho / s->n;
     s->rho_split = 0;
     for (int32_t i = 0; i < s->n; i++)
-        if (s->rho[i] <= 2.0 * mean && s->rho[i] > s->rho_split) s->rho_split = s->rho[i];
+        if (s->b[i].rho <= 2.0 * mean && s->b[i].rho > s->rho_split) s->rho_split = s->b[i].rho;
     for (int32_t i = 0; i < s->n; i++) {
-        s->level[i] = s->rho[i] > s->rho_split;
+        s->level[i] = s->b[i].rho > s->rho_split;
         s->grids[s->level[i]].bodies++;
     }
 }
@@ -245,7 +254,7 @@ static void split_levels(ls *s)
 
 static void position_at(const ls *s, int32_t i, double t, double *out)
 {
-    for (int a = 0; a < 3; a++) out[a] = s->x[3 * i + a] + s->v[3 * i + a] * (t - s->t[i]);
+    for (int a = 0; a < 3; a++) out[a] = s->b[i].x[a] + s->b[i].v[a] * (t - s->b[i].t);
 }
 
 /* The gap's closing time tau >= 0 of a pair (INFINITY: never). */
@@ -284,13 +293,13 @@ static int stays_open(double dx2, double dxdv, double dv2, double r0, double gro
 
 static void consider_pair(const ls *s, int32_t i, const double *xi, int32_t j, ls_event *best)
 {
-    double dx2 = 0, dxdv = 0, dv2 = 0, since = s->now - s->t[j];
+    double dx2 = 0, dxdv = 0, dv2 = 0, since = s->now - s->b[j].t;
     for (int a = 0; a < s->dim; a++) {
-        double d = nearest(s, s->x[3 * j + a] + s->v[3 * j + a] * since - xi[a], a);
-        double dv = s->v[3 * j + a] - s->v[3 * i + a];
+        double d = nearest(s, s->b[j].x[a] + s->b[j].v[a] * since - xi[a], a);
+        double dv = s->b[j].v[a] - s->b[i].v[a];
         dx2 += d * d, dxdv += d * dv, dv2 += dv * dv;
     }
-    double rho = s->rho[i] + s->rho[j], r0 = rho * scale_at(s, s->now), growth = s->rate * rho;
+    double rho = s->b[i].rho + s->b[j].rho, r0 = rho * scale_at(s, s->now), growth = s->rate * rho;
     if (best->time < INFINITY && stays_open(dx2, dxdv, dv2, r0, growth, best->time - s->now)) return;
     double tau = pair_time(dx2, dxdv, dv2, r0, growth);
     if (s->now + tau < best->time)
@@ -440,14 +449,13 @@ static void row_remove(ls *s, int32_t i, int32_t j)
  * margin far above the rounding of the shell exits (nearest images on periodic axes). */
 static int anchors_in_reach(const ls *s, int32_t i, int32_t j)
 {
-    const double *ai = &s->nb.anchor[3 * i], *aj = &s->nb.anchor[3 * j];
+    const double *ai = &s->nb.anchor[4 * i], *aj = &s->nb.anchor[4 * j];
     double d2 = 0;
     for (int a = 0; a < s->dim; a++) {
         double d = nearest(s, aj[a] - ai[a], a);
         d2 += d * d;
     }
-    double reach = s->rho[i] * scale_at(s, s->nb.since[i]) + s->rho[j] * scale_at(s, s->nb.since[j]) +
-                   2.0 * s->nb.shell;
+    double reach = ai[3] + aj[3] + 2.0 * s->nb.shell;
     return d2 < reach * reach * (1.0 + 1e-9);
 }
 
@@ -469,7 +477,7 @@ static int collect_row(ls *s, int32_t i, int both_ways)
 static void wrap_position(ls *s, int32_t i)
 {
     for (int a = 0; a < s->dim; a++) {
-        double *x = &s->x[3 * i + a];
+        double *x = &s->b[i].x[a];
         if (!s->periodic[a]) continue;
         if (*x >= s->half[a]) *x -= s->side[a];
         else if (*x < -s->half[a]) *x += s->side[a];
@@ -479,7 +487,8 @@ static void wrap_position(ls *s, int32_t i)
 static void set_anchor(ls *s, int32_t i)
 {
     wrap_position(s, i);
-    memcpy(&s->nb.anchor[3 * i], &s->x[3 * i], 3 * sizeof(double));
+    memcpy(&s->nb.anchor[4 * i], s->b[i].x, 3 * sizeof(double));
+    s->nb.anchor[4 * i + 3] = s->b[i].rho * scale_at(s, s->now);
     s->nb.since[i] = s->now;
 }
 
@@ -488,7 +497,7 @@ static int reserve_lists(ls *s)
     lists *nb = &s->nb;
     if (nb->anchor) return 0;
     size_t n = (size_t)s->n;
-    nb->anchor = malloc(3 * n * sizeof(double)), nb->since = malloc(n * sizeof(double));
+    nb->anchor = aligned_alloc(32, 4 * n * sizeof(double)), nb->since = malloc(n * sizeof(double));
     nb->at = malloc(n * sizeof(int64_t)), nb->count = malloc(n * sizeof(int32_t));
     nb->room = malloc(n * sizeof(int32_t));
     return nb->anchor && nb->since && nb->at && nb->count && nb->room ? 0 : -1;
@@ -533,8 +542,8 @@ static int renew(ls *s, int32_t i)
  * that does not cancel; a body slower than its growth takes the earlier (room - |d|) / (|v| + g). */
 static double shell_exit(const ls *s, int32_t i, const double *x)
 {
-    const double *anchor = &s->nb.anchor[3 * i], *v = &s->v[3 * i];
-    double g = s->rate * s->rho[i], room = s->nb.shell - g * (s->now - s->nb.since[i]);
+    const double *anchor = &s->nb.anchor[4 * i], *v = s->b[i].v;
+    double g = s->rate * s->b[i].rho, room = s->nb.shell - g * (s->now - s->nb.since[i]);
     double d2 = 0, dv = 0, v2 = 0;
     for (int a = 0; a < s->dim; a++) {
         double d = x[a] - anchor[a];
@@ -564,9 +573,9 @@ static void consider_walls_and_cells(const ls *s, int32_t i, ls_event *best)
 {
     double x[3];
     position_at(s, i, s->now, x);
-    double r0 = s->rho[i] * scale_at(s, s->now), growth = s->rate * s->rho[i];
+    double r0 = s->b[i].rho * scale_at(s, s->now), growth = s->rate * s->b[i].rho;
     for (int a = 0; a < s->dim; a++) {
-        double v = s->v[3 * i + a];
+        double v = s->b[i].v[a];
         if (!s->periodic[a]) {
             if (v + growth > 0) {
                 double tau = fmax(0.0, (s->half[a] - r0 - x[a]) / (v + growth));
@@ -610,8 +619,8 @@ static int predict_all(ls *s)
 
 static void bring(ls *s, int32_t i)
 {
-    position_at(s, i, s->now, &s->x[3 * i]);
-    s->t[i] = s->now;
+    position_at(s, i, s->now, s->b[i].x);
+    s->b[i].t = s->now;
 }
 
 static void collide_pair(ls *s, int32_t i, int32_t j)
@@ -619,17 +628,17 @@ static void collide_pair(ls *s, int32_t i, int32_t j)
     bring(s, i), bring(s, j);
     double n[3] = {0, 0, 0}, length = 0, vn = 0;
     for (int a = 0; a < s->dim; a++) {
-        double d = nearest(s, s->x[3 * j + a] - s->x[3 * i + a], a);
+        double d = nearest(s, s->b[j].x[a] - s->b[i].x[a], a);
         n[a] = d, length += d * d;
     }
     length = sqrt(length);
-    for (int a = 0; a < s->dim; a++) n[a] /= length, vn += (s->v[3 * j + a] - s->v[3 * i + a]) * n[a];
-    double growth = s->rate * (s->rho[i] + s->rho[j]), change = 2.0 * (growth - vn);
+    for (int a = 0; a < s->dim; a++) n[a] /= length, vn += (s->b[j].v[a] - s->b[i].v[a]) * n[a];
+    double growth = s->rate * (s->b[i].rho + s->b[j].rho), change = 2.0 * (growth - vn);
     if (change < 0) change = 0; /* parting already (by rounding): nothing to do */
     double total = s->mass[i] + s->mass[j];
     for (int a = 0; a < s->dim; a++) {
-        s->v[3 * i + a] -= s->mass[j] / total * change * n[a];
-        s->v[3 * j + a] += s->mass[i] / total * change * n[a];
+        s->b[i].v[a] -= s->mass[j] / total * change * n[a];
+        s->b[j].v[a] += s->mass[i] / total * change * n[a];
     }
     s->virial += s->mass[i] * s->mass[j] / total * change * length; /* r_ij . dp_i */
     s->count[i]++, s->count[j]++;
@@ -640,8 +649,8 @@ static void bounce(ls *s, int32_t i, int wall)
 {
     bring(s, i);
     int a = wall / 2;
-    double growth = s->rate * s->rho[i];
-    s->v[3 * i + a] = wall % 2 ? -s->v[3 * i + a] - 2.0 * growth : -s->v[3 * i + a] + 2.0 * growth;
+    double growth = s->rate * s->b[i].rho;
+    s->b[i].v[a] = wall % 2 ? -s->b[i].v[a] - 2.0 * growth : -s->b[i].v[a] + 2.0 * growth;
     s->count[i]++;
 }
 
@@ -651,8 +660,8 @@ static void cross(ls *s, int32_t i, int code)
     const grid *g = grid_of(s, i);
     int a = code / 2, k = cell_coordinate(g, s->cell[i], a);
     int to = code % 2 ? k + 1 : k - 1;
-    if (to >= g->m[a]) to = 0, s->x[3 * i + a] -= s->side[a];
-    if (to < 0) to = g->m[a] - 1, s->x[3 * i + a] += s->side[a];
+    if (to >= g->m[a]) to = 0, s->b[i].x[a] -= s->side[a];
+    if (to < 0) to = g->m[a] - 1, s->b[i].x[a] += s->side[a];
     unlink_body(s, i);
     link_body(s, i, s->cell[i] + (to - k) * stride_of(g, a));
 }
@@ -666,8 +675,8 @@ static double kinetic_temperature(const ls *s)
     for (int32_t i = 0; i < s->n; i++) {
         total += s->mass[i];
         for (int a = 0; a < s->dim; a++) {
-            twice += s->mass[i] * s->v[3 * i + a] * s->v[3 * i + a];
-            momentum[a] += s->mass[i] * s->v[3 * i + a];
+            twice += s->mass[i] * s->b[i].v[a] * s->b[i].v[a];
+            momentum[a] += s->mass[i] * s->b[i].v[a];
         }
     }
     for (int a = 0; a < s->dim; a++)
@@ -684,7 +693,7 @@ static int rescale(ls *s)
     if (window > 0) s->pressure = 1.0 + s->virial / (s->dim * s->n * s->temperature * window);
     double now = kinetic_temperature(s), f = now > 0 ? sqrt(s->temperature / now) : 1.0;
     for (int32_t i = 0; i < s->n; i++) {
-        for (int a = 0; a < s->dim; a++) s->v[3 * i + a] *= f;
+        for (int a = 0; a < s->dim; a++) s->b[i].v[a] *= f;
         s->count[i]++;
     }
     s->virial = 0, s->window_start = s->now, s->pairs_since = 0;
@@ -712,7 +721,7 @@ static double choose_shell(const ls *s)
 {
     if (s->shell_choice < 0) return 0.0;
     double mean = 0;
-    for (int32_t i = 0; i < s->n; i++) mean += 2.0 * s->rho[i] / s->n;
+    for (int32_t i = 0; i < s->n; i++) mean += 2.0 * s->b[i].rho / s->n;
     double shell = (s->shell_choice > 0 ? s->shell_choice : 0.3) * mean * scale_at(s, s->now);
     for (int l = 0; l < 2; l++)
         for (int a = 0; a < s->dim; a++)
@@ -722,11 +731,59 @@ static double choose_shell(const ls *s)
     return shell;
 }
 
-/* Everyone brought to now and back in the box, the cells made for the sizes now, the lists (if any)
- * made afresh, and everyone predicted again. */
+/* A sorting key: the body's cell in a grid of at most about n cells (z, then y, then x). */
+static int64_t sorting_cell(const ls *s, const double *x, const int m[3])
+{
+    int64_t key = 0;
+    for (int a = 2; a >= 0; a--) {
+        int k = a < s->dim ? (int)floor((x[a] + s->half[a]) / s->side[a] * m[a]) : 0;
+        key = key * m[a] + (k < 0 ? 0 : k >= m[a] ? m[a] - 1 : k);
+    }
+    return key;
+}
+
+/* The bodies renumbered along such cells, so that the records a prediction reads lie near each
+ * other in memory (as order.c does for the main engine); id follows them. Done at each rebuild,
+ * where no event, cell or row refers to a slot yet. A counting sort, stable, so the order is a
+ * function of the positions alone. */
+static int sort_bodies(ls *s)
+{
+    int m[3] = {1, 1, 1};
+    double per_axis = s->dim == 3 ? cbrt((double)s->n) : sqrt((double)s->n);
+    for (int a = 0; a < s->dim; a++) m[a] = per_axis < 1 ? 1 : per_axis > 1000 ? 1000 : (int)per_axis;
+    int64_t cells = (int64_t)m[0] * m[1] * m[2], *start = calloc((size_t)cells + 1, sizeof *start);
+    int32_t *order = malloc((size_t)s->n * sizeof *order), *id = malloc((size_t)s->n * sizeof *id);
+    flight *b = aligned_alloc(64, (size_t)s->n * sizeof *b);
+    double *mass = malloc((size_t)s->n * sizeof *mass);
+    int64_t *count = malloc((size_t)s->n * sizeof *count);
+    unsigned char *level = malloc((size_t)s->n);
+    int failed = !start || !order || !id || !b || !mass || !count || !level;
+    for (int32_t i = 0; !failed && i < s->n; i++) start[sorting_cell(s, s->b[i].x, m) + 1]++;
+    for (int64_t c = 0; !failed && c < cells; c++) start[c + 1] += start[c];
+    for (int32_t i = 0; !failed && i < s->n; i++) order[start[sorting_cell(s, s->b[i].x, m)]++] = i;
+    for (int32_t k = 0; !failed && k < s->n; k++) {
+        int32_t i = order[k];
+        b[k] = s->b[i], mass[k] = s->mass[i], count[k] = s->count[i], level[k] = s->level[i], id[k] = s->id[i];
+    }
+    if (!failed) {
+        flight *old_b = s->b;
+        double *old_mass = s->mass;
+        int64_t *old_count = s->count;
+        unsigned char *old_level = s->level;
+        int32_t *old_id = s->id;
+        s->b = b, s->mass = mass, s->count = count, s->level = level, s->id = id;
+        b = old_b, mass = old_mass, count = old_count, level = old_level, id = old_id;
+    }
+    free(start), free(order), free(id), free(b), free(mass), free(count), free(level);
+    return failed ? -1 : 0;
+}
+
+/* Everyone brought to now and back in the box and sorted in space, the cells made for the sizes now,
+ * the lists (if any) made afresh, and everyone predicted again. */
 static int rebuild(ls *s)
 {
     for (int32_t i = 0; i < s->n; i++) bring(s, i), wrap_position(s, i);
+    if (sort_bodies(s) != 0) return -1;
     s->nb.shell = choose_shell(s);
     s->nb.on = s->nb.shell > 0;
     if (s->nb.on) {
@@ -743,7 +800,7 @@ static double volume_of_bodies(const ls *s, double t)
 {
     double sum = 0, f = scale_at(s, t);
     for (int32_t i = 0; i < s->n; i++) {
-        double r = s->rho[i] * f;
+        double r = s->b[i].rho * f;
         sum += s->dim == 3 ? 4.0 / 3.0 * 3.14159265358979323846 * r * r * r : 3.14159265358979323846 * r * r;
     }
     return sum;
@@ -792,19 +849,18 @@ static int load(ls *s, const carom_world *world, const carom_world_def *def)
         s->periodic[a] = a < s->dim && def->boundary[a] == CAROM_PERIODIC;
     }
     size_t n = (size_t)s->n;
-    s->x = malloc(3 * n * sizeof(double)), s->v = malloc(3 * n * sizeof(double));
-    s->t = calloc(n, sizeof(double)), s->rho = malloc(n * sizeof(double)), s->mass = malloc(n * sizeof(double));
+    s->b = aligned_alloc(64, n * sizeof(flight)), s->mass = malloc(n * sizeof(double));
     s->count = calloc(n, sizeof(int64_t));
     s->next = malloc(n * sizeof(int32_t)), s->prev = malloc(n * sizeof(int32_t)), s->cell = malloc(n * sizeof(int32_t));
-    s->level = malloc(n);
-    if (!s->x || !s->v || !s->t || !s->rho || !s->mass || !s->count || !s->next || !s->prev || !s->cell || !s->level)
+    s->level = malloc(n), s->id = malloc(n * sizeof(int32_t));
+    if (!s->b || !s->mass || !s->count || !s->next || !s->prev || !s->cell || !s->level || !s->id)
         return -1;
     for (int32_t i = 0; i < s->n; i++) {
         carom_body_state b;
         carom_world_get_body(world, i, &b);
         double x[3] = {b.position.x, b.position.y, b.position.z}, v[3] = {b.velocity.x, b.velocity.y, b.velocity.z};
-        for (int a = 0; a < 3; a++) s->x[3 * i + a] = a < s->dim ? x[a] : 0, s->v[3 * i + a] = a < s->dim ? v[a] : 0;
-        s->rho[i] = b.radius, s->mass[i] = b.mass;
+        for (int a = 0; a < 3; a++) s->b[i].x[a] = a < s->dim ? x[a] : 0, s->b[i].v[a] = a < s->dim ? v[a] : 0;
+        s->b[i].t = 0, s->b[i].rho = b.radius, s->mass[i] = b.mass, s->id[i] = i;
         if (b.radius > s->rho_max) s->rho_max = b.radius;
     }
     split_levels(s);
@@ -813,8 +869,8 @@ static int load(ls *s, const carom_world *world, const carom_world_def *def)
 
 static void release(ls *s)
 {
-    free(s->x), free(s->v), free(s->t), free(s->rho), free(s->mass), free(s->count);
-    free(s->next), free(s->prev), free(s->cell), free(s->level), free(s->heap);
+    free(s->b), free(s->mass), free(s->count);
+    free(s->next), free(s->prev), free(s->cell), free(s->level), free(s->id), free(s->heap);
     free(s->grids[0].head), free(s->grids[1].head);
     free(s->nb.anchor), free(s->nb.since), free(s->nb.at), free(s->nb.count), free(s->nb.room), free(s->nb.pool);
 }
@@ -906,21 +962,30 @@ static carom_status make_world(const ls *s, const carom_world *world, carom_worl
     def.capacity_hint = s->n;
     carom_status st = carom_world_create(&def, out, why, size);
     if (st != CAROM_OK) return st;
-    for (int32_t i = 0; i < s->n && st == CAROM_OK; i++) {
+    int32_t *slot_of = malloc((size_t)s->n * sizeof *slot_of);
+    if (!slot_of) {
+        carom_world_destroy(*out);
+        *out = NULL;
+        return fail(why, size, "compress: out of memory"), CAROM_OUT_OF_MEMORY;
+    }
+    for (int32_t i = 0; i < s->n; i++) slot_of[s->id[i]] = i;
+    for (int32_t id = 0; id < s->n && st == CAROM_OK; id++) {
+        int32_t i = slot_of[id];
         carom_body_state b;
-        carom_world_get_body(world, i, &b);
+        carom_world_get_body(world, id, &b);
         carom_body_def d = carom_default_body_def();
         double x[3];
         position_at(s, i, s->now, x);
         for (int a = 0; a < s->dim; a++)
             if (s->periodic[a]) x[a] -= s->side[a] * floor((x[a] + s->half[a]) / s->side[a]);
         d.position = (carom_vec){x[0], x[1], x[2]};
-        d.velocity = (carom_vec){s->v[3 * i], s->v[3 * i + 1], s->v[3 * i + 2]};
-        d.radius = s->rho[i] * scale_at(s, s->now) * (1.0 - 1e-12);
+        d.velocity = (carom_vec){s->b[i].v[0], s->b[i].v[1], s->b[i].v[2]};
+        d.radius = s->b[i].rho * scale_at(s, s->now) * (1.0 - 1e-12);
         d.mass = b.mass;
         d.orientation = b.orientation, d.angle = b.angle, d.angular_velocity = b.angular_velocity;
         st = carom_world_add_body(*out, &d, NULL);
     }
+    free(slot_of);
     if (st != CAROM_OK) {
         fail(why, size, "compress: %s", carom_world_message(*out));
         carom_world_destroy(*out);
