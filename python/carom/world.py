@@ -509,11 +509,13 @@ class World:
                     return "ok"  # nothing can happen any more
                 raise CaromError("run: no progress at t = %r towards %r" % (after["time"], target))
 
-    def compress(self, rate, to=None, max_pressure=None, temperature=None, max_events=None):
+    def compress(self, rate, to=None, max_pressure=None, temperature=None, max_events=None, neighbour_shell=None):
         """Lubachevsky-Stillinger compression (carom_compress): every radius
         grows as r (1 + rate t), collisions exact, the velocities scaled back
         to the temperature after every N pair collisions, until the packing
         fraction `to` or jamming (PV/NkT above max_pressure, default 1e4).
+        neighbour_shell: None or 0 for neighbour lists with a shell of 0.3
+        mean diameters, 0.01 to 2 for another shell, < 0 for cells.
         The world becomes the compressed one (at time 0, its clock and
         statistics new); returns a dict: packing_fraction, pressure, time,
         events, pair_events, reached_target, jammed, capped."""
@@ -528,6 +530,8 @@ class World:
             d.temperature = float(temperature)
         if max_events is not None:
             d.max_events = int(max_events)
+        if neighbour_shell is not None:
+            d.neighbour_shell = float(neighbour_shell)
         out, result = native.W(), native.CompressResult()
         why = ctypes.create_string_buffer(_WHY_SIZE)
         status = native.core.carom_compress(self._world(), ctypes.byref(d), ctypes.byref(out), ctypes.byref(result),

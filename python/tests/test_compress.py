@@ -74,6 +74,26 @@ def test_a_target_is_met_exactly():
     assert math.isclose(_packing(world), 0.55, rel_tol=1e-10) and _smallest_gap(world) >= 0
 
 
+def test_lists_and_cells_find_the_same_collisions():
+    """neighbour_shell: lists (automatic and thin) against cells on a short compression of 216 spheres."""
+    def compressed(shell):
+        world = carom.World(dim=3, box=6 * 1.5)
+        x = lattice(3, 6, 1.5)
+        world.add_bodies(x, velocities=maxwell(len(x), 3, 1.0, seed=7),
+                         radii=np.random.default_rng(2).uniform(0.4, 0.6, len(x)))
+        return world, world.compress(rate=0.1, to=0.4, neighbour_shell=shell)
+    cells, by_cells = compressed(-1)
+    assert by_cells["pair_events"] > 5 * len(cells)
+    for shell in (None, 0.05):
+        lists, by_lists = compressed(shell)
+        assert by_lists["pair_events"] == by_cells["pair_events"]
+        d = lists.positions - cells.positions
+        d -= 9.0 * np.round(d / 9.0)
+        assert np.max(np.abs(d)) < 1e-4 and _smallest_gap(lists) >= 0
+    with pytest.raises(carom.InvalidArgumentError, match="neighbour_shell"):
+        compressed(3.0)
+
+
 def test_the_commands_compression_gives_pythons_bits(carom_bin, tmp_path):
     (tmp_path / "dense.yaml").write_text("""world: {dim: 2, boundary: periodic}
 seed: 9
