@@ -19,6 +19,9 @@
 
 #include <errno.h>
 #include <math.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -760,6 +763,9 @@ static carom_world *compressed_world(carom_world *w, const options *o, result *r
         return NULL;
     }
     r->fraction = got.packing_fraction;
+#if defined(__GLIBC__)
+    malloc_trim(0); /* the compression's freed blocks back to the system, out of the world's bytes a body */
+#endif
     if (reset_peak_memory() != 0) r->baseline_kb = -1;
     return grown;
 }
