@@ -512,7 +512,8 @@ static int build_rows(ls *s)
     for (int32_t i = 0; i < s->n; i++) {
         nb->at[i] = nb->used, nb->count[i] = 0;
         if (pool_reserve(s, 64) != 0) return -1;
-        nb->room[i] = (int32_t)(nb->size - nb->used); /* collect into the pool's free end */
+        int64_t free_end = nb->size - nb->used; /* collect into the pool's free end */
+        nb->room[i] = free_end < INT32_MAX ? (int32_t)free_end : INT32_MAX;
         if (collect_row(s, i, 0) != 0) return -1;
         int32_t room = nb->count[i] + nb->count[i] / 3 + 2;
         if (pool_reserve(s, room) != 0) return -1; /* (the row may have moved while collecting) */
