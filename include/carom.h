@@ -753,7 +753,8 @@ typedef struct carom_compress_result {
     int jammed;              /* 1 if it stopped at max_pressure */
     int capped;              /* 1 if it stopped at max_events */
     /* 1 if it stopped where the largest body's diameter reached a third of
-     * the shortest periodic side, the most a world's cell grid takes */
+     * the shortest periodic side, the most a world's cell grid takes, or
+     * all but a part in 10^6 of the shortest side between walls */
     int box_limited;
 } carom_compress_result;
 

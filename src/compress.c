@@ -810,14 +810,18 @@ static double volume_of_bodies(const ls *s, double t)
 static double box_volume(const ls *s) { return s->side[0] * s->side[1] * (s->dim == 3 ? s->side[2] : 1.0); }
 
 /* When the largest diameter reaches a third of the shortest periodic side (a world's cell grid needs three
- * cells of it), less a part in 10^9 (INFINITY: no periodic axis). */
+ * cells of it), less a part in 10^9, or all but a part in 10^6 of the shortest side between walls: a body
+ * that spans the walls would bounce between them ever faster (nothing rescales a body without partners),
+ * until the clock could not advance. INFINITY: neither. */
 static double box_limit(const ls *s)
 {
-    double shortest = INFINITY;
-    for (int a = 0; a < s->dim; a++)
-        if (s->periodic[a]) shortest = fmin(shortest, s->side[a]);
-    if (!isfinite(shortest)) return INFINITY;
-    return ((1.0 - 1e-9) * shortest / 3.0 / (2.0 * s->rho_max) - 1.0) / s->rate;
+    double span = INFINITY;
+    for (int a = 0; a < s->dim; a++) {
+        double most = s->periodic[a] ? (1.0 - 1e-9) * s->side[a] / 3.0 : (1.0 - 1e-6) * s->side[a];
+        span = most < span ? most : span;
+    }
+    if (!isfinite(span)) return INFINITY;
+    return (span / (2.0 * s->rho_max) - 1.0) / s->rate;
 }
 
 static int check_world(const carom_world *world, const carom_world_def *def, char *why, size_t size)

@@ -274,6 +274,29 @@ static void test_lists_match_cells(void)
     }
 }
 
+/* A lone disk between walls grows until it all but spans them (a part in 10^6 short), with lists and with
+ * cells, and stops there instead of bouncing ever faster; the world is made. */
+static void test_walls_limit(void)
+{
+    for (int k = 0; k < 2; k++) {
+        carom_world *w = lattice_world(2, 1, 10.0, CAROM_WALLS, 0.0, 10), *out = NULL;
+        carom_compress_def def = carom_default_compress_def();
+        def.rate = 1.0, def.neighbour_shell = k ? -1.0 : 0.0;
+        carom_compress_result r;
+        char why[256] = "";
+        CHECK_EQ_INT(carom_compress(w, &def, &out, &r, why, sizeof why), CAROM_OK);
+        CHECK_MSG(r.box_limited && !r.jammed && !r.capped && r.events < 100000000, "%s: %lld events, %s",
+                  k ? "cells" : "lists", (long long)r.events, why);
+        if (out) {
+            carom_body_state b;
+            carom_world_get_body(out, 0, &b);
+            CHECK_NEAR(2.0 * b.radius, 10.0 * (1.0 - 1e-6), 1e-8);
+        }
+        carom_world_destroy(out);
+        carom_world_destroy(w);
+    }
+}
+
 /* A few bodies in a small periodic box stop where the largest fills a third of it, and the world is made. */
 static void test_box_limit(void)
 {
@@ -300,6 +323,7 @@ int main(void)
     RUN(test_bad_arguments_change_nothing);
     RUN(test_size_ratio_ten_mixture);
     RUN(test_box_limit);
+    RUN(test_walls_limit);
     RUN(test_lists_match_cells);
     return CHECK_SUMMARY();
 }
