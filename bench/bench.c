@@ -757,7 +757,7 @@ static carom_world *compressed_world(carom_world *w, const options *o, result *r
     if (!got.reached_target) {
         snprintf(r->message, sizeof r->message, "--compress %g: stopped at %.4f (%s, PV/NkT %.3g)",
                  o->compress_to, got.packing_fraction,
-                 got.jammed ? "jammed" : got.box_limited ? "the largest body reached a third of the box" : "event cap",
+                 got.jammed ? "jammed" : got.box_limited ? "the largest body reached the box's limit" : "event cap",
                  got.pressure);
         carom_world_destroy(grown);
         return NULL;

@@ -273,7 +273,8 @@ static int build_from_scenario(runner *r, const options *o)
     if (st == 0 && sc.compress.active && !o->quiet)
         fprintf(stderr, "carom: compressed to packing fraction %.6f%s (PV/NkT %.6g) in %lld events, t = %.6g\n",
                 compressed.packing_fraction, compressed.jammed ? ", jammed" : compressed.capped ? ", event cap" :
-                compressed.box_limited ? ", where the largest body fills a third of the box" : "",
+                compressed.box_limited ? ", where the largest body reached the box's limit (a third of a periodic "
+                                         "side, or all but 10^-6 of the width between walls)" : "",
                 compressed.pressure, (long long)compressed.events, compressed.time);
     if (st == 0 && (session_from_scenario(&r->s, &sc) != 0 || session_set_text(&r->s.species, species) != 0)) {
         snprintf(r->message, sizeof r->message, "out of memory");
