@@ -164,13 +164,26 @@ static int take_all_flights(record *r)
     return 0;
 }
 
+/* The room an array of `room` items grows to when full. */
+static int64_t next_room(int64_t room) { return 2 * room + 1024; }
+
+/* The array whose pointer is at `at` (room items of `item` bytes) grown to next_room(room) items; -1, and
+ * unchanged, without memory. The pointer is copied in and out by bytes, whatever its type. */
+static int grow(void *at, int64_t room, size_t item)
+{
+    void *array;
+    memcpy(&array, at, sizeof array);
+    void *grown = realloc(array, (size_t)next_room(room) * item);
+    if (!grown) return -1;
+    memcpy(at, &grown, sizeof grown);
+    return 0;
+}
+
 static int add_read(record *r, int32_t b)
 {
     if (r->reads_count == r->reads_room) {
-        int64_t room = 2 * r->reads_room + 1024;
-        int32_t *grown = realloc(r->reads, (size_t)room * sizeof *grown);
-        if (!grown) return -1;
-        r->reads = grown, r->reads_room = room;
+        if (grow(&r->reads, r->reads_room, sizeof *r->reads) != 0) return -1;
+        r->reads_room = next_room(r->reads_room);
     }
     r->reads[r->reads_count++] = b;
     return 0;
@@ -318,10 +331,8 @@ static int add_cause(causes *c, int64_t e, int64_t *seen, int64_t by)
     if (e < 0 || seen[e] == by) return 0;
     seen[e] = by;
     if (c->count == c->room) {
-        int64_t room = 2 * c->room + 1024;
-        int64_t *grown = realloc(c->cause, (size_t)room * sizeof *grown);
-        if (!grown) return -1;
-        c->cause = grown, c->room = room;
+        if (grow(&c->cause, c->room, sizeof *c->cause) != 0) return -1;
+        c->room = next_room(c->room);
     }
     c->cause[c->count++] = e;
     return 0;
@@ -337,13 +348,9 @@ typedef struct readers {
 static int note_reader(readers *rd, int32_t b, int64_t e)
 {
     if (rd->count == rd->room) {
-        int64_t room = 2 * rd->room + 1024;
-        int64_t *ev = realloc(rd->event, (size_t)room * sizeof *ev);
-        if (!ev) return -1;
-        rd->event = ev;
-        int64_t *ln = realloc(rd->link, (size_t)room * sizeof *ln);
-        if (!ln) return -1;
-        rd->link = ln, rd->room = room;
+        if (grow(&rd->event, rd->room, sizeof *rd->event) != 0 || grow(&rd->link, rd->room, sizeof *rd->link) != 0)
+            return -1;
+        rd->room = next_room(rd->room);
     }
     rd->event[rd->count] = e, rd->link[rd->count] = rd->first[b], rd->first[b] = rd->count++;
     return 0;
