@@ -63,6 +63,9 @@ typedef struct options {
     double compress_to;   /* --compress PHI[:RATE]: grown to this packing fraction first; 0: not */
     double compress_rate;
     double compress_shell; /* carom_compress_def.neighbour_shell (--compress PHI:RATE:SHELL) */
+    const char *start;      /* --start FILE: the world from a snapshot instead of a lattice; NULL: none */
+    const char *save_start; /* --save-start FILE: the timed start written as a snapshot; NULL: none */
+    const char *lattice_option; /* the first option given that shapes a lattice (refused with --start) */
 } options;
 
 typedef struct bench_case {
@@ -79,6 +82,7 @@ typedef struct bench_case {
     double fraction; /* the packing fraction with the big spheres, or of the polydisperse bodies */
     double poly;     /* diameters uniform in [1 - poly, 1 + poly] (--poly); 0: all 1 */
     uint64_t seed;   /* the diameters' draw (--poly), from the velocity seed */
+    int from_file;   /* --start: the bodies, box and velocities of a snapshot (fraction: its packing fraction) */
 } bench_case;
 
 typedef struct result {
@@ -105,9 +109,10 @@ static void usage(FILE *to)
                 "                   [--csv FILE] [--seed S] [--shell X] [--rough BETA]\n"
                 "                   [--collapse-time T] [--big K:D] [--poly S]\n"
                 "                   [--compress PHI[:RATE[:SHELL]]] [--no-fork]\n"
+                "                   [--save-start FILE] [--start FILE]\n"
                 "\n"
                 "Times libcarom on periodic hard-sphere (3D, fcc start) and hard-disk (2D,\n"
-                "hexagonal start) fluids, sigma = m = kT = 1.\n"
+                "hexagonal start) fluids, sigma = m = kT = 1, or on a world saved before.\n"
                 "  --quick         smoke run: warm-up 1 and 2 measured pair collisions per body\n"
                 "  --large         add the N = 10^6 cases to the default 10^3, 10^4, 10^5\n"
                 "  --only 3d|2d    one dimension only (default both)\n"
@@ -140,7 +145,15 @@ static void usage(FILE *to)
                 "  --collapse-time T  world_def.collapse_time: 0 (default) automatic, < 0 the TC\n"
                 "                  model off (a dissipative BETA turns it on even at e = 1)\n"
                 "  --no-fork       run the cases in this process (for valgrind; peak memory is\n"
-                "                  then the process's high-water mark)\n");
+                "                  then the process's high-water mark)\n"
+                "  --save-start FILE  write the world the warm-up starts from (after --compress)\n"
+                "                  to FILE as a carom snapshot (one case only; written to a\n"
+                "                  temporary name and renamed when complete)\n"
+                "  --start FILE    time the world of a snapshot (carom_world_snapshot, --save-start,\n"
+                "                  `carom run --checkpoint`'s worlds are not snapshots) instead\n"
+                "                  of a lattice: its bodies, box, velocities and settings; the\n"
+                "                  lattice options (--n, --density, --only, --poly, --big,\n"
+                "                  --compress, --shell, --rough, --collapse-time, --large) are refused\n");
 }
 
 static int bad_option(const char *name, const char *expected, const char *got)
@@ -198,6 +211,17 @@ static options default_options(void)
     o.seed = 42;
     o.rough = -1.0;
     return o;
+}
+
+/* The options that shape a lattice case, which a snapshot (--start) fixes
+ * instead: name's static copy if it is one, else NULL. */
+static const char *lattice_option_named(const char *name)
+{
+    static const char *const names[] = {"--only", "--n",    "--density",       "--shell",    "--rough",
+                                        "--big",  "--poly", "--collapse-time", "--compress", "--large"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        if (strcmp(name, names[k]) == 0) return names[k];
+    return NULL;
 }
 
 /* Applies one option that takes a value; returns 0, or 2 after a message. */
@@ -270,7 +294,12 @@ static int apply_value(options *o, const char *name, const char *value)
     } else if (strcmp(name, "--seed") == 0) {
         if (parse_seed(value, &o->seed) != 0)
             return bad_option(name, "an unsigned 64-bit integer", value);
+    } else if (strcmp(name, "--start") == 0 || strcmp(name, "--save-start") == 0) {
+        if (*value == '\0') return bad_option(name, "a file name", value);
+        if (strcmp(name, "--start") == 0) o->start = value;
+        else o->save_start = value;
     }
+    if (!o->lattice_option) o->lattice_option = lattice_option_named(name);
     return 0;
 }
 
@@ -279,7 +308,7 @@ static int is_value_option(const char *name)
     static const char *const names[] = {
         "--only", "--n",    "--density", "--collisions", "--warmup",
         "--csv",  "--seed", "--shell",   "--rough",      "--collapse-time", "--big", "--poly",
-        "--compress"};
+        "--compress", "--start", "--save-start"};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
         if (strcmp(name, names[k]) == 0) return 1;
     return 0;
@@ -291,7 +320,7 @@ static int apply_flag(options *o, const char *name)
     if (strcmp(name, "--quick") == 0)
         o->quick = 1;
     else if (strcmp(name, "--large") == 0)
-        o->large = 1;
+        o->large = 1, o->lattice_option = o->lattice_option ? o->lattice_option : lattice_option_named(name);
     else if (strcmp(name, "--no-fork") == 0)
         o->no_fork = 1;
     else if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0)
@@ -329,8 +358,142 @@ static int parse_options(int argc, char **argv, options *o)
         int st = apply_value(o, name, value);
         if (st != 0) return st;
     }
+    if (o->start && o->lattice_option) {
+        fprintf(stderr, "carom_bench: %s: a lattice option, expected none with --start (the snapshot fixes the "
+                "bodies, the box and the world's settings)\n", o->lattice_option);
+        return 2;
+    }
     settle_counts(o);
     return 0;
+}
+
+/* ---------- files ---------- */
+
+/* An output never replaces what is not a regular file (a directory, a
+ * device, a link): write_atomically's refusal, beside errno values. */
+enum { NOT_REGULAR = -1 };
+
+static const char *file_error(int err)
+{
+    return err == NOT_REGULAR ? "it exists and is not a regular file (refused: only a regular file is replaced)"
+                              : strerror(err);
+}
+
+typedef int (*file_filler)(FILE *f, const void *context);
+
+/* Writes file.tmp-XXXXXX with fill and renames it to file once complete, so
+ * that file is never left half written. Returns 0, NOT_REGULAR, or an errno
+ * value (the temporary file removed). */
+static int write_atomically(const char *file, file_filler fill, const void *context)
+{
+    struct stat there;
+    if (lstat(file, &there) == 0 && !S_ISREG(there.st_mode)) return NOT_REGULAR;
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", file) >= (int)sizeof tmp) return ENAMETOOLONG;
+    mode_t mask = umask(0);
+    umask(mask);
+    int fd = mkstemp(tmp);
+    if (fd < 0) return errno;
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        int err = errno;
+        close(fd), unlink(tmp);
+        return err;
+    }
+    errno = 0;
+    int st = fchmod(fd, 0666 & ~mask) == 0 ? fill(f, context) : -1;
+    int err = errno;
+    if (fclose(f) != 0 && st == 0) st = -1, err = errno;
+    if (st == 0 && rename(tmp, file) != 0) st = -1, err = errno;
+    if (st == 0) return 0;
+    unlink(tmp);
+    return err ? err : EIO;
+}
+
+typedef struct bytes {
+    const void *data;
+    size_t size;
+} bytes;
+
+static int fill_bytes(FILE *f, const void *context)
+{
+    const bytes *b = context;
+    return fwrite(b->data, 1, b->size, f) == b->size ? 0 : -1;
+}
+
+/* Writes world w's snapshot to path (--save-start); 0, or -1 with why. */
+static int save_snapshot(const carom_world *w, const char *path, char *why, size_t size)
+{
+    size_t n = carom_world_snapshot_size(w);
+    void *buffer = n > 0 ? malloc(n) : NULL;
+    if (!buffer) return snprintf(why, size, "--save-start %s: out of memory for a snapshot of %zu bytes", path, n), -1;
+    int err = carom_world_snapshot(w, buffer, n) == CAROM_OK ? write_atomically(path, fill_bytes, &(bytes){buffer, n})
+                                                            : EIO;
+    free(buffer);
+    if (err != 0) return snprintf(why, size, "--save-start %s: cannot write it: %s", path, file_error(err)), -1;
+    return 0;
+}
+
+/* Reads the whole of regular file path into a new buffer; 0, or -1 with why. */
+static int read_whole_file(const char *path, char **data, size_t *n, char *why, size_t size)
+{
+    FILE *f = fopen(path, "rb");
+    struct stat st;
+    if (!f) return snprintf(why, size, "--start %s: cannot open it: %s", path, strerror(errno)), -1;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+        fclose(f);
+        return snprintf(why, size, "--start %s: expected a non-empty regular file (a snapshot)", path), -1;
+    }
+    *n = (size_t)st.st_size;
+    *data = malloc(*n);
+    size_t got = *data ? fread(*data, 1, *n, f) : 0;
+    int failed = ferror(f) || got != *n;
+    fclose(f);
+    if (!failed) return 0;
+    free(*data);
+    *data = NULL;
+    return snprintf(why, size, "--start %s: read %zu of its %zu bytes", path, got, *n), -1;
+}
+
+/* The world of snapshot path (--start), or NULL with why. */
+static carom_world *restore_start(const char *path, char *why, size_t size)
+{
+    char *data = NULL, reason[MESSAGE_SIZE - 100];
+    size_t n = 0;
+    carom_world *w = NULL;
+    if (read_whole_file(path, &data, &n, why, size) != 0) return NULL;
+    if (carom_world_restore(data, n, NULL, NULL, &w, reason, sizeof reason) != CAROM_OK)
+        snprintf(why, size, "--start %s: not a snapshot carom can restore: %s", path, reason);
+    free(data);
+    return w;
+}
+
+/* The case of snapshot o->start: its dimension, bodies, box and packing
+ * fraction; 0, or -1 with why. */
+static int case_from_start(const options *o, bench_case *c, char *why, size_t size)
+{
+    carom_world *w = restore_start(o->start, why, size);
+    if (!w) return -1;
+    carom_world_def def = carom_world_definition(w);
+    memset(c, 0, sizeof *c);
+    c->from_file = 1;
+    c->dim = def.dim;
+    c->n = carom_world_body_count(w);
+    c->target = c->n;
+    c->side[0] = def.box.x, c->side[1] = def.box.y, c->side[2] = def.dim == 3 ? def.box.z : 0.0;
+    double occupied = 0.0, volume = def.box.x * def.box.y * (def.dim == 3 ? def.box.z : 1.0);
+    for (int32_t id = 0; id < c->n; id++) {
+        carom_body_state b;
+        if (carom_world_get_body(w, id, &b) != CAROM_OK) continue;
+        occupied += def.dim == 3 ? 4.0 / 3.0 * PI * b.radius * b.radius * b.radius : PI * b.radius * b.radius;
+    }
+    c->fraction = c->density = occupied / volume;
+    carom_world_destroy(w);
+#if defined(__GLIBC__)
+    malloc_trim(0); /* the cases' children start from this process's memory */
+#endif
+    if (c->n > 0) return 0;
+    return snprintf(why, size, "--start %s: the world has no bodies (expected at least one)", o->start), -1;
 }
 
 /* ---------- cases and lattices ---------- */
@@ -472,7 +635,7 @@ static int add_poly(bench_case *c, const options *o, char *why, size_t size)
 static double shown_density(const bench_case *c, const result *r)
 {
     if (r && r->fraction > 0.0) return r->fraction;
-    return c->big_count > 0 || c->poly > 0.0 ? c->fraction : c->density;
+    return c->big_count > 0 || c->poly > 0.0 || c->from_file ? c->fraction : c->density;
 }
 
 static int default_densities(int dim, double *out)
@@ -499,6 +662,12 @@ static int size_list(const options *o, long *out)
 /* All cases asked for, 3D first; returns the count, or -1 after a message. */
 static int build_cases(const options *o, bench_case *cases)
 {
+    if (o->start) {
+        char why[MESSAGE_SIZE];
+        if (case_from_start(o, &cases[0], why, sizeof why) == 0) return 1;
+        fprintf(stderr, "carom_bench: %s\n", why);
+        return -1;
+    }
     long sizes[MAX_LIST + 1];
     int n_sizes = size_list(o, sizes), count = 0;
     for (int dim = 3; dim >= 2; dim--) {
@@ -534,7 +703,7 @@ static int build_cases(const options *o, bench_case *cases)
  * the one-size fluids from the lattice only. */
 static double anchor_rate(const bench_case *c, const result *r)
 {
-    if (c->big_count > 0 || c->poly > 0.0 || r->fraction > 0.0) return 0.0;
+    if (c->big_count > 0 || c->poly > 0.0 || c->from_file || r->fraction > 0.0) return 0.0;
     static const struct {
         int dim;
         int32_t n;
@@ -775,9 +944,14 @@ static void run_case_here(const bench_case *c, const options *o, result *r)
 {
     memset(r, 0, sizeof *r);
     r->baseline_kb = self_maxrss_kb();
-    carom_world *w = create_world(c, o->seed, o, r->message, sizeof r->message);
+    carom_world *w = c->from_file ? restore_start(o->start, r->message, sizeof r->message)
+                                  : create_world(c, o->seed, o, r->message, sizeof r->message);
     if (w && o->compress_to > 0.0) w = compressed_world(w, o, r);
     if (!w) return;
+    if (o->save_start && save_snapshot(w, o->save_start, r->message, sizeof r->message) != 0) {
+        carom_world_destroy(w);
+        return;
+    }
     r->ok = measure_world(w, c, o, r) == 0;
     carom_world_destroy(w);
     r->peak_kb = self_maxrss_kb();
@@ -944,7 +1118,9 @@ static void print_header(const options *o)
 
 static void lattice_name(const bench_case *c, char *buf, size_t size)
 {
-    if (c->dim == 3 && c->big_count > 0)
+    if (c->from_file)
+        snprintf(buf, size, "snapshot");
+    else if (c->dim == 3 && c->big_count > 0)
         snprintf(buf, size, "fcc %d^3+%dx%g", c->cells[0], c->big_count, c->big_diameter);
     else if (c->dim == 3 && c->poly > 0.0)
         snprintf(buf, size, "fcc %d^3 p%g", c->cells[0], c->poly);
@@ -1001,35 +1177,25 @@ static int write_csv_rows(FILE *f, const bench_case *cases, const result *result
     return ferror(f) ? -1 : 0;
 }
 
-static int csv_failed(const char *file, const char *tmp, int fd, int err)
+typedef struct csv_table {
+    const bench_case *cases;
+    const result *results;
+    int count;
+} csv_table;
+
+static int fill_csv(FILE *f, const void *context)
 {
-    fprintf(stderr, "carom_bench: --csv %s: cannot write it: %s\n", file, strerror(err));
-    if (fd >= 0) unlink(tmp);
-    return -1;
+    const csv_table *t = context;
+    return write_csv_rows(f, t->cases, t->results, t->count);
 }
 
-/* Writes FILE.tmp-XXXXXX and renames it to FILE once complete, so FILE is
- * never left half written. */
 static int write_csv(const char *file, const bench_case *cases, const result *results, int count)
 {
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp-XXXXXX", file) >= (int)sizeof tmp)
-        return csv_failed(file, tmp, -1, ENAMETOOLONG);
-    mode_t mask = umask(0);
-    umask(mask);
-    int fd = mkstemp(tmp);
-    if (fd < 0) return csv_failed(file, tmp, fd, errno);
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        int err = errno;
-        close(fd);
-        return csv_failed(file, tmp, fd, err);
-    }
-    int st = fchmod(fd, 0666 & ~mask) == 0 ? write_csv_rows(f, cases, results, count) : -1;
-    int err = errno;
-    if (fclose(f) != 0 && st == 0) st = -1, err = errno;
-    if (st == 0 && rename(tmp, file) != 0) st = -1, err = errno;
-    return st == 0 ? 0 : csv_failed(file, tmp, fd, err ? err : EIO);
+    csv_table table = {cases, results, count};
+    int err = write_atomically(file, fill_csv, &table);
+    if (err == 0) return 0;
+    fprintf(stderr, "carom_bench: --csv %s: cannot write it: %s\n", file, file_error(err));
+    return -1;
 }
 
 int main(int argc, char **argv)
@@ -1045,6 +1211,11 @@ int main(int argc, char **argv)
     result results[MAX_CASES];
     int count = build_cases(&o, cases), failed = 0;
     if (count < 0) return 2;
+    if (o.save_start && count != 1) {
+        fprintf(stderr, "carom_bench: --save-start %s: expected one case, got %d (give one --n, one --density "
+                "and --only)\n", o.save_start, count);
+        return 2;
+    }
     double start = wall_now();
     print_header(&o);
     for (int k = 0; k < count; k++) {
