@@ -184,7 +184,9 @@ typedef struct carom_world_def {
      * reach it while it stays within this distance of where the list was
      * made. 0 (the default) picks lists in 3D at packing fractions of 0.35
      * or more, and for mixtures whose largest radius is at least twice the
-     * mean, at any size, and cell lists otherwise; > 0 uses
+     * mean, at any size, and cell lists otherwise; their shell is 0.3
+     * diameters, narrower above packing 0.45 (as the mean free path to the
+     * power 3/4: 0.13 diameters at 0.60); > 0 uses
      * lists with this shell where the box allows it; < 0 uses cell lists only.
      * Gravity always uses cell lists. The choice changes speed, never physics
      * beyond round-off. */

@@ -494,6 +494,59 @@ static void test_automatic_choice(void)
     CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_INVALID_ARGUMENT);
 }
 
+/* The automatic shell, computed here from its definition: 0.3 of the
+ * largest small diameter up to packing 0.45, and narrower above as
+ * Enskog's mean free path with Carnahan and Starling's contact value,
+ * 1 / (eta g), to the power 3/4; eta is the small bodies' packing in the
+ * room the large ones leave their centres. */
+static double free_path(double eta) { return 1.0 / (eta * (1.0 - eta / 2.0) / pow(1.0 - eta, 3.0)); }
+
+static double expected_shell(const carom_world *w)
+{
+    double split = w->nb.split, small = 0.0, radii = 0.0, excluded = 0.0;
+    int n = 0;
+    for (int32_t i = 0; i < w->count; i++)
+        if (w->hot[i].radius <= split) small += 4.0 / 3.0 * pi * pow(w->hot[i].radius, 3.0), radii += w->hot[i].radius, n++;
+    for (int32_t i = 0; i < w->count; i++)
+        if (w->hot[i].radius > split) excluded += 4.0 / 3.0 * pi * pow(w->hot[i].radius + radii / n, 3.0);
+    double eta = small / (w->side[0] * w->side[1] * w->side[2] - excluded);
+    double narrowing = eta > 0.45 ? pow(free_path(eta) / free_path(0.45), 0.75) : 1.0;
+    return 0.3 * 2.0 * split * narrowing;
+}
+
+static void test_automatic_shell_follows_density(void)
+{
+    const double packing[4] = {0.40, 0.45, 0.50, 0.54};
+    double shell[4];
+    for (int p = 0; p < 4; p++) {
+        carom_world *w = make_world(5, packing[p], 0.0, 0, NULL);
+        for (int chunk = 0; chunk < (p == 3 ? 6 : 1); chunk++) {
+            CHECK(carom_world_run(w, INFINITY, 2000) == CAROM_OK);
+            CHECK(w->nb.on && check_lists(w) == 0 && outside_shells(w) == 0);
+        }
+        shell[p] = w->nb.shell / (2.0 * w->nb.split); /* in diameters */
+        CHECK_MSG(fabs(w->nb.shell - expected_shell(w)) <= 1e-12 * w->nb.shell,
+                  "packing %g: shell %.17g, expected %.17g", packing[p], w->nb.shell, expected_shell(w));
+        if (p == 3) CHECK(carom_world_stats(w).cell_events > 100); /* the narrow shell renewed, and held */
+        carom_world_destroy(w);
+    }
+    CHECK_MSG(fabs(shell[0] - 0.3) < 1e-14 && fabs(shell[1] - 0.3) < 1e-14 && shell[1] > shell[2] && shell[2] > shell[3] && shell[3] > 0.5 * shell[1],
+              "shells %g %g %g %g", shell[0], shell[1], shell[2], shell[3]);
+    /* a mixture compressed to 0.6: its small bodies' packing decides */
+    carom_world *loose = make_mixture(0, 1.0, 0.0, NULL), *w = NULL;
+    carom_compress_def def = carom_default_compress_def();
+    def.rate = 0.1;
+    def.target = 0.6;
+    carom_compress_result got;
+    CHECK(carom_compress(loose, &def, &w, &got, NULL, 0) == CAROM_OK && got.reached_target);
+    CHECK(carom_world_run(w, INFINITY, 3000) == CAROM_OK);
+    CHECK(w->nb.on && w->nb.large_count == MIXTURE_LARGE && check_lists(w) == 0 && outside_shells(w) == 0);
+    CHECK_MSG(fabs(w->nb.shell - expected_shell(w)) <= 1e-12 * w->nb.shell && w->nb.shell < 0.3 * 2.0 * w->nb.split,
+              "mixture: shell %.17g, expected %.17g", w->nb.shell, expected_shell(w));
+    carom_world_destroy(loose);
+    carom_world_destroy(w);
+}
+
 int main(void)
 {
     RUN(test_lists_match_brute_force);
@@ -503,5 +556,6 @@ int main(void)
     RUN(test_mixture_lists_match_brute_force);
     RUN(test_mixture_lists_agree_with_cells);
     RUN(test_automatic_choice);
+    RUN(test_automatic_shell_follows_density);
     return CHECK_SUMMARY();
 }
