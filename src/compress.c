@@ -13,12 +13,16 @@
  * Phys. 202, 737 (2005)). A wall is met where the body's edge, moving at v
  * + rate rho, reaches it, and the body leaves at -(v + 2 rate rho).
  *
- * Scheduling (Rapaport, "The Art of Molecular Dynamics Simulation", ch.
- * 14): each body's earliest event (a pair, a wall, leaving its cell) goes
- * into one binary heap with the collision counters of the bodies it names;
- * a popped event whose counters have moved is stale, and its body is
- * predicted again then (nothing it could meet earlier is lost: a partner
- * that changed predicted its own earliest event when it changed). A body's
+ * Scheduling: single-event, as in the main engine (Smallenburg, Eur. Phys.
+ * J. E 45, 22 (2022)): each body keeps its earliest event (a pair, a wall,
+ * leaving its cell or shell) with the collision counters of the bodies it
+ * names, filed by time in the engine's calendar (calendar.c: a small heap
+ * for the near future, time buckets for the rest; ties go to the lower
+ * slot); an event whose partner's counter has moved is stale when it comes
+ * due, and its body is predicted again then (nothing it could meet earlier
+ * is lost: a partner that changed predicted its own earliest event when it
+ * changed). A binary heap of every prediction, stale ones included, did the
+ * same before; at 10^5 bodies its sifts missed the cache on every level. A body's
  * partners come from neighbour lists with a shell that shrinks as the body
  * grows (the main engine's lists, Donev, Torquato & Stillinger 2005, with
  * the growth counted in the shell), filed in cells by their anchors; or,
@@ -35,9 +39,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calendar.h"
 #include "carom.h"
 
-enum { EVENT_PAIR = 0, EVENT_WALL = 1, EVENT_CELL = 2, EVENT_SHELL = 3 };
+/* The kinds are event.h's EVENT_PAIR, EVENT_WALL, EVENT_CELL and EVENT_SHELL (through calendar.h). */
 
 typedef struct ls_event {
     double time;
@@ -89,10 +94,11 @@ typedef struct ls {
     int32_t *id;                    /* the input's index of the body in each slot (sort_bodies) */
     double rho_split;
     int32_t *next, *prev, *cell;
-    ls_event *heap;
-    int64_t heap_size, heap_room;
+    ls_event *pending;              /* each body's earliest event, filed by time in due */
+    calendar due;
     double virial, window_start;
     int64_t pairs_since, events, pair_events;
+    int64_t rescales;
     double pressure;
     double rho_max;
     double shell_choice; /* carom_compress_def.neighbour_shell */
@@ -110,53 +116,6 @@ static int fail(char *why, size_t size, const char *format, ...)
         va_end(args);
     }
     return -1;
-}
-
-/* ---- the heap ----------------------------------------------------------------- */
-
-static void sift_up(ls *s, int64_t k)
-{
-    ls_event e = s->heap[k];
-    while (k > 0 && s->heap[(k - 1) / 2].time > e.time) {
-        s->heap[k] = s->heap[(k - 1) / 2];
-        k = (k - 1) / 2;
-    }
-    s->heap[k] = e;
-}
-
-static void sift_down(ls *s, int64_t k)
-{
-    ls_event e = s->heap[k];
-    for (;;) {
-        int64_t c = 2 * k + 1;
-        if (c >= s->heap_size) break;
-        if (c + 1 < s->heap_size && s->heap[c + 1].time < s->heap[c].time) c++;
-        if (!(s->heap[c].time < e.time)) break;
-        s->heap[k] = s->heap[c];
-        k = c;
-    }
-    s->heap[k] = e;
-}
-
-static int push(ls *s, ls_event e)
-{
-    if (s->heap_size == s->heap_room) {
-        int64_t room = s->heap_room ? 2 * s->heap_room : 1024;
-        ls_event *grown = realloc(s->heap, (size_t)room * sizeof *grown);
-        if (!grown) return -1;
-        s->heap = grown, s->heap_room = room;
-    }
-    s->heap[s->heap_size] = e;
-    sift_up(s, s->heap_size++);
-    return 0;
-}
-
-static ls_event pop(ls *s)
-{
-    ls_event top = s->heap[0];
-    s->heap[0] = s->heap[--s->heap_size];
-    if (s->heap_size > 0) sift_down(s, 0);
-    return top;
 }
 
 /* ---- cells ------------------------------------------------------------------- */
@@ -600,20 +559,21 @@ static void consider_walls_and_cells(const ls *s, int32_t i, ls_event *best)
     if (s->now + tau < best->time) *best = (ls_event){s->now + tau, i, 0, s->count[i], 0, EVENT_SHELL};
 }
 
-static int predict(ls *s, int32_t i)
+/* Body i's earliest event replaces the one it had; none if it meets nothing. */
+static void predict(ls *s, int32_t i)
 {
     ls_event best = {INFINITY, i, -1, s->count[i], 0, EVENT_CELL};
     consider_walls_and_cells(s, i, &best);
     consider_pairs(s, i, &best);
-    return isfinite(best.time) ? push(s, best) : 0;
+    s->pending[i] = best;
+    if (isfinite(best.time)) calendar_set(&s->due, i, best.time);
+    else calendar_remove(&s->due, i);
 }
 
-static int predict_all(ls *s)
+static void predict_all(ls *s)
 {
-    s->heap_size = 0;
-    for (int32_t i = 0; i < s->n; i++)
-        if (predict(s, i) != 0) return -1;
-    return 0;
+    calendar_clear(&s->due);
+    for (int32_t i = 0; i < s->n; i++) predict(s, i);
 }
 
 /* ---- processing ----------------------------------------------------------------- */
@@ -686,6 +646,16 @@ static double kinetic_temperature(const ls *s)
     return freedom > 0 ? (twice - centre) / freedom : 0.0;
 }
 
+/* Bodies wander from the places the last sort gave them, and in a large
+ * world a list renewal that reads its candidates' anchors from all over
+ * memory waits on the cache for each: from RESORT_FROM_BODIES bodies, every
+ * RESORT_EVERY rescales (about as many pair collisions a body) everything
+ * is sorted and listed again, as the main engine's order.c sorts every 16
+ * events a body. Below, where the anchors stay in cache, the new lists
+ * would cost more than the sorting gains. */
+enum { RESORT_EVERY = 2, RESORT_FROM_BODIES = 1 << 16 };
+static int rebuild(ls *s);
+
 /* Scales the velocities back to the temperature and measures the interval's pressure. */
 static int rescale(ls *s)
 {
@@ -698,7 +668,9 @@ static int rescale(ls *s)
         s->count[i]++;
     }
     s->virial = 0, s->window_start = s->now, s->pairs_since = 0;
-    return predict_all(s);
+    if (s->n >= RESORT_FROM_BODIES && ++s->rescales % RESORT_EVERY == 0) return rebuild(s);
+    predict_all(s);
+    return 0;
 }
 
 /* When a level's largest diameter reaches its narrowest cell of an axis of 3 or more (INFINITY: never). */
@@ -792,7 +764,8 @@ static int rebuild(ls *s)
         for (int32_t i = 0; i < s->n; i++) set_anchor(s, i);
     }
     if (build_cells(s) != 0 || (s->nb.on && build_rows(s) != 0)) return -1;
-    return predict_all(s);
+    predict_all(s);
+    return 0;
 }
 
 /* ---- setup and the loop ----------------------------------------------------------- */
@@ -857,8 +830,9 @@ static int load(ls *s, const carom_world *world, const carom_world_def *def)
     s->b = aligned_alloc(64, n * sizeof(flight)), s->mass = malloc(n * sizeof(double));
     s->count = calloc(n, sizeof(int64_t));
     s->next = malloc(n * sizeof(int32_t)), s->prev = malloc(n * sizeof(int32_t)), s->cell = malloc(n * sizeof(int32_t));
-    s->level = malloc(n), s->id = malloc(n * sizeof(int32_t));
-    if (!s->b || !s->mass || !s->count || !s->next || !s->prev || !s->cell || !s->level || !s->id)
+    s->level = malloc(n), s->id = malloc(n * sizeof(int32_t)), s->pending = malloc(n * sizeof(ls_event));
+    if (!s->b || !s->mass || !s->count || !s->next || !s->prev || !s->cell || !s->level || !s->id || !s->pending ||
+        calendar_init(&s->due, s->n) != 0)
         return -1;
     for (int32_t i = 0; i < s->n; i++) {
         carom_body_state b;
@@ -875,7 +849,8 @@ static int load(ls *s, const carom_world *world, const carom_world_def *def)
 static void release(ls *s)
 {
     free(s->b), free(s->mass), free(s->count);
-    free(s->next), free(s->prev), free(s->cell), free(s->level), free(s->id), free(s->heap);
+    free(s->next), free(s->prev), free(s->cell), free(s->level), free(s->id), free(s->pending);
+    calendar_free(&s->due);
     free(s->grids[0].head), free(s->grids[1].head);
     free(s->nb.anchor), free(s->nb.since), free(s->nb.at), free(s->nb.count), free(s->nb.room), free(s->nb.pool);
 }
@@ -895,22 +870,23 @@ static int run(ls *s, const carom_compress_def *def, double until, carom_compres
 {
     int64_t at_instant = 0;
     double last = s->now;
-    while (s->heap_size > 0) {
-        if (s->heap[0].time > last) last = s->heap[0].time, at_instant = 0;
+    for (int32_t i; (i = calendar_first(&s->due)) >= 0;) {
+        double t = calendar_first_time(&s->due);
+        if (t > last) last = t, at_instant = 0;
         else if (++at_instant > EVENTS_AT_ONE_INSTANT) return STUCK;
         if (s->events >= def->max_events) return r->capped = 1, 0;
-        if (!(s->heap[0].time < until)) break;
+        if (!(t < until)) break;
         double outgrown = cells_outgrown(s);
-        if (!(s->heap[0].time < outgrown)) {
+        if (!(t < outgrown)) {
             s->now = outgrown;
             if (rebuild(s) != 0) return -1;
             continue;
         }
-        ls_event e = pop(s);
-        s->now = e.time;
-        if (!event_valid(s, &e)) {
-            /* its body unchanged, its partner changed: the body is predicted again now */
-            if (e.count_i == s->count[e.i] && predict(s, e.i) != 0) return -1;
+        ls_event e = s->pending[i];
+        assert(e.i == i && e.time == t && e.count_i == s->count[i]); /* a body's change predicts it again */
+        s->now = t;
+        if (!event_valid(s, &e)) { /* its partner changed: the body is predicted again now */
+            predict(s, i);
             continue;
         }
         s->events++;
@@ -918,7 +894,8 @@ static int run(ls *s, const carom_compress_def *def, double until, carom_compres
         else if (e.kind == EVENT_WALL) bounce(s, e.i, e.j);
         else if (e.kind == EVENT_SHELL && renew(s, e.i) != 0) return -1;
         else if (e.kind == EVENT_CELL) cross(s, e.i, e.j);
-        if (predict(s, e.i) != 0 || (e.kind == EVENT_PAIR && predict(s, e.j) != 0)) return -1;
+        predict(s, e.i);
+        if (e.kind == EVENT_PAIR) predict(s, e.j);
         if (s->pairs_since >= s->n) {
             if (rescale(s) != 0) return -1;
             if (s->pressure > def->max_pressure) return r->jammed = 1, 0;
