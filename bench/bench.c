@@ -149,9 +149,9 @@ static void usage(FILE *to)
                 "  --save-start FILE  write the world the warm-up starts from (after --compress)\n"
                 "                  to FILE as a carom snapshot (one case only; written to a\n"
                 "                  temporary name and renamed when complete)\n"
-                "  --start FILE    time the world of a snapshot (carom_world_snapshot, --save-start,\n"
-                "                  `carom run --checkpoint`'s worlds are not snapshots) instead\n"
-                "                  of a lattice: its bodies, box, velocities and settings; the\n"
+                "  --start FILE    time the world of a snapshot (written by --save-start or by\n"
+                "                  carom_world_snapshot; a `carom run` checkpoint is not one)\n"
+                "                  instead of a lattice: its bodies, box, velocities and settings; the\n"
                 "                  lattice options (--n, --density, --only, --poly, --big,\n"
                 "                  --compress, --shell, --rough, --collapse-time, --large) are refused\n");
 }
