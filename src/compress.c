@@ -21,9 +21,9 @@
  * slot); an event whose partner's counter has moved is stale when it comes
  * due, and its body is predicted again then (nothing it could meet earlier
  * is lost: a partner that changed predicted its own earliest event when it
- * changed). A binary heap of every prediction, stale ones included, did the
- * same before; at 10^5 bodies its sifts missed the cache on every level. A body's
- * partners come from neighbour lists with a shell that shrinks as the body
+ * changed). A binary heap of every prediction, stale ones included (two to
+ * three times N of them), did the same before with the same events. A
+ * body's partners come from neighbour lists with a shell that shrinks as the body
  * grows (the main engine's lists, Donev, Torquato & Stillinger 2005, with
  * the growth counted in the shell), filed in cells by their anchors; or,
  * where a periodic side is too short for them or the def asks, straight

@@ -191,7 +191,8 @@ static double free_path_share(double eta)
 static double automatic_shell_fraction(double eta)
 {
     if (!(eta > shell_narrows_above)) return shell_fraction;
-    double ratio = free_path_share(eta < 0.74 ? eta : 0.74) / free_path_share(shell_narrows_above);
+    double densest = 0.74; /* about close packing, pi / (3 sqrt 2) */
+    double ratio = free_path_share(eta < densest ? eta : densest) / free_path_share(shell_narrows_above);
     return shell_fraction * sqrt(ratio) * sqrt(sqrt(ratio)); /* ratio^(3/4) */
 }
 
@@ -204,8 +205,8 @@ double neighbours_choose(carom_world *w)
     int gravity = w->gravity[0] != 0.0 || w->gravity[1] != 0.0 || w->gravity[2] != 0.0;
     nb->split = neighbours_split_radius(w);
     if (!gravity && asked >= 0.0 && w->count > 0) {
-        double fraction = automatic_shell_fraction(small_packing_fraction(w, nb->split));
-        double shell = asked > 0.0 ? asked : fraction * 2.0 * nb->split;
+        double shell = asked > 0.0 ? asked
+                                   : automatic_shell_fraction(small_packing_fraction(w, nb->split)) * 2.0 * nb->split;
         int automatic = w->dim == 3 && (radius_spread(w) >= lists_from_spread ||
                                         packing_fraction(w) >= lists_from_packing);
         if (asked > 0.0 || automatic) nb->shell = usable_shell(w, shell);
