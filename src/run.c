@@ -369,7 +369,7 @@ enum { PREFETCH_FROM_BODIES = 1 << 16 };
 #define PREFETCH(address) ((void)(address))
 #endif
 
-/* Stage one: the records of a body whose event is near. */
+/* The first stage: the records of a body whose event is near. */
 PREFETCH_HELPER void prefetch_records(const carom_world *w, int32_t k)
 {
     PREFETCH(&w->hot[k]);
@@ -389,7 +389,7 @@ PREFETCH_HELPER void prefetch_records(const carom_world *w, int32_t k)
     }
 }
 
-/* Stage two, cell lists: the heads of the cells around body k. */
+/* The first stage too, with cell lists: the heads of the cells around body k. */
 PREFETCH_HELPER void prefetch_heads(const carom_world *w, int32_t k)
 {
     if (w->nb.on) return;
@@ -398,12 +398,21 @@ PREFETCH_HELPER void prefetch_heads(const carom_world *w, int32_t k)
     for (int m = 0; m < pattern->count; m += 3) PREFETCH(around + pattern->offset[m]);
 }
 
-/* Stage three: the hot records of every body body k's prediction will read. */
+/* The second stage: the hot records of every body body k's prediction will
+ * read. A fixed row is walked over its whole width, whatever its count: a
+ * loop of constant length is not mispredicted at its end. Entries past the
+ * count (never written, perhaps) are masked to slot 0, whose record is
+ * brought in for nothing. */
 PREFETCH_HELPER void prefetch_neighbours(const carom_world *w, int32_t k)
 {
     if (w->nb.on) {
-        const int32_t *row = neighbours_row(&w->nb, k);
-        for (int m = 0, n = w->nb.count[k]; m < n; m++) PREFETCH(&w->hot[neighbours_slot(row[m])]);
+        const int32_t *row = neighbours_fixed_row(&w->nb, k);
+        int32_t n = w->nb.width, count = w->nb.count[k];
+        if (count > n) { /* a long row: rare */
+            row = neighbours_row(&w->nb, k);
+            n = count;
+        }
+        for (int32_t m = 0; m < n; m++) PREFETCH(&w->hot[neighbours_slot(row[m] & -(int32_t)(m < count))]);
         return;
     }
     const cells_pattern *pattern = cells_pattern_at(&w->grid, w->grid.cell[k]);
@@ -413,30 +422,48 @@ PREFETCH_HELPER void prefetch_neighbours(const carom_world *w, int32_t k)
             PREFETCH(&w->hot[j]);
 }
 
-/* How many events ahead the prefetching looks, in order: records of the
- * third, cell heads of the second, neighbours of the next. */
-enum { UPCOMING = 3 };
-
-/* The bodies of the UPCOMING events after the top's, earliest first, found by
- * expanding the near heap from its top. A pair event is usually held by both
- * bodies at the same time; the partner's copy (twin) is gone once the pair is
- * processed, so it is passed over. Returns how many (fewer near a bucket's end). */
-static int upcoming_bodies(const calendar *cal, int32_t twin, int32_t out[UPCOMING])
+/* The position of the earliest of the four heap entries from first (the
+ * children of one entry), by time alone; positions past the heap's end
+ * count as never. Written with selections, not branches: which child is
+ * earliest is a coin flip. */
+static inline int32_t earliest_of_four(const calendar *cal, int32_t first)
 {
-    int32_t frontier[4 * (UPCOMING + 2)];
-    int count = 0, found = 0;
-    for (int32_t k = 1; k < 5 && k < cal->near_count; k++) frontier[count++] = k;
-    for (int popped = 0; popped <= UPCOMING && found < UPCOMING && count > 0; popped++) {
-        int best = 0;
-        for (int m = 1; m < count; m++)
-            if (cal->heap[frontier[m]].time < cal->heap[frontier[best]].time) best = m;
-        int32_t position = frontier[best];
-        frontier[best] = frontier[--count];
-        for (int32_t k = 4 * position + 1; k <= 4 * position + 4 && k < cal->near_count; k++)
-            frontier[count++] = k;
-        if (cal->heap[position].body != twin) out[found++] = cal->heap[position].body;
+    int32_t best = first;
+    double best_time = first < cal->near_count ? cal->heap[first].time : INFINITY;
+    for (int32_t k = first + 1; k < first + 4; k++) {
+        double t = k < cal->near_count ? cal->heap[k < cal->near_count ? k : 0].time : INFINITY;
+        int earlier = t < best_time;
+        best_time = earlier ? t : best_time;
+        best = earlier ? k : best;
     }
-    return found;
+    return best;
+}
+
+/* The body of the event due after the one being processed (body now's),
+ * or -1, guessed from the near heap: the earliest of the root's children,
+ * unless that is now's twin (a pair event is held by both bodies at one
+ * time, and the partner's copy vanishes with the pair), in which case the
+ * earliest of the twin's siblings and children. Right in about eight
+ * events of ten (it may miss an event the current one creates). */
+static int32_t next_body(const calendar *cal, int32_t twin)
+{
+    if (cal->near_count < 2) return -1;
+    int32_t first = earliest_of_four(cal, 1);
+    if (cal->heap[first].body != twin) return cal->heap[first].body;
+    int32_t sibling = -1, child = -1;
+    double sibling_time = INFINITY, child_time = INFINITY;
+    for (int32_t k = 1; k < 5; k++) { /* the earliest sibling of the twin */
+        double t = k < cal->near_count && k != first ? cal->heap[k < cal->near_count ? k : 0].time : INFINITY;
+        int earlier = t < sibling_time;
+        sibling_time = earlier ? t : sibling_time;
+        sibling = earlier ? k : sibling;
+    }
+    if (4 * first + 1 < cal->near_count) {
+        child = earliest_of_four(cal, 4 * first + 1);
+        child_time = cal->heap[child].time;
+    }
+    int32_t position = child_time < sibling_time ? child : sibling;
+    return position >= 0 ? cal->heap[position].body : -1;
 }
 
 /* The partner of body k's event, or -1. */
@@ -448,28 +475,31 @@ static int32_t partner_of(const carom_world *w, int32_t k)
 
 /* The events due next are known a few events ahead (the near heap's top), and
  * at 10^6 bodies each of their records is a cache miss. Prefetching them in
- * stages, one event apart, overlaps those misses with the work of the events
- * before them: the records of the next twenty and of the third's partner, the
- * cell heads of the second and its partner, and the neighbours of the next
- * one and its partner. Body now's event is being processed. */
+ * two stages overlaps those misses with the work of the events before them:
+ * the records (and with cells, the cell heads around) of the root's four
+ * children, the next few events, and of their partners; then the
+ * neighbours of the next one and of its partner, found through those
+ * records. Body now's event is being processed. */
 PREFETCH_HELPER void prefetch_upcoming(const carom_world *w, int32_t now)
 {
     const calendar *cal = &w->cal;
-    int32_t last = cal->near_count < 21 ? cal->near_count : 21;
-    for (int32_t k = 1; k < last; k++) prefetch_records(w, cal->heap[k].body);
-    int32_t next[UPCOMING], partner;
-    int found = upcoming_bodies(cal, partner_of(w, now), next);
-    if (found > 2 && (partner = partner_of(w, next[2])) >= 0) prefetch_records(w, partner);
-    if (found > 1) {
-        prefetch_heads(w, next[1]);
-        if ((partner = partner_of(w, next[1])) >= 0) prefetch_heads(w, partner);
-    }
-    if (found > 0) {
-        prefetch_neighbours(w, next[0]);
-        if ((partner = partner_of(w, next[0])) >= 0) {
-            PREFETCH(w->own_stamps ? (const void *)&w->counter[partner] : (const void *)&w->collisions[partner]);
-            prefetch_neighbours(w, partner);
+    int32_t last = cal->near_count < 5 ? cal->near_count : 5, partner;
+    for (int32_t k = 1; k < last; k++) {
+        int32_t body = cal->heap[k].body;
+        prefetch_records(w, body);
+        prefetch_heads(w, body);
+        if ((partner = partner_of(w, body)) >= 0) {
+            prefetch_records(w, partner);
+            prefetch_heads(w, partner);
         }
+    }
+    int32_t next = next_body(cal, partner_of(w, now));
+    if (next < 0) return;
+    partner = partner_of(w, next);
+    prefetch_neighbours(w, next);
+    if (partner >= 0) {
+        PREFETCH(w->own_stamps ? (const void *)&w->counter[partner] : (const void *)&w->collisions[partner]);
+        prefetch_neighbours(w, partner);
     }
 }
 
