@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "memory.h"
+#include "prefetch.h"
 
 enum {
     EVENTS_PER_BUCKET = 8,
@@ -211,6 +212,7 @@ static int choose_buckets(calendar *cal, int32_t pending)
  * again. If no time is finite, all go into the heap. */
 static void rebuild(calendar *cal)
 {
+    cal->ahead_bucket = -1; /* calendar_look_ahead starts again */
     int32_t pending = gather(cal);
     cal->mode = choose_buckets(cal, pending) ? CALENDAR_BUCKETED : CALENDAR_ALL_NEAR;
     for (int32_t b = pending, next; b != NO_BODY; b = next) {
@@ -260,6 +262,22 @@ static void advance(calendar *cal)
         heap_push(cal, b);
     }
     cal->head[bucket] = NO_BODY;
+}
+
+void calendar_look_ahead(calendar *cal)
+{
+    if (cal->mode != CALENDAR_BUCKETED) return;
+    int32_t b;
+    if (cal->ahead_bucket != cal->current + 1) { /* the current bucket moved on: a new walk */
+        cal->ahead_bucket = cal->current + 1;
+        b = cal->head[(int32_t)(cal->ahead_bucket & (cal->bucket_count - 1))];
+    } else if (cal->ahead != NO_BODY) {
+        b = cal->body[cal->ahead].next;
+    } else {
+        return;
+    }
+    cal->ahead = b >= 0 && b < cal->capacity ? b : NO_BODY;
+    if (cal->ahead != NO_BODY) PREFETCH(&cal->body[cal->ahead]);
 }
 
 int32_t calendar_first(calendar *cal)
@@ -376,6 +394,7 @@ static int32_t renamed(const int32_t *new_of_old, int32_t b) { return b == NO_BO
 void calendar_relabel(calendar *cal, const int32_t *new_of_old)
 {
     for (int32_t k = 0; k < cal->near_count; k++) cal->heap[k].body = new_of_old[cal->heap[k].body];
+    cal->ahead_bucket = -1; /* calendar_look_ahead starts again */
     for (int32_t bucket = 0; bucket <= cal->bucket_count; bucket++)
         cal->head[bucket] = renamed(new_of_old, cal->head[bucket]);
     for (int32_t b = 0; b < cal->capacity; b++) {

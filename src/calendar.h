@@ -54,6 +54,8 @@ typedef struct calendar {
     int64_t current;       /* the bucket being served: the heap holds every event before its end */
     double origin, inverse_width; /* bucket of time t: floor((t - origin) * inverse_width) */
     int64_t overflow_visits;      /* overflow entries looked at by the sweeps (for tests and benchmarks) */
+    int64_t ahead_bucket;         /* calendar_look_ahead: the bucket whose list it walks, */
+    int32_t ahead;                /* and the body it reached (NO_BODY: the walk is over) */
     const carom_allocator *mem;   /* NULL: the C library */
 } calendar;
 
@@ -75,6 +77,14 @@ void calendar_remove(calendar *cal, int32_t body);
 /* After the per-body records were moved between bodies (record of old body b
  * now at new_of_old[b], for every scheduled body), renames the links. */
 void calendar_relabel(calendar *cal, const int32_t *new_of_old);
+
+/* Prefetching, for large calendars: one step along the list of the bucket
+ * served after the current one, whose records its events will move into
+ * the heap. About as many events are taken from a bucket as it holds, so one
+ * step an event keeps pace, and each step reads only the record the step
+ * before prefetched. The list may change under the walk; the walk then
+ * prefetches records of other lists, which costs nothing but the traffic. */
+void calendar_look_ahead(calendar *cal);
 
 /* The body with the earliest time (ties: the lower key); -1 if empty. It may
  * move events from buckets into the heap, hence not const. */

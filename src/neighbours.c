@@ -30,6 +30,7 @@
 
 #include "memory.h"
 #include "motion.h"
+#include "prefetch.h"
 #include "world.h"
 
 enum { FIRST_WIDTH = 16, WIDTH_STEP = 4 };
@@ -689,6 +690,22 @@ static void anchor_at(const carom_world *w, int32_t i, double t, double a[3])
     }
 }
 
+/* In a large world, before a renewal's search: the records of the first body
+ * of each cell around (its anchor, link and count; the cells' bodies are
+ * mostly in consecutive slots, so the lines hold the next ones too). The
+ * search then finds them arriving together, where it would wait for each
+ * cell's in turn. */
+static void prefetch_candidates(const carom_world *w, const cells_pattern *pattern, const int32_t *head)
+{
+    for (int k = 0; k < pattern->count; k++) {
+        int32_t j = head[pattern->offset[k]];
+        if (j < 0) continue;
+        PREFETCH(&w->nb.anchor[3 * j]);
+        PREFETCH(&w->grid.next[j]);
+        PREFETCH(&w->nb.count[j]);
+    }
+}
+
 /* The same search as link_body, from the anchor body i will get, into the
  * spare row; the rows of the bodies it finds must take one entry more.
  * Whether a body in reach of the cell is listed is a coin flip, so the
@@ -713,6 +730,7 @@ INLINED int collect_row_in(carom_world *w, int32_t i, const double a_i[3], int32
     int32_t *spare = nb->spare, last = nb->spare_room - 1, n = 0, most = 0;
     if (!widening && last < 0) return collect_row_widening(w, i, a_i, fullest);
     nb->prepared_count = 0;
+    if (w->count >= PREFETCH_FROM_BODIES) prefetch_candidates(w, pattern, head);
     for (int k = 0; k < pattern->count; k++) {
         if (!reaches(cell_gap2(gap, pattern->dir[k]), r_i + split, shell)) continue;
         int code = pattern->image[k];

@@ -23,6 +23,7 @@
 #include "collide.h"
 #include "motion.h"
 #include "order.h"
+#include "prefetch.h"
 #include "rough.h"
 #include "schedule.h"
 #include "settle.h"
@@ -354,21 +355,6 @@ static carom_status process_next(carom_world *w, int32_t i, double t, int *count
     }
 }
 
-/* Below this many bodies the hot data sits in cache and prefetching only
- * costs instructions. */
-enum { PREFETCH_FROM_BODIES = 1 << 16 };
-
-/* GCC counts a function whose only effect is prefetching as const and drops
- * calls to it, so the prefetching helpers are always inlined. Compilers
- * without the builtin skip prefetching. */
-#if defined(__GNUC__)
-#define PREFETCH_HELPER static inline __attribute__((always_inline))
-#define PREFETCH(address) __builtin_prefetch(address)
-#else
-#define PREFETCH_HELPER static inline
-#define PREFETCH(address) ((void)(address))
-#endif
-
 /* The first stage: the records of a body whose event is near. */
 PREFETCH_HELPER void prefetch_records(const carom_world *w, int32_t k)
 {
@@ -420,6 +406,21 @@ PREFETCH_HELPER void prefetch_neighbours(const carom_world *w, int32_t k)
     for (int m = 0; m < pattern->count; m++)
         for (int32_t j = head[pattern->offset[m]]; j >= 0; j = next[j])
             PREFETCH(&w->hot[j]);
+}
+
+/* The second stage for a body whose event is leaving its shell: the heads of
+ * the cells around where its new anchor will be, which its list renewal
+ * searches (neighbours_prepare_renew). Straight flight is assumed: near a
+ * box face the guess may be a cell off, which costs only the prefetches. */
+PREFETCH_HELPER void prefetch_renewal(const carom_world *w, int32_t k)
+{
+    const body_hot *b = &w->hot[k];
+    double dt = w->cal.body[k].time - b->t, x[3];
+    for (int a = 0; a < 3; a++) x[a] = b->x[a] + b->v[a] * dt;
+    int32_t cell = cells_locate(&w->grid, x);
+    const cells_pattern *pattern = cells_pattern_at(&w->grid, cell);
+    const int32_t *around = w->grid.head + cell;
+    for (int m = 0; m < pattern->count; m += 3) PREFETCH(around + pattern->offset[m]);
 }
 
 /* The position of the earliest of the four heap entries from first (the
@@ -495,6 +496,7 @@ PREFETCH_HELPER void prefetch_upcoming(const carom_world *w, int32_t now)
     }
     int32_t next = next_body(cal, partner_of(w, now));
     if (next < 0) return;
+    if (w->nb.on && world_event(w, next)->kind == EVENT_SHELL) prefetch_renewal(w, next);
     partner = partner_of(w, next);
     prefetch_neighbours(w, next);
     if (partner >= 0) {
@@ -540,7 +542,10 @@ carom_status carom_world_run(carom_world *w, double t_end, int64_t max_events)
                               "resolve the motion (a unit in its last place passes 2^-20 of the time scale d / v = "
                               "%.6g): runs are supported up to 2^32 time scales",
                               t, w->rest.clock_limit, w->rest.time_scale);
-        if (w->count >= PREFETCH_FROM_BODIES) prefetch_upcoming(w, i);
+        if (w->count >= PREFETCH_FROM_BODIES) {
+            prefetch_upcoming(w, i);
+            calendar_look_ahead(&w->cal);
+        }
         int counted;
         st = process_next(w, i, t, &counted);
         processed += counted;

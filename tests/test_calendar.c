@@ -467,6 +467,11 @@ static void test_engine_like_sequence(void)
         }
         CHECK(t >= now);
         now = t;
+        calendar_look_ahead(&cal); /* a prefetch: it must change nothing */
+        if (cal.ahead < -1 || cal.ahead >= LONG_BODIES) {
+            CHECK_MSG(0, "step %d: the look-ahead reached body %d", step, (int)cal.ahead);
+            faults++;
+        }
         set_both(&cal, &h, b, later_time(now));
         int32_t partner = below(LONG_BODIES);
         if (below(10) < 6) set_both(&cal, &h, partner, later_time(now));
@@ -488,6 +493,42 @@ static void test_engine_like_sequence(void)
     free(h.stamp);
     free(h.present);
     free(h.time);
+}
+
+/* calendar_look_ahead walks the list of the bucket served next, a body a
+ * call, and then stops; once the current bucket moves on, it starts again
+ * from the new next bucket's head. */
+static void test_look_ahead_walks_next_bucket(void)
+{
+    calendar cal;
+    CHECK_EQ_INT(calendar_init(&cal, LONG_BODIES), 0);
+    for (int32_t b = 0; b < LONG_BODIES; b++) calendar_set(&cal, b, exponential(1.0));
+    for (int round = 0; round < 3; round++) {
+        int32_t first = calendar_first(&cal); /* sets the buckets, then serves them in turn */
+        CHECK(first >= 0);
+        int32_t bucket = (int32_t)((cal.current + 1) & (cal.bucket_count - 1)), listed = 0;
+        for (int32_t b = cal.head[bucket]; b >= 0; b = cal.body[b].next, listed++) {
+            calendar_look_ahead(&cal);
+            if (cal.ahead != b) {
+                CHECK_MSG(0, "round %d: step %d of the walk at %d, the list at %d", round, (int)listed,
+                          (int)cal.ahead, (int)b);
+                break;
+            }
+        }
+        CHECK_MSG(listed > 0, "round %d: the next bucket is empty", round);
+        calendar_look_ahead(&cal);
+        CHECK_EQ_INT(cal.ahead, -1);
+        calendar_look_ahead(&cal);
+        CHECK_EQ_INT(cal.ahead, -1);
+        int64_t served = cal.current;
+        for (int32_t k = 0; k < LONG_BODIES && cal.current == served; k++) { /* serve the current bucket out */
+            int32_t b = calendar_first(&cal);
+            calendar_set(&cal, b, calendar_time(&cal, b) + 10.0);
+            calendar_first(&cal);
+        }
+        CHECK(cal.current > served);
+    }
+    calendar_free(&cal);
 }
 
 /* A cooling gas: every event is followed by the next at a gap that keeps
@@ -537,6 +578,7 @@ int main(void)
     RUN(test_clear);
     RUN(test_remove_absent);
     RUN(test_engine_like_sequence);
+    RUN(test_look_ahead_walks_next_bucket);
     RUN(test_drain_is_sorted);
     RUN(test_cooling_events_keep_sweeps_short);
     return CHECK_SUMMARY();
