@@ -280,6 +280,14 @@ void calendar_look_ahead(calendar *cal)
     if (cal->ahead != NO_BODY) PREFETCH(&cal->body[cal->ahead]);
 }
 
+void calendar_prefetch(const calendar *cal, double t)
+{
+    if (cal->mode != CALENDAR_BUCKETED || near(cal, t)) return;
+    double x = bucket_position(cal, t);
+    if (x < (double)(cal->current + cal->bucket_count))
+        PREFETCH(&cal->head[(int32_t)((int64_t)x & (cal->bucket_count - 1))]);
+}
+
 int32_t calendar_first(calendar *cal)
 {
     if (cal->count == 0) return NO_BODY;

@@ -85,6 +85,10 @@ void calendar_relabel(calendar *cal, const int32_t *new_of_old);
  * before prefetched. The list may change under the walk; the walk then
  * prefetches records of other lists, which costs nothing but the traffic. */
 void calendar_look_ahead(calendar *cal);
+/* Prefetching: the head of the bucket list an event at time t would join
+ * (at 10^6 bodies the ring's heads take a megabyte, and each filing reads
+ * one at random). Nothing for an event bound for the heap or overflow. */
+void calendar_prefetch(const calendar *cal, double t);
 
 /* The body with the earliest time (ties: the lower key); -1 if empty. It may
  * move events from buckets into the heap, hence not const. */

@@ -385,7 +385,7 @@ static void consider_sensors(const carom_world *w, int32_t i, candidate *best)
     consider(best, t, EVENT_SENSOR, sensor, (uint32_t)upwards);
 }
 
-void schedule_body(carom_world *w, int32_t i)
+double schedule_prediction(carom_world *w, int32_t i)
 {
     candidate best = {INFINITY, INFINITY, fabs(w->clock) * 0x1p-49, {-1, 0, EVENT_NONE, 0},
                       w->rest.last_partner ? settle_just_partner(w, i) : -1};
@@ -408,8 +408,10 @@ void schedule_body(carom_world *w, int32_t i)
     if (best.event.kind == EVENT_PAIR) best.event.partner_counter = world_stamp(w, best.event.partner);
     event_set(world_event(w, i), best.event);
     /* Never schedule before the clock, so time never goes back. */
-    calendar_set(&w->cal, i, best.time < w->clock ? w->clock : best.time);
+    return best.time < w->clock ? w->clock : best.time;
 }
+
+void schedule_body(carom_world *w, int32_t i) { calendar_set(&w->cal, i, schedule_prediction(w, i)); }
 
 int schedule_regrid(carom_world *w, double min_width, int64_t max_cells)
 {

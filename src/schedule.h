@@ -6,6 +6,11 @@
 
 /* Predicts body i's earliest event (pair, wall or cell exit) and files it. */
 void schedule_body(carom_world *w, int32_t i);
+/* schedule_body's prediction: body i's event is set, and the time it must
+ * be filed at is returned for the caller to file (calendar_set). No
+ * prediction reads the calendar's times or lists, so the filing of one body
+ * may wait for the prediction of another. */
+double schedule_prediction(carom_world *w, int32_t i);
 /* The earliest of body i's own events (walls; with OWN_CELL leaving its cell
  * or shell; with OWN_REST a Zeno series' end), as schedule_body finds them,
  * and which it is (event may be NULL): its scheduled event is no later (and
