@@ -746,12 +746,16 @@ INLINED int collect_row_in(carom_world *w, int32_t i, const double a_i[3], int32
                 spare[n < last ? n : last] = j << NEIGHBOURS_IMAGE_BITS | code;
                 n += keep;
             }
-            int32_t count_j = nb->count[j] & -keep;
-            most = count_j > most ? count_j : most;
         }
     }
     if (!widening && n > last) return collect_row_widening(w, i, a_i, fullest);
     if (!widening) nb->prepared_count = n;
+    /* The longest row among those kept, read once they are known (their rows
+     * take i at the renewal, so these records are wanted then anyway). */
+    for (int32_t k = 0; k < nb->prepared_count; k++) {
+        int32_t count_j = nb->count[neighbours_slot(nb->spare[k])];
+        most = count_j > most ? count_j : most;
+    }
     *fullest = most;
     return 0;
 }

@@ -413,11 +413,16 @@ PREFETCH_HELPER void prefetch_neighbours(const carom_world *w, int32_t k)
         }
         return;
     }
+    /* With cells, the first body of each cell (at packing 0.3 a cell holds
+     * about one): following the links would wait on each in turn. */
     const cells_pattern *pattern = cells_pattern_at(&w->grid, w->grid.cell[k]);
-    const int32_t *head = w->grid.head + w->grid.cell[k], *next = w->grid.next;
-    for (int m = 0; m < pattern->count; m++)
-        for (int32_t j = head[pattern->offset[m]]; j >= 0; j = next[j])
-            PREFETCH(&w->hot[j]);
+    const int32_t *head = w->grid.head + w->grid.cell[k];
+    for (int m = 0; m < pattern->count; m++) {
+        int32_t j = head[pattern->offset[m]];
+        if (j < 0) continue;
+        PREFETCH(&w->hot[j]);
+        PREFETCH(&w->grid.next[j]);
+    }
 }
 
 /* The second stage for a body whose event is leaving its shell: the heads of
@@ -435,16 +440,24 @@ PREFETCH_HELPER void prefetch_renewal(const carom_world *w, int32_t k)
     for (int m = 0; m < pattern->count; m += 3) PREFETCH(around + pattern->offset[m]);
 }
 
+/* Heap entry k's time, or INFINITY past the heap's end. Both sides may be
+ * evaluated (a selection, not a branch), so the read stays inside the heap. */
+static inline double heap_time(const calendar *cal, int32_t k)
+{
+    double t = cal->heap[k < cal->near_count ? k : 0].time;
+    return k < cal->near_count ? t : INFINITY;
+}
+
 /* The position of the earliest of the four heap entries from first (the
- * children of one entry), by time alone; positions past the heap's end
- * count as never. Written with selections, not branches: which child is
+ * children of one entry) other than skip, by time alone; first if none is
+ * in the heap. Written with selections, not branches: which child is
  * earliest is a coin flip. */
-static inline int32_t earliest_of_four(const calendar *cal, int32_t first)
+static inline int32_t earliest_of_four(const calendar *cal, int32_t first, int32_t skip)
 {
     int32_t best = first;
-    double best_time = first < cal->near_count ? cal->heap[first].time : INFINITY;
-    for (int32_t k = first + 1; k < first + 4; k++) {
-        double t = k < cal->near_count ? cal->heap[k < cal->near_count ? k : 0].time : INFINITY;
+    double best_time = INFINITY;
+    for (int32_t k = first; k < first + 4; k++) {
+        double t = k != skip ? heap_time(cal, k) : INFINITY;
         int earlier = t < best_time;
         best_time = earlier ? t : best_time;
         best = earlier ? k : best;
@@ -461,22 +474,12 @@ static inline int32_t earliest_of_four(const calendar *cal, int32_t first)
 static int32_t next_body(const calendar *cal, int32_t twin)
 {
     if (cal->near_count < 2) return -1;
-    int32_t first = earliest_of_four(cal, 1);
+    int32_t first = earliest_of_four(cal, 1, -1);
     if (cal->heap[first].body != twin) return cal->heap[first].body;
-    int32_t sibling = -1, child = -1;
-    double sibling_time = INFINITY, child_time = INFINITY;
-    for (int32_t k = 1; k < 5; k++) { /* the earliest sibling of the twin */
-        double t = k < cal->near_count && k != first ? cal->heap[k < cal->near_count ? k : 0].time : INFINITY;
-        int earlier = t < sibling_time;
-        sibling_time = earlier ? t : sibling_time;
-        sibling = earlier ? k : sibling;
-    }
-    if (4 * first + 1 < cal->near_count) {
-        child = earliest_of_four(cal, 4 * first + 1);
-        child_time = cal->heap[child].time;
-    }
-    int32_t position = child_time < sibling_time ? child : sibling;
-    return position >= 0 ? cal->heap[position].body : -1;
+    int32_t sibling = earliest_of_four(cal, 1, first), child = earliest_of_four(cal, 4 * first + 1, -1);
+    double sibling_time = sibling != first ? heap_time(cal, sibling) : INFINITY, child_time = heap_time(cal, child);
+    if (!(sibling_time < INFINITY || child_time < INFINITY)) return -1;
+    return cal->heap[child_time < sibling_time ? child : sibling].body;
 }
 
 /* The partner of body k's event, or -1. */
@@ -486,15 +489,23 @@ static int32_t partner_of(const carom_world *w, int32_t k)
     return e->kind == EVENT_PAIR ? e->partner : -1;
 }
 
-/* The second stage for the event of body k: what its predictions will read. */
-PREFETCH_HELPER void prefetch_event(const carom_world *w, int32_t k)
+/* The second stage for the event of body k: what its predictions will read.
+ * With cells, the partner's cell heads are only asked for here (its cell was
+ * read in the first stage), and *later is set to the partner, whose
+ * neighbours a third stage asks for at the next event; otherwise -1. */
+PREFETCH_HELPER void prefetch_event(const carom_world *w, int32_t k, int32_t *later)
 {
     if (w->nb.on && world_event(w, k)->kind == EVENT_SHELL) prefetch_renewal(w, k);
     int32_t partner = partner_of(w, k);
     prefetch_neighbours(w, k);
-    if (partner >= 0) {
-        PREFETCH(w->own_stamps ? (const void *)&w->counter[partner] : (const void *)&w->collisions[partner]);
+    *later = -1;
+    if (partner < 0) return;
+    PREFETCH(w->own_stamps ? (const void *)&w->counter[partner] : (const void *)&w->collisions[partner]);
+    if (w->nb.on) {
         prefetch_neighbours(w, partner);
+    } else {
+        prefetch_heads(w, partner);
+        *later = partner;
     }
 }
 
@@ -505,26 +516,24 @@ PREFETCH_HELPER void prefetch_event(const carom_world *w, int32_t k)
  * children, the next few events, and of their partners; then the
  * neighbours of the next one and of its partner, found through those
  * records. Body now's event is being processed. */
-PREFETCH_HELPER int32_t prefetch_upcoming(const carom_world *w, int32_t now)
+PREFETCH_HELPER int32_t prefetch_upcoming(const carom_world *w, int32_t now, int32_t *later)
 {
     const calendar *cal = &w->cal;
     int32_t last = cal->near_count < 5 ? cal->near_count : 5, partner;
     for (int32_t k = 5; k < cal->near_count && k < 21; k++) { /* the grandchildren: what the next stage reads first */
         int32_t body = cal->heap[k].body;
         PREFETCH(world_event(w, body));
-        if (w->nb.on) PREFETCH(neighbours_fixed_row(&w->nb, body));
+        PREFETCH(w->nb.on ? (const void *)neighbours_fixed_row(&w->nb, body) : (const void *)&w->grid.cell[body]);
     }
     for (int32_t k = 1; k < last; k++) {
         int32_t body = cal->heap[k].body;
         prefetch_records(w, body);
-        prefetch_heads(w, body);
-        if ((partner = partner_of(w, body)) >= 0) {
-            prefetch_records(w, partner);
-            prefetch_heads(w, partner);
-        }
+        prefetch_heads(w, body); /* its cell was asked for while it was a grandchild */
+        if ((partner = partner_of(w, body)) >= 0) prefetch_records(w, partner);
     }
     int32_t next = next_body(cal, partner_of(w, now));
-    if (next >= 0) prefetch_event(w, next);
+    *later = -1;
+    if (next >= 0) prefetch_event(w, next, later);
     return next;
 }
 
@@ -554,7 +563,7 @@ carom_status carom_world_run(carom_world *w, double t_end, int64_t max_events)
     if (w->container && w->container_volume < 0.0) w->container_volume = carom_container_volume(w->container);
     if (!(w->rest.time_scale > 0.0)) settle_resolve_scales(w); /* bodies set moving since */
     int64_t processed = 0;
-    int32_t guessed = -1; /* the body whose event the prefetching took for the next */
+    int32_t guessed = -1, later = -1; /* the body whose event the prefetching took for the next; see prefetch_event */
     while (max_events < 0 || processed < max_events) {
         int32_t i = calendar_first(&w->cal);
         if (i < 0 || world_event(w, i)->kind == EVENT_NONE) break;
@@ -567,8 +576,9 @@ carom_status carom_world_run(carom_world *w, double t_end, int64_t max_events)
                               "%.6g): runs are supported up to 2^32 time scales",
                               t, w->rest.clock_limit, w->rest.time_scale);
         if (w->count >= PREFETCH_FROM_BODIES) {
-            if (i != guessed) prefetch_event(w, i); /* missed: its misses at least overlap now */
-            guessed = prefetch_upcoming(w, i);
+            if (later >= 0) prefetch_neighbours(w, later); /* with cells, the third stage */
+            if (i != guessed) prefetch_event(w, i, &later); /* missed: its misses at least overlap now */
+            guessed = prefetch_upcoming(w, i, &later);
             calendar_look_ahead(&w->cal);
         }
         int counted;
