@@ -690,11 +690,10 @@ static void anchor_at(const carom_world *w, int32_t i, double t, double a[3])
     }
 }
 
-/* In a large world, before a renewal's search: the records of the first body
- * of each cell around (its anchor, link and count; the cells' bodies are
- * mostly in consecutive slots, so the lines hold the next ones too). The
- * search then finds them arriving together, where it would wait for each
- * cell's in turn. */
+/* In a large world, before a renewal's search: the anchor and link of the
+ * first body of each cell around (the cells' bodies are mostly in
+ * consecutive slots, so the lines hold the next ones too). The search then
+ * finds them arriving together, where it would wait for each cell's in turn. */
 static void prefetch_candidates(const carom_world *w, const cells_pattern *pattern, const int32_t *head)
 {
     for (int k = 0; k < pattern->count; k++) {
@@ -702,7 +701,6 @@ static void prefetch_candidates(const carom_world *w, const cells_pattern *patte
         if (j < 0) continue;
         PREFETCH(&w->nb.anchor[3 * j]);
         PREFETCH(&w->grid.next[j]);
-        PREFETCH(&w->nb.count[j]);
     }
 }
 
