@@ -691,16 +691,20 @@ static void anchor_at(const carom_world *w, int32_t i, double t, double a[3])
 }
 
 /* In a large world, before a renewal's search: the anchor and link of the
- * first body of each cell around (the cells' bodies are mostly in
- * consecutive slots, so the lines hold the next ones too). The search then
- * finds them arriving together, where it would wait for each cell's in turn. */
+ * second body of each cell around (the event loop asked for the first
+ * bodies' an event ago; the cells' bodies are mostly in consecutive slots,
+ * so the lines hold the next ones too). The search then finds them arriving
+ * together, where it would wait for each cell's in turn. */
 static void prefetch_candidates(const carom_world *w, const cells_pattern *pattern, const int32_t *head)
 {
     for (int k = 0; k < pattern->count; k++) {
         int32_t j = head[pattern->offset[k]];
         if (j < 0) continue;
         PREFETCH(&w->nb.anchor[3 * j]);
-        PREFETCH(&w->grid.next[j]);
+        int32_t second = w->grid.next[j];
+        if (second < 0) continue;
+        PREFETCH(&w->nb.anchor[3 * second]);
+        PREFETCH(&w->grid.next[second]);
     }
 }
 

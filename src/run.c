@@ -425,19 +425,39 @@ PREFETCH_HELPER void prefetch_neighbours(const carom_world *w, int32_t k)
     }
 }
 
-/* The second stage for a body whose event is leaving its shell: the heads of
- * the cells around where its new anchor will be, which its list renewal
- * searches (neighbours_prepare_renew). Straight flight is assumed: near a
- * box face the guess may be a cell off, which costs only the prefetches. */
-PREFETCH_HELPER void prefetch_renewal(const carom_world *w, int32_t k)
+/* The cell body k, leaving its shell, will be filed in: where its new anchor
+ * will be, which its list renewal searches around (neighbours_prepare_renew).
+ * Straight flight is assumed: near a box face the guess may be a cell off,
+ * which costs only prefetches. */
+static inline int32_t renewal_cell(const carom_world *w, int32_t k)
 {
     const body_hot *b = &w->hot[k];
     double dt = w->cal.body[k].time - b->t, x[3];
     for (int a = 0; a < 3; a++) x[a] = b->x[a] + b->v[a] * dt;
-    int32_t cell = cells_locate(&w->grid, x);
+    return cells_locate(&w->grid, x);
+}
+
+/* The first stage for a body leaving its shell: the heads of those cells. */
+PREFETCH_HELPER void prefetch_renewal_heads(const carom_world *w, int32_t k)
+{
+    int32_t cell = renewal_cell(w, k);
     const cells_pattern *pattern = cells_pattern_at(&w->grid, cell);
     const int32_t *around = w->grid.head + cell;
     for (int m = 0; m < pattern->count; m += 3) PREFETCH(around + pattern->offset[m]);
+}
+
+/* The second stage: the anchor and link of the first body of each. */
+PREFETCH_HELPER void prefetch_renewal(const carom_world *w, int32_t k)
+{
+    int32_t cell = renewal_cell(w, k);
+    const cells_pattern *pattern = cells_pattern_at(&w->grid, cell);
+    const int32_t *around = w->grid.head + cell;
+    for (int m = 0; m < pattern->count; m++) {
+        int32_t j = around[pattern->offset[m]];
+        if (j < 0) continue;
+        PREFETCH(&w->nb.anchor[3 * j]);
+        PREFETCH(&w->grid.next[j]);
+    }
 }
 
 /* Heap entry k's time, or INFINITY past the heap's end. Both sides may be
@@ -529,6 +549,7 @@ PREFETCH_HELPER int32_t prefetch_upcoming(const carom_world *w, int32_t now, int
         int32_t body = cal->heap[k].body;
         prefetch_records(w, body);
         prefetch_heads(w, body); /* its cell was asked for while it was a grandchild */
+        if (w->nb.on && world_event(w, body)->kind == EVENT_SHELL) prefetch_renewal_heads(w, body);
         if ((partner = partner_of(w, body)) >= 0) prefetch_records(w, partner);
     }
     int32_t next = next_body(cal, partner_of(w, now));
