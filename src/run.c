@@ -382,13 +382,18 @@ PREFETCH_HELPER void prefetch_records(const carom_world *w, int32_t k)
     }
 }
 
+/* The heads of the cells around cell (a row of three shares a line). */
+PREFETCH_HELPER void prefetch_cell_heads(const carom_world *w, int32_t cell)
+{
+    const cells_pattern *pattern = cells_pattern_at(&w->grid, cell);
+    const int32_t *around = w->grid.head + cell;
+    for (int m = 0; m < pattern->count; m += 3) PREFETCH(around + pattern->offset[m]);
+}
+
 /* The first stage too, with cell lists: the heads of the cells around body k. */
 PREFETCH_HELPER void prefetch_heads(const carom_world *w, int32_t k)
 {
-    if (w->nb.on) return;
-    const cells_pattern *pattern = cells_pattern_at(&w->grid, w->grid.cell[k]);
-    const int32_t *around = w->grid.head + w->grid.cell[k];
-    for (int m = 0; m < pattern->count; m += 3) PREFETCH(around + pattern->offset[m]);
+    if (!w->nb.on) prefetch_cell_heads(w, w->grid.cell[k]);
 }
 
 /* The second stage: the hot records of every body body k's prediction will
@@ -440,10 +445,7 @@ static inline int32_t renewal_cell(const carom_world *w, int32_t k)
 /* The first stage for a body leaving its shell: the heads of those cells. */
 PREFETCH_HELPER void prefetch_renewal_heads(const carom_world *w, int32_t k)
 {
-    int32_t cell = renewal_cell(w, k);
-    const cells_pattern *pattern = cells_pattern_at(&w->grid, cell);
-    const int32_t *around = w->grid.head + cell;
-    for (int m = 0; m < pattern->count; m += 3) PREFETCH(around + pattern->offset[m]);
+    prefetch_cell_heads(w, renewal_cell(w, k));
 }
 
 /* The second stage: the anchor and link of the first body of each. */
@@ -531,11 +533,14 @@ PREFETCH_HELPER void prefetch_event(const carom_world *w, int32_t k, int32_t *la
 
 /* The events due next are known a few events ahead (the near heap's top), and
  * at 10^6 bodies each of their records is a cache miss. Prefetching them in
- * two stages overlaps those misses with the work of the events before them:
- * the records (and with cells, the cell heads around) of the root's four
- * children, the next few events, and of their partners; then the
- * neighbours of the next one and of its partner, found through those
- * records. Body now's event is being processed. */
+ * stages, each reading only what an earlier one asked for, overlaps those
+ * misses with the work of the events before them: the event records and
+ * rows (or cells) of the heap's grandchildren; the records of the root's
+ * four children (the next few events) and of their partners, with the cell
+ * heads around each child (cells) or around where a child leaving its shell
+ * will be anchored (lists); then the neighbours of the next one and of its
+ * partner (prefetch_event). Returns the body guessed next; body now's event
+ * is being processed. */
 PREFETCH_HELPER int32_t prefetch_upcoming(const carom_world *w, int32_t now, int32_t *later)
 {
     const calendar *cal = &w->cal;
