@@ -1,0 +1,109 @@
+/* memory_probe.c — how fast can this machine bring random cache lines in?
+ * (issue 16, point 3). A program that prints numbers, not a test.
+ *
+ * At 10^6 bodies nearly every record an event reads comes from memory, and
+ * prefetching can overlap those reads, but only as many as the core can
+ * keep in flight. This probe measures the two figures that bound the rate:
+ * the latency of one line that depends on the one before (pointer chasing
+ * through a random cycle), and the time a line when k independent chases run
+ * side by side, for k = 1, 2, 4, ..., 32. Where that time stops falling, the
+ * core's misses in flight are used up (Little's law: in flight = latency /
+ * time a line). Multiplied by the cache misses a collision takes
+ * (bench/misses.sh), it gives the least time a collision can spend on
+ * memory, however well its reads are overlapped (bench/README.md, "The
+ * plateau at 10^6"). The method is the usual one of memory-latency
+ * benchmarks (McCalpin's STREAM measures bandwidth instead; lmbench's
+ * lat_mem_rd chases one pointer).
+ *
+ * usage: carom_memory_probe [MiB]   (default 256: far beyond any cache)
+ */
+#define _GNU_SOURCE /* madvise */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+enum { LINE_WORDS = 8, MAX_CHAINS = 32, STEPS = 4000000 };
+
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* xorshift64 (Marsaglia, J. Stat. Softw. 8 (2003)): a fixed seed, so every
+ * run chases the same cycle. */
+static uint64_t next_random(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
+
+/* One random cycle through every line: line order[k] points to order[k + 1]. */
+static void link_random_cycle(uint64_t *lines, uint64_t *order, size_t count)
+{
+    uint64_t state = 88172645463325252u;
+    for (size_t k = 0; k < count; k++) order[k] = k;
+    for (size_t k = count - 1; k > 0; k--) { /* Fisher-Yates */
+        size_t pick = (size_t)(next_random(&state) % (k + 1));
+        uint64_t swap = order[k];
+        order[k] = order[pick];
+        order[pick] = swap;
+    }
+    for (size_t k = 0; k < count; k++) lines[order[k] * LINE_WORDS] = order[(k + 1) % count];
+}
+
+/* ns a line with `chains` chases at once, each starting a share of the cycle apart. */
+static double time_a_line(const uint64_t *lines, const uint64_t *order, size_t count, int chains,
+                          uint64_t *sink)
+{
+    uint64_t at[MAX_CHAINS];
+    for (int c = 0; c < chains; c++) at[c] = order[(size_t)c * count / (size_t)chains];
+    long steps = STEPS / chains;
+    double start = seconds_now();
+    for (long s = 0; s < steps; s++)
+        for (int c = 0; c < chains; c++) at[c] = lines[at[c] * LINE_WORDS];
+    double elapsed = seconds_now() - start;
+    for (int c = 0; c < chains; c++) *sink += at[c];
+    return elapsed * 1e9 / ((double)steps * chains);
+}
+
+int main(int argc, char **argv)
+{
+    char *end = NULL;
+    long mib = argc > 1 ? strtol(argv[1], &end, 10) : 256;
+    if (argc > 2 || (argc > 1 && (end == argv[1] || *end != '\0')) || mib < 1 || mib > 65536) {
+        fprintf(stderr, "usage: carom_memory_probe [MiB from 1 to 65536] (default 256)\n");
+        return 2;
+    }
+    size_t bytes = (size_t)mib << 20, count = bytes / (LINE_WORDS * sizeof(uint64_t)), huge = (size_t)1 << 21;
+    uint64_t *lines = aligned_alloc(huge, (bytes + huge - 1) / huge * huge), *order = malloc(count * sizeof *order);
+    if (!lines || !order) {
+        fprintf(stderr, "carom_memory_probe: cannot allocate %ld MiB\n", mib);
+        return 1;
+    }
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    (void)madvise(lines, bytes, MADV_HUGEPAGE); /* as carom's large arrays: few TLB misses */
+#endif
+    memset(lines, 0, bytes);
+    link_random_cycle(lines, order, count);
+    uint64_t sink = 0;
+    double latency = 0.0;
+    printf("random lines in %ld MiB: chases side by side, ns a line, lines in flight (latency / ns a line)\n", mib);
+    for (int chains = 1; chains <= MAX_CHAINS; chains *= 2) {
+        double ns = time_a_line(lines, order, count, chains, &sink);
+        if (chains == 1) latency = ns;
+        printf("  %2d chases: %6.1f ns a line, %5.1f in flight\n", chains, ns, latency / ns);
+    }
+    printf("(checksum %llu)\n", (unsigned long long)(sink & 0xff));
+    free(order);
+    free(lines);
+    return 0;
+}
