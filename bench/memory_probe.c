@@ -17,12 +17,13 @@
  *
  * usage: carom_memory_probe [MiB]   (default 256: far beyond any cache)
  */
-#define _GNU_SOURCE /* madvise */
+#define _GNU_SOURCE /* madvise, sysconf's _SC_PHYS_PAGES */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -81,6 +82,12 @@ int main(int argc, char **argv)
     long mib = argc > 1 ? strtol(argv[1], &end, 10) : 256;
     if (argc > 2 || (argc > 1 && (end == argv[1] || *end != '\0')) || mib < 1 || mib > 65536) {
         fprintf(stderr, "usage: carom_memory_probe [MiB from 1 to 65536] (default 256)\n");
+        return 2;
+    }
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0 && (double)mib * 1048576.0 > 0.5 * (double)pages * (double)page) {
+        fprintf(stderr, "carom_memory_probe: %ld MiB is more than half of this machine's memory (%.0f MiB)\n", mib,
+                (double)pages * (double)page / 1048576.0);
         return 2;
     }
     size_t bytes = (size_t)mib << 20, count = bytes / (LINE_WORDS * sizeof(uint64_t)), huge = (size_t)1 << 21;
