@@ -18,16 +18,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-scripts/deps.sh
-if ! command -v valgrind >/dev/null 2>&1; then
-  echo "carom: installing valgrind" >&2
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq valgrind
-fi
-cmake -S . -B build/release -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build/release -j"$(nproc)" --target carom_bench >/dev/null
+bench/valgrind_build.sh
 
 out=build/release/callgrind.out.carom_bench
 csv=build/release/callgrind.carom_bench.csv

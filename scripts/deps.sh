@@ -4,8 +4,9 @@
 # nothing beyond a C11 compiler and libm; python3-ase is for test_ase, which
 # checks that ASE reads carom's trajectories; clang and its runtime libraries
 # (libFuzzer, the sanitizers) are for the fuzz targets (scripts/fuzz.sh).
+# Further packages may be named as arguments (bench/valgrind_build.sh asks for valgrind).
 set -euo pipefail
-needed=(gcc make cmake libyaml-dev python3-ase clang libclang-rt-14-dev)
+needed=(gcc make cmake libyaml-dev python3-ase clang libclang-rt-14-dev "$@")
 needed+=(python3-numpy python3-pytest) # the Python package (python/carom) and its tests
 needed+=(pkgconf) # pkg-config, for test_install (a program built against the installed carom)
 needed+=(libcairo2-dev) # carom render: pictures drawn with cairo (PNG, SVG)
