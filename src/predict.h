@@ -61,6 +61,29 @@ static inline int predict_pair_may_meet(const double dr[3], const double dv[3], 
     return approaching & (touching | within);
 }
 
+/* The factor of b in the horizon rejection, for a scan whose horizon only
+ * changes when it finds a pair (predict_pair_may_meet_scaled). */
+static inline double predict_rejection_scale(double horizon) { return -2.0 * horizon * (1.0 + 1e-9); }
+
+/* predict_pair_may_meet with the rejection c > b * scale, scale =
+ * predict_rejection_scale(horizon): one product a pair instead of three.
+ * Rounded in another order, the threshold may differ from
+ * predict_pair_before's by a few units in the last place, far inside the
+ * 1e-9 margin: a pair this rejects and that would pass has
+ * c / (-2 b) > horizon (1 + 1e-9) (1 - 1e-15), so a contact time
+ * c / (-b + sqrt(b^2 - a c)) >= c / (-2 b) after the horizon, which no scan
+ * keeps. So a scan keeps the same pairs, and every time it keeps comes from
+ * predict_pair_before, bit for bit. */
+static inline int predict_pair_may_meet_scaled(const double dr[3], const double dv[3], double sigma,
+                                               double scale)
+{
+    double b = dr[0] * dv[0] + dr[1] * dv[1] + dr[2] * dv[2];
+    double c = dr[0] * dr[0] + dr[1] * dr[1] + dr[2] * dr[2] - sigma * sigma;
+    int approaching = (b >= 0.0) == 0, touching = c <= 0.0;
+    int within = (c > b * scale) == 0;
+    return approaching & (touching | within);
+}
+
 /* Earliest s in [0, horizon) at which two spheres whose relative motion is
  * p(s) = dr + dv s + da s^2 / 2 (different constant accelerations) come into
  * contact at distance sigma, tangencies included; INFINITY if none. Touching

@@ -128,7 +128,7 @@ static inline free_body free_body_of(const body_hot *a)
  * the time after t_ref, INFINITY for none. This is the innermost loop of
  * the whole engine. */
 SCAN double free_pair_time_after(const free_body *a, const body_hot *b, double radii, const double shift[3],
-                                 double horizon, double *t_ref, const int lean, const int shifted)
+                                 double horizon, double scale, double *t_ref, const int lean, const int shifted)
 {
     double dr[3], dv[3];
     if (lean) {
@@ -145,18 +145,43 @@ SCAN double free_pair_time_after(const free_body *a, const body_hot *b, double r
         if (shifted) dr[k] += shift[k]; /* adding 0.0 would change no bit */
         dv[k] = b->v[k] - a->v[k];
     }
-    if (!predict_pair_may_meet(dr, dv, radii, horizon - *t_ref)) return INFINITY;
+    int may_meet = lean ? predict_pair_may_meet_scaled(dr, dv, radii, scale)
+                        : predict_pair_may_meet(dr, dv, radii, horizon - *t_ref);
+    if (!may_meet) return INFINITY;
     return predict_pair_before(dr, dv, radii, horizon - *t_ref);
 }
 
-/* Offers pair (i, j), j seen through shift, flying straight. */
-SCAN void offer_free_pair(const carom_world *w, int32_t i, const free_body *a, int32_t j, const double shift[3],
-                          candidate *best, const int check_just, const int lean, const int shifted)
+/* A lean scan's rejection scale for the horizon it has now (after a better
+ * pair, a nearer one); a body behind the clock has a horizon of its own for
+ * each pair. */
+SCAN double lean_scale(const free_body *a, const candidate *best, const int lean)
 {
-    const body_hot *b = &w->hot[j];
-    double t_ref, s = free_pair_time_after(a, b, w->hot[i].radius + b->radius, shift, best->reach, &t_ref, lean,
-                                           shifted);
-    if (s != INFINITY && j != i) offer_pair(w, best, t_ref + s, i, j, shift, check_just);
+    return lean ? predict_rejection_scale(best->reach - a->t) : 0.0;
+}
+
+/* Offers pair (i, j), j seen through shift, flying straight; *scale is the
+ * lean scan's rejection scale, renewed when a pair is offered. */
+SCAN void offer_free_pair(const carom_world *w, int32_t i, const free_body *a, int32_t j, const body_hot *b,
+                          const double shift[3], candidate *best, double *scale, const int check_just,
+                          const int lean, const int shifted)
+{
+    double t_ref, s = free_pair_time_after(a, b, w->hot[i].radius + b->radius, shift, best->reach, *scale, &t_ref,
+                                           lean, shifted);
+    if (s != INFINITY && j != i) {
+        offer_pair(w, best, t_ref + s, i, j, shift, check_just);
+        *scale = lean_scale(a, best, lean);
+    }
+}
+
+/* The hot record of a list entry's body, slot = entry >> image bits: a
+ * record is twice 2^(image bits) bytes, so its offset is the entry with the
+ * image masked off, doubled, which an x86 address computes by itself (this
+ * is the innermost loop). */
+_Static_assert(sizeof(body_hot) == 2 << NEIGHBOURS_IMAGE_BITS, "hot_of_entry's offset");
+static inline const body_hot *hot_of_entry(const body_hot *hot, uint32_t entry)
+{
+    size_t masked = entry & ~(uint32_t)((1 << NEIGHBOURS_IMAGE_BITS) - 1);
+    return (const body_hot *)((const char *)hot + 2 * masked);
 }
 
 /* Every neighbour in body i's list, flying straight (neighbour lists are
@@ -167,9 +192,12 @@ SCAN void scan_listed_pairs(const carom_world *w, int32_t i, candidate *best, co
     const neighbours *nb = &w->nb;
     const int32_t *row = neighbours_row(nb, i);
     const free_body a = free_body_of(&w->hot[i]);
-    for (int k = 0, n = nb->count[i]; k < n; k++)
-        offer_free_pair(w, i, &a, neighbours_slot(row[k]), neighbours_shift(&w->grid, row[k]), best, check_just,
-                        lean, shifted);
+    double scale = lean_scale(&a, best, lean);
+    for (int k = 0, n = nb->count[i]; k < n; k++) {
+        uint32_t entry = (uint32_t)row[k];
+        offer_free_pair(w, i, &a, neighbours_slot(row[k]), hot_of_entry(w->hot, entry),
+                        neighbours_shift(&w->grid, row[k]), best, &scale, check_just, lean, shifted);
+    }
 }
 
 /* The scan in the variant that fits: lean when i is at the clock. (Lists
@@ -214,10 +242,11 @@ SCAN void scan_cell_pairs(const carom_world *w, int32_t i, const cells_pattern *
 {
     const free_body a = free_body_of(&w->hot[i]);
     const int32_t *head = w->grid.head + w->grid.cell[i], *next = w->grid.next;
+    double scale = lean_scale(&a, best, lean);
     for (int k = 0; k < pattern->count; k++) {
         const double *shift = w->grid.image_shift[pattern->image[k]];
         for (int32_t j = head[pattern->offset[k]]; j >= 0; j = next[j])
-            offer_free_pair(w, i, &a, j, shift, best, check_just, lean, shifted);
+            offer_free_pair(w, i, &a, j, &w->hot[j], shift, best, &scale, check_just, lean, shifted);
     }
 }
 
