@@ -6,6 +6,9 @@
  * head-on with exactly representable inputs and on a dyadic grid where the
  * gap r^2 - sigma^2 is known exactly from integer arithmetic; scale
  * invariance; and predict_pair(dr, dv) == predict_pair(-dr, -dv) bitwise.
+ * The scans' branch-free screens (predict_pair_may_meet and its scaled form)
+ * never reject a pair that predict_pair_before finds meeting before the
+ * horizon, near the rejection threshold above all.
  *
  * predict_crossing: closed-form roots for every branch (g = 0, g > 0, g < 0,
  * at the level, a hair past the level) and a random property test: the
@@ -325,6 +328,54 @@ static void test_pair_symmetry(void)
     CHECK_EQ_INT(failures, 0);
 }
 
+/* ---- the scans' screens: never a contact before the horizon rejected ---- */
+
+/* A pair and a horizon, of three kinds: any; one that puts the linear bound
+ * c / (-2 b) within a few units in the last place of the rejection threshold
+ * horizon (1 + 1e-9), where the two screens round differently; and a pair a
+ * hair from contact (c tiny, so its time is nearly c / (-2 b)) with the
+ * horizon a few units in the last place after its contact, which a screen
+ * with too thin a margin would lose. */
+static double screen_case(double dr[3], double dv[3], double *sigma)
+{
+    *sigma = uniform(0.5, 1.5);
+    random_vector(dr, 2.0);
+    random_vector(dv, 2.0);
+    int kind = (int)(next_u64() % 3);
+    if (kind == 2) {
+        double norm = sqrt(dr[0] * dr[0] + dr[1] * dr[1] + dr[2] * dr[2]);
+        double gap = *sigma * pow(10.0, -uniform(4.0, 12.0));
+        for (int k = 0; k < 3; k++) dr[k] *= (*sigma + gap) / norm;
+        double t = predict_pair_before(dr, dv, *sigma, INFINITY);
+        if (t > 0.0 && t < INFINITY) return t * (1.0 + (double)uniform_int(0, 8) * EPS);
+    }
+    double b = dr[0] * dv[0] + dr[1] * dv[1] + dr[2] * dv[2];
+    double c = dr[0] * dr[0] + dr[1] * dr[1] + dr[2] * dr[2] - *sigma * *sigma;
+    if (kind == 0 || !(b < 0.0 && c > 0.0)) return uniform(0.0, 4.0);
+    double edge = c / (-2.0 * b) / (1.0 + 1e-9);
+    return edge * (1.0 + (double)uniform_int(-8, 8) * EPS);
+}
+
+static void test_screens_keep_every_contact(void)
+{
+    int bad_plain = 0, bad_scaled = 0, scaled_only = 0;
+    for (int trial = 0; trial < 400000; trial++) {
+        double dr[3], dv[3], sigma, horizon = screen_case(dr, dv, &sigma);
+        double t = predict_pair_before(dr, dv, sigma, horizon);
+        int plain = predict_pair_may_meet(dr, dv, sigma, horizon);
+        int scaled = predict_pair_may_meet_scaled(dr, dv, sigma, predict_rejection_scale(horizon));
+        /* the plain screen is predict_pair_before's own early rejections */
+        if (!plain && t != INFINITY && bad_plain++ < 5) CHECK_MSG(0, "plain screen rejects t = %.17g", t);
+        /* the scaled one may differ only for pairs that meet after the horizon */
+        if (!scaled && t <= horizon && bad_scaled++ < 5)
+            CHECK_MSG(0, "scaled screen rejects t = %.17g <= horizon %.17g", t, horizon);
+        scaled_only += scaled != plain;
+    }
+    CHECK_EQ_INT(bad_plain, 0);
+    CHECK_EQ_INT(bad_scaled, 0);
+    CHECK_MSG(scaled_only > 0, "no case near the threshold: the test would not see a wrong scale");
+}
+
 /* ---- predict_crossing: closed forms ---- */
 
 static void test_crossing_no_field(void)
@@ -462,6 +513,7 @@ int main(void)
     RUN(test_pair_near_contact_dyadic);
     RUN(test_pair_scale_invariance);
     RUN(test_pair_symmetry);
+    RUN(test_screens_keep_every_contact);
     RUN(test_crossing_no_field);
     RUN(test_crossing_pulled_up);
     RUN(test_crossing_pulled_down);
