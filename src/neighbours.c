@@ -119,6 +119,14 @@ double neighbours_split_radius(const carom_world *w)
     return w->max_radius > split ? split : w->max_radius;
 }
 
+/* Whether every body has radius r (a world of one size, the usual fluid). */
+static int radii_all(const carom_world *w, double r)
+{
+    int all = 1;
+    for (int32_t i = 0; i < w->count; i++) all &= w->hot[i].radius == r;
+    return all;
+}
+
 static double body_volume(const carom_world *w, int32_t i)
 {
     double r = w->hot[i].radius;
@@ -205,6 +213,7 @@ double neighbours_choose(carom_world *w)
     nb->shell = 0.0;
     int gravity = w->gravity[0] != 0.0 || w->gravity[1] != 0.0 || w->gravity[2] != 0.0;
     nb->split = neighbours_split_radius(w);
+    nb->uniform = radii_all(w, nb->split);
     if (!gravity && asked >= 0.0 && w->count > 0) {
         double shell = asked > 0.0 ? asked
                                    : automatic_shell_fraction(small_packing_fraction(w, nb->split)) * 2.0 * nb->split;
@@ -645,6 +654,7 @@ int neighbours_link_all(carom_world *w)
     neighbours *nb = &w->nb;
     nb->epoch++;
     nb->split = neighbours_split_radius(w);
+    nb->uniform = radii_all(w, nb->split);
     if (index_large(w) != 0) return -1;
     for (int32_t i = 0; i < w->count; i++) nb->count[i] = 0;
     free_long_rows(nb);
@@ -716,12 +726,15 @@ static void prefetch_candidates(const carom_world *w, const cells_pattern *patte
  * is read only when the largest small radius reaches it: its address is
  * selected, not branched on). A row that would outgrow the spare row is
  * searched again with widening set: one entry at a time, growing the spare
- * row when it is full. mixture: some bodies are large and must be skipped
- * (without large bodies every radius is at most the split, and the test is
- * compiled out). */
+ * row when it is full. sizes: WITH_LARGE, some bodies are large and must
+ * be skipped; SMALL_SIZES, every radius is at most the split, and that test
+ * is compiled out; ONE_SIZE, every radius is the split, so the reach of
+ * r_i + r_j is the reach of r_i + split, bit for bit, and j's record is not
+ * read at all. */
+enum { ONE_SIZE, SMALL_SIZES, WITH_LARGE };
 static int collect_row_widening(carom_world *w, int32_t i, const double a_i[3], int32_t *fullest);
 INLINED int collect_row_in(carom_world *w, int32_t i, const double a_i[3], int32_t *fullest, const int widening,
-                          const int mixture)
+                          const int sizes)
 {
     neighbours *nb = &w->nb;
     int32_t home = cells_locate(&w->grid, a_i);
@@ -739,9 +752,11 @@ INLINED int collect_row_in(carom_world *w, int32_t i, const double a_i[3], int32
         const double *shift = w->grid.image_shift[code];
         for (int32_t j = head[pattern->offset[k]]; j >= 0; j = next[j]) {
             double d2 = anchor_gap2(nb, a_i, j, shift);
-            int near = (j != i) & reaches(d2, r_i + split, shell);
-            double r_j = w->hot[near ? j : i].radius;
-            int keep = near & (mixture ? r_j <= split : 1) & reaches(d2, r_i + r_j, shell);
+            int near = (j != i) & reaches(d2, r_i + split, shell), keep = near;
+            if (sizes != ONE_SIZE) {
+                double r_j = w->hot[near ? j : i].radius;
+                keep &= (sizes == WITH_LARGE ? r_j <= split : 1) & reaches(d2, r_i + r_j, shell);
+            }
             if (widening) {
                 if (keep && push_spare(nb, j, code) != 0) return -1;
             } else {
@@ -764,7 +779,7 @@ INLINED int collect_row_in(carom_world *w, int32_t i, const double a_i[3], int32
 
 static int collect_row_widening(carom_world *w, int32_t i, const double a_i[3], int32_t *fullest)
 {
-    return collect_row_in(w, i, a_i, fullest, 1, 1);
+    return collect_row_in(w, i, a_i, fullest, 1, WITH_LARGE);
 }
 
 /* For a large body i: the small bodies within reach of anchor a_i, from
@@ -819,8 +834,9 @@ static int collect_row(carom_world *w, int32_t i, const double a_i[3], int32_t *
         *fullest = 0;
         small_found = search_small_wide(w, i, a_i, fullest);
     } else {
-        small_found = w->nb.large_count > 0 ? collect_row_in(w, i, a_i, fullest, 0, 1)
-                                            : collect_row_in(w, i, a_i, fullest, 0, 0);
+        small_found = w->nb.large_count > 0 ? collect_row_in(w, i, a_i, fullest, 0, WITH_LARGE)
+                      : w->nb.uniform       ? collect_row_in(w, i, a_i, fullest, 0, ONE_SIZE)
+                                            : collect_row_in(w, i, a_i, fullest, 0, SMALL_SIZES);
     }
     *fullest_large = 0;
     return small_found != 0 ? -1 : search_large(w, i, a_i, 0, fullest_large);

@@ -39,6 +39,7 @@ typedef struct neighbours {
      * their own, `large`, at least 2 largest radii + 2 shells wide. With
      * bodies of one size, split is the largest radius and none is large. */
     double split;
+    int uniform;              /* every radius is split: a renewal's two reach tests are one */
     int32_t large_count;
     int32_t large_room;       /* large bodies room is allocated for */
     int32_t *large_slot;      /* per large body: its slot */
