@@ -194,9 +194,9 @@ SCAN void scan_listed_pairs(const carom_world *w, int32_t i, candidate *best, co
     const free_body a = free_body_of(&w->hot[i]);
     double scale = lean_scale(&a, best, lean);
     for (int k = 0, n = nb->count[i]; k < n; k++) {
-        uint32_t entry = (uint32_t)row[k];
-        offer_free_pair(w, i, &a, neighbours_slot(row[k]), hot_of_entry(w->hot, entry),
-                        neighbours_shift(&w->grid, row[k]), best, &scale, check_just, lean, shifted);
+        int32_t entry = row[k];
+        offer_free_pair(w, i, &a, neighbours_slot(entry), hot_of_entry(w->hot, (uint32_t)entry),
+                        neighbours_shift(&w->grid, entry), best, &scale, check_just, lean, shifted);
     }
 }
 
