@@ -44,9 +44,11 @@ enum {
 
 /* ---- the near heap ---- */
 
-static int earlier(const calendar_entry *a, const calendar_entry *b)
+static int32_t key_of(const calendar *cal, int32_t b) { return cal->key_of ? cal->key_of[b] : b; }
+
+static int earlier(const calendar *cal, const calendar_entry *a, const calendar_entry *b)
 {
-    return a->time < b->time || (a->time == b->time && a->key < b->key);
+    return a->time < b->time || (a->time == b->time && key_of(cal, a->body) < key_of(cal, b->body));
 }
 
 static void place(calendar *cal, int32_t k, calendar_entry e)
@@ -60,7 +62,7 @@ static void sift_up(calendar *cal, int32_t k)
     calendar_entry e = cal->heap[k];
     while (k > 0) {
         int32_t parent = (k - 1) / 4;
-        if (!earlier(&e, &cal->heap[parent])) break;
+        if (!earlier(cal, &e, &cal->heap[parent])) break;
         place(cal, k, cal->heap[parent]);
         k = parent;
     }
@@ -75,19 +77,17 @@ static void sift_down(calendar *cal, int32_t k)
         if (child >= cal->near_count) break;
         int32_t last = child + 3 < cal->near_count ? child + 3 : cal->near_count - 1;
         for (int32_t c = child + 1; c <= last; c++)
-            if (earlier(&cal->heap[c], &cal->heap[child])) child = c;
-        if (!earlier(&cal->heap[child], &e)) break;
+            if (earlier(cal, &cal->heap[c], &cal->heap[child])) child = c;
+        if (!earlier(cal, &cal->heap[child], &e)) break;
         place(cal, k, cal->heap[child]);
         k = child;
     }
     place(cal, k, e);
 }
 
-static int32_t key_of(const calendar *cal, int32_t b) { return cal->key_of ? cal->key_of[b] : b; }
-
 static void heap_push(calendar *cal, int32_t b)
 {
-    place(cal, cal->near_count++, (calendar_entry){cal->body[b].time, b, key_of(cal, b)});
+    place(cal, cal->near_count++, (calendar_entry){cal->body[b].time, b});
     sift_up(cal, cal->near_count - 1);
 }
 
@@ -386,7 +386,6 @@ void calendar_set(calendar *cal, int32_t body, double t)
     if (k >= 0 && near(cal, t)) {
         double old = r->time; /* stays in the heap: re-sift in place */
         r->time = cal->heap[k].time = t;
-        cal->heap[k].key = key_of(cal, body);
         if (t < old) sift_up(cal, k);
         else sift_down(cal, k);
         return;

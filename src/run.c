@@ -367,6 +367,7 @@ PREFETCH_HELPER void prefetch_records(const carom_world *w, int32_t k)
 {
     PREFETCH(&w->hot[k]);
     PREFETCH(world_event(w, k));
+    PREFETCH(&w->id_of[k]); /* a pair's two ids decide which body is i */
     if (w->nb.on) {
         const int32_t *row = neighbours_fixed_row(&w->nb, k); /* a long row is rare */
         PREFETCH(&w->nb.count[k]);

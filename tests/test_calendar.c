@@ -358,6 +358,57 @@ static void test_drain_is_sorted(void)
     calendar_free(&cal);
 }
 
+/* With keys that are not the bodies' indices (the world's ids after a
+ * re-sort): equal times go by key, however the bodies came into the heap
+ * (from buckets, directly, or moved within it to an equal time). Mostly
+ * ties, over enough distinct times to fill many buckets. */
+static int32_t test_keys[5000];
+
+static int compare_by_test_key(const void *pa, const void *pb)
+{
+    const keyed *a = pa, *b = pb;
+    if (a->time != b->time) return a->time < b->time ? -1 : 1;
+    return test_keys[a->body] < test_keys[b->body] ? -1 : test_keys[a->body] > test_keys[b->body];
+}
+
+static void test_ties_go_by_key(void)
+{
+    enum { N = 5000 };
+    static keyed keys[N];
+    for (int b = 0; b < N; b++) test_keys[b] = b;
+    for (int b = N - 1; b > 0; b--) { /* a random permutation */
+        int other = below(b + 1);
+        int32_t swap = test_keys[b];
+        test_keys[b] = test_keys[other];
+        test_keys[other] = swap;
+    }
+    calendar cal;
+    CHECK_EQ_INT(calendar_init(&cal, N), 0);
+    cal.key_of = test_keys;
+    for (int b = 0; b < N; b++) {
+        keys[b] = (keyed){(double)below(400) * 0.25, b};
+        calendar_set(&cal, b, keys[b].time);
+    }
+    int mismatches = 0;
+    for (int round = 0; round < 3 * N; round++) {
+        if (round % N == 0) (void)calendar_first(&cal); /* fills the heap from the first bucket */
+        int b = below(N);
+        keys[b].time = (double)below(400) * 0.25; /* often a time already in the heap */
+        calendar_set(&cal, b, keys[b].time);
+    }
+    qsort(keys, N, sizeof keys[0], compare_by_test_key);
+    for (int i = 0; i < N; i++) {
+        int b = calendar_first(&cal);
+        if (b != keys[i].body && mismatches++ < 5)
+            CHECK_MSG(0, "position %d: body %d (key %d), expected %d (key %d)", i, b, b < 0 ? -1 : (int)test_keys[b],
+                      keys[i].body, (int)test_keys[keys[i].body]);
+        if (b < 0) break;
+        calendar_remove(&cal, b);
+    }
+    CHECK_EQ_INT(mismatches, 0);
+    calendar_free(&cal);
+}
+
 /* ---- an engine-like sequence against a binary heap with lazy deletion ---- */
 
 enum { LONG_BODIES = 20000, LONG_STEPS = 400000 };
@@ -580,6 +631,7 @@ int main(void)
     RUN(test_engine_like_sequence);
     RUN(test_look_ahead_walks_next_bucket);
     RUN(test_drain_is_sorted);
+    RUN(test_ties_go_by_key);
     RUN(test_cooling_events_keep_sweeps_short);
     return CHECK_SUMMARY();
 }
