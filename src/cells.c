@@ -18,6 +18,7 @@
 
 #include <assert.h>
 #include <math.h>
+#include <string.h>
 
 #include "memory.h"
 #include "predict.h"
@@ -308,6 +309,20 @@ double cells_exit_time(const cells *grid, int32_t cell, const double x[3], const
     return best;
 }
 
+/* if_true where which is nonzero, else if_false, chosen by a mask on the
+ * bits: compilers turn a conditional between doubles into a branch, and
+ * here the condition is a coin flip. */
+static inline double choose(int which, double if_true, double if_false)
+{
+    uint64_t t, f, mask = (uint64_t)0 - (uint64_t)(which != 0);
+    memcpy(&t, &if_true, sizeof t);
+    memcpy(&f, &if_false, sizeof f);
+    t = (t & mask) | (f & ~mask);
+    double chosen;
+    memcpy(&chosen, &t, sizeof chosen);
+    return chosen;
+}
+
 /* The same without a field, each axis by the one face its velocity points
  * to: predict_crossing(c, u, 0) with u = |v| is -2 min(c, 0) / (u + sqrt(u u)),
  * and (-v)(-v) = v v, so each time has the bits cells_exit_time finds, with
@@ -317,14 +332,21 @@ double cells_exit_time_free(const cells *grid, int32_t cell, const double x[3], 
 {
     double lo[3], hi[3], best = INFINITY;
     cells_bounds(grid, cell, lo, hi);
-    *face = -1;
+    int best_face = -1;
     for (int a = 0; a < 3; a++) {
         int cls = (grid->pattern_of[cell] >> (2 * a)) & 3, up = v[a] > 0.0;
-        int open = cls != CLASS_ALONE && (grid->periodic[a] || cls != (up ? CLASS_LAST : CLASS_FIRST));
-        double c = up ? x[a] - hi[a] : lo[a] - x[a], speed = up ? v[a] : -v[a];
-        double s = open && speed > 0.0 ? -2.0 * (c > 0.0 ? 0.0 : c) / (speed + sqrt(v[a] * v[a])) : INFINITY;
-        if (s < best) best = s, *face = 2 * a + up;
+        int open = (cls != CLASS_ALONE) & (grid->periodic[a] | (cls != (up ? CLASS_LAST : CLASS_FIRST)));
+        double speed = fabs(v[a]); /* up ? v : -v, wherever it is used (speed > 0) */
+        double c = choose(up, x[a] - hi[a], lo[a] - x[a]);
+        /* computed whether or not it is taken (a still body's 0 / 0 is
+         * discarded), so that choosing needs no branch */
+        double crossing = -2.0 * choose(c > 0.0, 0.0, c) / (speed + sqrt(v[a] * v[a]));
+        double s = choose(open & (speed > 0.0), crossing, INFINITY);
+        int earlier = s < best;
+        best = choose(earlier, s, best);
+        best_face = earlier ? 2 * a + up : best_face;
     }
+    *face = best_face;
     return best;
 }
 
