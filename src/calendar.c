@@ -69,6 +69,27 @@ static void sift_up(calendar *cal, int32_t k)
     place(cal, k, e);
 }
 
+/* The earliest of the children first .. last (at most four). Which child is
+ * earliest is a coin flip at each comparison, so the earliest time is found
+ * by selection, not by branches; only when it is shared, which is rare, are
+ * the children compared again in the full order (time, key). */
+static int32_t earliest_child(const calendar *cal, int32_t first, int32_t last)
+{
+    const calendar_entry *heap = cal->heap;
+    int32_t best = first, sharing = 0;
+    double best_time = heap[first].time;
+    for (int32_t c = first + 1; c <= last; c++) {
+        double time = heap[c].time;
+        best = time < best_time ? c : best;
+        best_time = time < best_time ? time : best_time;
+    }
+    for (int32_t c = first; c <= last; c++) sharing += heap[c].time == best_time;
+    if (sharing > 1)
+        for (int32_t c = first; c <= last; c++)
+            if (earlier(cal, &heap[c], &heap[best])) best = c;
+    return best;
+}
+
 static void sift_down(calendar *cal, int32_t k)
 {
     calendar_entry e = cal->heap[k];
@@ -76,8 +97,7 @@ static void sift_down(calendar *cal, int32_t k)
         int32_t child = 4 * k + 1;
         if (child >= cal->near_count) break;
         int32_t last = child + 3 < cal->near_count ? child + 3 : cal->near_count - 1;
-        for (int32_t c = child + 1; c <= last; c++)
-            if (earlier(cal, &cal->heap[c], &cal->heap[child])) child = c;
+        child = earliest_child(cal, child, last);
         if (!earlier(cal, &cal->heap[child], &e)) break;
         place(cal, k, cal->heap[child]);
         k = child;
