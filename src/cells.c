@@ -18,8 +18,8 @@
 
 #include <assert.h>
 #include <math.h>
-#include <string.h>
 
+#include "choose.h"
 #include "memory.h"
 #include "predict.h"
 
@@ -307,20 +307,6 @@ double cells_exit_time(const cells *grid, int32_t cell, const double x[3], const
         }
     }
     return best;
-}
-
-/* if_true where which is nonzero, else if_false, chosen by a mask on the
- * bits: compilers turn a conditional between doubles into a branch, and
- * here the condition is a coin flip. */
-static inline double choose(int which, double if_true, double if_false)
-{
-    uint64_t t, f, mask = (uint64_t)0 - (uint64_t)(which != 0);
-    memcpy(&t, &if_true, sizeof t);
-    memcpy(&f, &if_false, sizeof f);
-    t = (t & mask) | (f & ~mask);
-    double chosen;
-    memcpy(&chosen, &t, sizeof chosen);
-    return chosen;
 }
 
 /* The same without a field, each axis by the one face its velocity points

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "choose.h"
 #include "memory.h"
 #include "motion.h"
 #include "prefetch.h"
@@ -746,11 +747,18 @@ INLINED int collect_row_in(carom_world *w, int32_t i, const double a_i[3], int32
     if (!widening && last < 0) return collect_row_widening(w, i, a_i, fullest);
     nb->prepared_count = 0;
     if (w->count >= PREFETCH_FROM_BODIES) prefetch_candidates(w, pattern, head);
+    /* the cells in reach that hold a body, as a mask (whether a cell is
+     * in reach depends on where the anchor sits in its cell: a coin flip) */
+    int32_t first[27];
+    uint32_t todo = 0;
     for (int k = 0; k < pattern->count; k++) {
-        if (!reaches(cell_gap2(gap, pattern->dir[k]), r_i + split, shell)) continue;
-        int code = pattern->image[k];
+        first[k] = head[pattern->offset[k]];
+        todo |= (uint32_t)((first[k] >= 0) & reaches(cell_gap2(gap, pattern->dir[k]), r_i + split, shell)) << k;
+    }
+    for (; todo; todo &= todo - 1) {
+        int k = lowest_bit(todo), code = pattern->image[k];
         const double *shift = w->grid.image_shift[code];
-        for (int32_t j = head[pattern->offset[k]]; j >= 0; j = next[j]) {
+        for (int32_t j = first[k]; j >= 0; j = next[j]) {
             double d2 = anchor_gap2(nb, a_i, j, shift);
             int near = (j != i) & reaches(d2, r_i + split, shell), keep = near;
             if (sizes != ONE_SIZE) {
@@ -935,8 +943,11 @@ double neighbours_exit_time(const carom_world *w, int32_t i)
     double c = d[0] * d[0] + d[1] * d[1] + d[2] * d[2] - w->nb.shell * w->nb.shell;
     if (c >= 0.0) return half_b >= 0.0 ? 0.0 : -2.0 * half_b / a; /* on or past the shell */
     double root = sqrt(half_b * half_b - a * c);
-    /* the larger root of a s^2 + 2 half_b s + c = 0, without cancellation */
-    return half_b >= 0.0 ? -c / (half_b + root) : (root - half_b) / a;
+    /* the larger root of a s^2 + 2 half_b s + c = 0, without cancellation:
+     * -c / (half_b + root) or (root - half_b) / a, the operands chosen
+     * without a branch (the sign of half_b is a coin flip) */
+    int outwards = half_b >= 0.0;
+    return choose(outwards, -c, root - half_b) / choose(outwards, half_b + root, a);
 }
 
 /* What row i keeps in its fixed row: its entries, or where its long row is. */

@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "boundary.h"
+#include "choose.h"
 #include "motion.h"
 #include "predict.h"
 #include "settle.h"
@@ -234,18 +235,6 @@ SCAN void consider_cell_pairs_under_gravity(const carom_world *w, int32_t i, can
             if (j != i)
                 offer_pair(w, best, pair_time_before(w, i, j, shift, best->reach), i, j, shift, check_just);
     }
-}
-
-/* The lowest set bit of a nonzero mask. */
-static inline int lowest_bit(uint32_t mask)
-{
-#if defined(__GNUC__)
-    return __builtin_ctz(mask);
-#else
-    int k = 0;
-    while (!(mask & 1u)) mask >>= 1, k++;
-    return k;
-#endif
 }
 
 /* Every body in the cells around i, without a field: the lean kernel. The
