@@ -100,6 +100,34 @@ static inline const cells_pattern *cells_pattern_at(const cells *grid, int32_t c
     return &grid->pattern[grid->pattern_of[cell]];
 }
 
+/* The first body of each cell of the pattern around cell (-1: empty) into
+ * first[], and the cells that hold one as a bit mask (bit k: pattern cell
+ * k), for a walk by the mask's lowest bit: at packing 0.3 a cell holds one
+ * body or none about as often, and a branch on each was mispredicted every
+ * other cell. A periodic stencil's 27 cells are read by a loop of constant
+ * length, which is never mispredicted at its end. */
+static inline uint32_t cells_first_bodies(const cells *grid, int32_t cell, const cells_pattern *pattern,
+                                          int32_t first[27])
+{
+    const int32_t *head = grid->head + cell;
+    uint32_t occupied = 0;
+    if (pattern->count == 27) {
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 27
+#endif
+        for (int k = 0; k < 27; k++) {
+            first[k] = head[pattern->offset[k]];
+            occupied |= (uint32_t)(first[k] >= 0) << k;
+        }
+        return occupied;
+    }
+    for (int k = 0; k < pattern->count; k++) {
+        first[k] = head[pattern->offset[k]];
+        occupied |= (uint32_t)(first[k] >= 0) << k;
+    }
+    return occupied;
+}
+
 /* Earliest time s >= 0 at which a body at x with velocity v and acceleration
  * g (all relative to its own time stamp) leaves cell through a face that has a
  * cell behind it. Writes the face as 2 * axis + (1 if upwards). INFINITY if

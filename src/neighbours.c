@@ -495,6 +495,24 @@ static double cell_gap2(double gap[3][3], const int8_t dir[3])
     return d2;
 }
 
+/* The cells of the pattern that a body at the anchor whose face gaps are
+ * gap may reach (radii, shell), as a bit mask; the 27 cells of a periodic
+ * stencil by a loop of constant length (see cells_first_bodies). */
+static uint32_t cells_in_reach(double gap[3][3], const cells_pattern *pattern, double radii, double shell)
+{
+    uint32_t in_reach = 0;
+    if (pattern->count == 27) {
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 27
+#endif
+        for (int k = 0; k < 27; k++) in_reach |= (uint32_t)reaches(cell_gap2(gap, pattern->dir[k]), radii, shell) << k;
+        return in_reach;
+    }
+    for (int k = 0; k < pattern->count; k++)
+        in_reach |= (uint32_t)reaches(cell_gap2(gap, pattern->dir[k]), radii, shell) << k;
+    return in_reach;
+}
+
 static int is_large(const carom_world *w, int32_t i) { return w->hot[i].radius > w->nb.split; }
 
 /* Links the pair (i, j) seen through image code from i, of w->count bodies. */
@@ -750,11 +768,7 @@ INLINED int collect_row_in(carom_world *w, int32_t i, const double a_i[3], int32
     /* the cells in reach that hold a body, as a mask (whether a cell is
      * in reach depends on where the anchor sits in its cell: a coin flip) */
     int32_t first[27];
-    uint32_t todo = 0;
-    for (int k = 0; k < pattern->count; k++) {
-        first[k] = head[pattern->offset[k]];
-        todo |= (uint32_t)((first[k] >= 0) & reaches(cell_gap2(gap, pattern->dir[k]), r_i + split, shell)) << k;
-    }
+    uint32_t todo = cells_first_bodies(&w->grid, home, pattern, first) & cells_in_reach(gap, pattern, r_i + split, shell);
     for (; todo; todo &= todo - 1) {
         int k = lowest_bit(todo), code = pattern->image[k];
         const double *shift = w->grid.image_shift[code];

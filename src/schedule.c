@@ -237,23 +237,17 @@ SCAN void consider_cell_pairs_under_gravity(const carom_world *w, int32_t i, can
     }
 }
 
-/* Every body in the cells around i, without a field: the lean kernel. The
- * cells' first bodies are read first and the empty cells skipped by a mask:
- * at packing 0.3 a cell holds one body or none about as often, and a branch
- * on each cell's occupancy was mispredicted every other cell. */
+/* Every body in the cells around i, without a field: the lean kernel,
+ * over the occupied cells only (cells_first_bodies). */
 SCAN void scan_cell_pairs(const carom_world *w, int32_t i, const cells_pattern *pattern, candidate *best,
                           const int check_just, const int lean, const int shifted)
 {
     const free_body a = free_body_of(&w->hot[i]);
-    const int32_t *head = w->grid.head + w->grid.cell[i], *next = w->grid.next;
+    const int32_t *next = w->grid.next;
     double scale = lean_scale(&a, best, lean);
     int32_t first[27];
-    uint32_t occupied = 0;
-    for (int k = 0; k < pattern->count; k++) {
-        first[k] = head[pattern->offset[k]];
-        occupied |= (uint32_t)(first[k] >= 0) << k;
-    }
-    for (; occupied; occupied &= occupied - 1) {
+    for (uint32_t occupied = cells_first_bodies(&w->grid, w->grid.cell[i], pattern, first); occupied;
+         occupied &= occupied - 1) {
         int k = lowest_bit(occupied);
         const double *shift = w->grid.image_shift[pattern->image[k]];
         int32_t j = first[k];
