@@ -104,8 +104,8 @@ static inline const cells_pattern *cells_pattern_at(const cells *grid, int32_t c
  * first[], and the cells that hold one as a bit mask (bit k: pattern cell
  * k), for a walk by the mask's lowest bit: at packing 0.3 a cell holds one
  * body or none about as often, and a branch on each was mispredicted every
- * other cell. A periodic stencil's 27 cells are read by a loop of constant
- * length, which is never mispredicted at its end. */
+ * other cell. A periodic stencil's 27 cells (9 in a plane) are read by a
+ * loop of constant length, which is never mispredicted at its end. */
 static inline uint32_t cells_first_bodies(const cells *grid, int32_t cell, const cells_pattern *pattern,
                                           int32_t first[27])
 {
@@ -116,6 +116,16 @@ static inline uint32_t cells_first_bodies(const cells *grid, int32_t cell, const
 #pragma GCC unroll 27
 #endif
         for (int k = 0; k < 27; k++) {
+            first[k] = head[pattern->offset[k]];
+            occupied |= (uint32_t)(first[k] >= 0) << k;
+        }
+        return occupied;
+    }
+    if (pattern->count == 9) { /* a periodic plane's stencil */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 9
+#endif
+        for (int k = 0; k < 9; k++) {
             first[k] = head[pattern->offset[k]];
             occupied |= (uint32_t)(first[k] >= 0) << k;
         }

@@ -439,8 +439,12 @@ double schedule_prediction(carom_world *w, int32_t i)
     }
     consider_pairs(w, i, &best);
     /* The partner's stamp, read for the one pair kept rather than for every
-     * better pair found on the way (each a record far away at 10^6 bodies). */
-    if (best.event.kind == EVENT_PAIR) best.event.partner_counter = world_stamp(w, best.event.partner);
+     * better pair found on the way (each a record far away at 10^6 bodies).
+     * Whether the event is a pair is a coin flip: for any other kind body
+     * 0's stamp is read and not kept (a world being predicted has bodies). */
+    uint32_t pair = best.event.kind == EVENT_PAIR, keep = 0u - pair; /* all ones for a pair */
+    uint32_t stamp = world_stamp(w, (int32_t)((uint32_t)best.event.partner & keep));
+    best.event.partner_counter = (stamp & keep) | (best.event.partner_counter & ~keep);
     event_set(world_event(w, i), best.event);
     /* Never schedule before the clock, so time never goes back. */
     return best.time < w->clock ? w->clock : best.time;
