@@ -71,20 +71,20 @@ static void sift_up(calendar *cal, int32_t k)
 
 /* The earliest of the children first .. last (at most four). Which child is
  * earliest is a coin flip at each comparison, so the earliest time is found
- * by selection, not by branches; only when it is shared, which is rare, are
- * the children compared again in the full order (time, key). */
+ * by selection, not by branches; only when a time is shared, which is rare,
+ * are the children compared again in the full order (time, key). */
 static int32_t earliest_child(const calendar *cal, int32_t first, int32_t last)
 {
     const calendar_entry *heap = cal->heap;
-    int32_t best = first, sharing = 0;
+    int32_t best = first, shared = 0;
     double best_time = heap[first].time;
     for (int32_t c = first + 1; c <= last; c++) {
         double time = heap[c].time;
+        shared |= time == best_time; /* catches every tie at the earliest time (and a few others) */
         best = time < best_time ? c : best;
         best_time = time < best_time ? time : best_time;
     }
-    for (int32_t c = first; c <= last; c++) sharing += heap[c].time == best_time;
-    if (sharing > 1)
+    if (shared)
         for (int32_t c = first; c <= last; c++)
             if (earlier(cal, &heap[c], &heap[best])) best = c;
     return best;
