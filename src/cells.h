@@ -100,6 +100,25 @@ static inline const cells_pattern *cells_pattern_at(const cells *grid, int32_t c
     return &grid->pattern[grid->pattern_of[cell]];
 }
 
+/* cells_first_bodies over count cells; inlined where count is a constant,
+ * so that its loop is unrolled whole. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline uint32_t cells_first_bodies_of(const int32_t *head, const cells_pattern *pattern, int32_t first[27],
+                                             const int count)
+{
+    uint32_t occupied = 0;
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 27
+#endif
+    for (int k = 0; k < count; k++) {
+        first[k] = head[pattern->offset[k]];
+        occupied |= (uint32_t)(first[k] >= 0) << k;
+    }
+    return occupied;
+}
+
 /* The first body of each cell of the pattern around cell (-1: empty) into
  * first[], and the cells that hold one as a bit mask (bit k: pattern cell
  * k), for a walk by the mask's lowest bit: at packing 0.3 a cell holds one
@@ -110,32 +129,9 @@ static inline uint32_t cells_first_bodies(const cells *grid, int32_t cell, const
                                           int32_t first[27])
 {
     const int32_t *head = grid->head + cell;
-    uint32_t occupied = 0;
-    if (pattern->count == 27) {
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC unroll 27
-#endif
-        for (int k = 0; k < 27; k++) {
-            first[k] = head[pattern->offset[k]];
-            occupied |= (uint32_t)(first[k] >= 0) << k;
-        }
-        return occupied;
-    }
-    if (pattern->count == 9) { /* a periodic plane's stencil */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC unroll 9
-#endif
-        for (int k = 0; k < 9; k++) {
-            first[k] = head[pattern->offset[k]];
-            occupied |= (uint32_t)(first[k] >= 0) << k;
-        }
-        return occupied;
-    }
-    for (int k = 0; k < pattern->count; k++) {
-        first[k] = head[pattern->offset[k]];
-        occupied |= (uint32_t)(first[k] >= 0) << k;
-    }
-    return occupied;
+    if (pattern->count == 27) return cells_first_bodies_of(head, pattern, first, 27);
+    if (pattern->count == 9) return cells_first_bodies_of(head, pattern, first, 9);
+    return cells_first_bodies_of(head, pattern, first, pattern->count);
 }
 
 /* Earliest time s >= 0 at which a body at x with velocity v and acceleration
