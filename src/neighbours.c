@@ -430,8 +430,6 @@ static int push_spare(neighbours *nb, int32_t slot, int code)
     return 0;
 }
 
-/* Removes body i from row j (it must be there); a long row that comes down
- * to the width moves back to the fixed row. */
 /* Where body i is in a row of n entries (a fixed row of width entries if n
  * fits), -1 if nowhere. With SSE2 the whole fixed row is compared, four
  * entries at a time: a loop of constant length, where a search that stops
@@ -460,6 +458,8 @@ static int place_in_row(const int32_t *row, int n, int32_t i, int width)
     return -1;
 }
 
+/* Removes body i from row j (it must be there); a long row that comes down
+ * to the width moves back to the fixed row. */
 static void forget(neighbours *nb, int32_t j, int32_t i)
 {
     int32_t *row = row_of(nb, j);
@@ -524,21 +524,26 @@ static double cell_gap2(double gap[3][3], const int8_t dir[3])
 }
 
 /* The cells of the pattern that a body at the anchor whose face gaps are
- * gap may reach (radii, shell), as a bit mask; the 27 cells of a periodic
- * stencil by a loop of constant length (see cells_first_bodies). */
-static uint32_t cells_in_reach(double gap[3][3], const cells_pattern *pattern, double radii, double shell)
+ * gap may reach (radii, shell), as a bit mask; inlined where count is a
+ * constant, so that its loop is unrolled whole (see cells_first_bodies). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline uint32_t cells_in_reach_of(double gap[3][3], const cells_pattern *pattern, double radii, double shell,
+                                         const int count)
 {
     uint32_t in_reach = 0;
-    if (pattern->count == 27) {
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC unroll 27
 #endif
-        for (int k = 0; k < 27; k++) in_reach |= (uint32_t)reaches(cell_gap2(gap, pattern->dir[k]), radii, shell) << k;
-        return in_reach;
-    }
-    for (int k = 0; k < pattern->count; k++)
-        in_reach |= (uint32_t)reaches(cell_gap2(gap, pattern->dir[k]), radii, shell) << k;
+    for (int k = 0; k < count; k++) in_reach |= (uint32_t)reaches(cell_gap2(gap, pattern->dir[k]), radii, shell) << k;
     return in_reach;
+}
+
+static uint32_t cells_in_reach(double gap[3][3], const cells_pattern *pattern, double radii, double shell)
+{
+    if (pattern->count == 27) return cells_in_reach_of(gap, pattern, radii, shell, 27);
+    return cells_in_reach_of(gap, pattern, radii, shell, pattern->count);
 }
 
 static int is_large(const carom_world *w, int32_t i) { return w->hot[i].radius > w->nb.split; }
