@@ -759,12 +759,12 @@ static void anchor_at(const carom_world *w, int32_t i, double t, double a[3])
  * together, where it would wait for each cell's in turn. */
 static void prefetch_candidates(const carom_world *w, const cells_pattern *pattern, const int32_t *head)
 {
-    for (int k = 0; k < pattern->count; k++) {
+    for (int k = 0; k < pattern->count; k++) { /* an empty place (-1) asks for body 0's lines: no branch */
         int32_t j = head[pattern->offset[k]];
-        if (j < 0) continue;
+        j = j < 0 ? 0 : j;
         PREFETCH(&w->nb.anchor[3 * j]);
         int32_t second = w->grid.next[j];
-        if (second < 0) continue;
+        second = second < 0 ? 0 : second;
         PREFETCH(&w->nb.anchor[3 * second]);
         PREFETCH(&w->grid.next[second]);
     }
