@@ -44,6 +44,7 @@ typedef struct cells {
     uint8_t *pattern_of;         /* per cell: its pattern */
     cells_pattern pattern[CELLS_PATTERNS];
     double image_shift[27][3];   /* image (s0 + 1) + 3 (s1 + 1) + 9 (s2 + 1) -> s_a box sides */
+    double image_shift4[27][4];  /* the same, each padded with a zero (screen.c reads four at a time) */
     const carom_allocator *mem;  /* NULL: the C library */
 } cells;
 

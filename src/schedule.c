@@ -15,6 +15,7 @@
 #include "choose.h"
 #include "motion.h"
 #include "predict.h"
+#include "screen.h"
 #include "settle.h"
 #include "shapes.h"
 
@@ -201,12 +202,42 @@ SCAN void scan_listed_pairs(const carom_world *w, int32_t i, candidate *best, co
     }
 }
 
+/* The list scan with the row screened four entries at a time (screen.h),
+ * which also gives each pair's time: the entries that pass are offered in
+ * their order with those times. A pair the scalar scan would have rejected
+ * at its later horizon meets after that horizon, past the best so far, and
+ * offer_pair refuses it; so the same pair is kept, bit for bit. */
+SCAN void scan_listed_pairs_by_four(const carom_world *w, int32_t i, candidate *best, const int check_just,
+                                    const int lean)
+{
+    const int32_t *row = neighbours_row(&w->nb, i);
+    const body_hot *a = &w->hot[i];
+    screen_body screened = {{a->x[0], a->x[1], a->x[2]}, {a->v[0], a->v[1], a->v[2]}, a->t, a->radius, 0.0, 0.0};
+    double time[SCREEN_TIMES];
+    for (int from = 0, n = w->nb.count[i]; from < n; from += SCREEN_MAX) {
+        int count = n - from < SCREEN_MAX ? n - from : SCREEN_MAX;
+        screened.scale = predict_rejection_scale(best->reach - a->t);
+        screened.horizon = best->reach;
+        uint32_t pass = lean ? screen_row(w->hot, w->grid.image_shift4, row + from, count, &screened, time)
+                             : screen_row_behind(w->hot, w->grid.image_shift4, row + from, count, &screened, time);
+        for (; pass; pass &= pass - 1) {
+            int k = lowest_bit(pass);
+            int32_t entry = row[from + k], j = neighbours_slot(entry);
+            if (time[k] != INFINITY && j != i)
+                offer_pair(w, best, time[k], i, j, neighbours_shift(&w->grid, entry), check_just);
+        }
+    }
+}
+
 /* The scan in the variant that fits: lean when i is at the clock. (Lists
  * always add the entry's shift: choosing a variant without it by i's anchor
  * cell cost more in mispredicted dispatch than the additions it saved.) */
 SCAN void consider_listed_pairs(const carom_world *w, int32_t i, candidate *best, const int check_just)
 {
-    if (w->hot[i].t == w->clock) scan_listed_pairs(w, i, best, check_just, 1, 1);
+    int lean = w->hot[i].t == w->clock;
+    if (w->screens_by_four && lean) scan_listed_pairs_by_four(w, i, best, check_just, 1);
+    else if (w->screens_by_four) scan_listed_pairs_by_four(w, i, best, check_just, 0);
+    else if (lean) scan_listed_pairs(w, i, best, check_just, 1, 1);
     else scan_listed_pairs(w, i, best, check_just, 0, 1);
 }
 

@@ -1,0 +1,156 @@
+/* screen.c — a neighbour row screened four entries at a time (AVX2; see
+ * screen.h for what it answers and why the scan's results keep their bits).
+ *
+ * Four 64-byte hot records are read as eight 32-byte halves and transposed
+ * (two 4 x 4 transposes of doubles) into one register a field; the images'
+ * shifts likewise. Then each lane runs the scalar screen's arithmetic:
+ *   dr = ((x_j + v_j (t_i - t_j)) - x_i) + shift,  dv = v_j - v_i,
+ *   b = (dr0 dv0 + dr1 dv1) + dr2 dv2,  c = ((dr0^2 + dr1^2) + dr2^2) - (r_i + r_j)^2,
+ *   may meet = !(b >= 0) & ((c <= 0) | !(c > b scale)),
+ * the comparisons in their unordered forms where the scalar code negates an
+ * ordered one, so NaNs answer as they do there. */
+#include "screen.h"
+
+#include <assert.h>
+#include <math.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define SCREEN_AVX2 1
+#define AVX2 __attribute__((target("avx2")))
+#else
+#define SCREEN_AVX2 0
+#endif
+
+int screen_available(void)
+{
+#if SCREEN_AVX2
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") != 0;
+#else
+    return 0;
+#endif
+}
+
+#if SCREEN_AVX2
+/* rows 0..3 of doubles -> columns 0..3 */
+AVX2 static inline __attribute__((always_inline)) void transpose4(__m256d r0, __m256d r1, __m256d r2, __m256d r3, __m256d col[4])
+{
+    __m256d lo01 = _mm256_unpacklo_pd(r0, r1), hi01 = _mm256_unpackhi_pd(r0, r1);
+    __m256d lo23 = _mm256_unpacklo_pd(r2, r3), hi23 = _mm256_unpackhi_pd(r2, r3);
+    col[0] = _mm256_permute2f128_pd(lo01, lo23, 0x20);
+    col[1] = _mm256_permute2f128_pd(hi01, hi23, 0x20);
+    col[2] = _mm256_permute2f128_pd(lo01, lo23, 0x31);
+    col[3] = _mm256_permute2f128_pd(hi01, hi23, 0x31);
+}
+
+/* The four bits of entries e[0..3], and into time[0..3] each pair's time
+ * of contact; behind: a is not at the clock, and each pair is brought to the
+ * later of its two times first. */
+AVX2 static inline __attribute__((always_inline)) uint32_t screen_four(const body_hot *hot,
+                                                                       const double (*shift4)[4],
+                                                                       const int32_t e[4], const screen_body *a,
+                                                                       double time[4], const int behind)
+{
+    enum { IMAGE_MASK = (1 << NEIGHBOURS_IMAGE_BITS) - 1 };
+    __m256d lo[4], hi[4], image[4], f[4], g[4], sh[4];
+    for (int l = 0; l < 4; l++) {
+        const double *rec = hot[e[l] >> NEIGHBOURS_IMAGE_BITS].x;
+        lo[l] = _mm256_loadu_pd(rec);
+        hi[l] = _mm256_loadu_pd(rec + 4);
+        image[l] = _mm256_loadu_pd(shift4[e[l] & IMAGE_MASK]);
+    }
+    transpose4(lo[0], lo[1], lo[2], lo[3], f); /* x0 x1 x2 v0 */
+    transpose4(hi[0], hi[1], hi[2], hi[3], g); /* v1 v2 t r */
+    transpose4(image[0], image[1], image[2], image[3], sh); /* s0 s1 s2 - */
+    const __m256d v[3] = {f[3], g[0], g[1]}, t_a = _mm256_set1_pd(a->t), t_b = g[2];
+    /* behind: t = t_b <= t_a ? t_a : t_b, as the scalar scan chooses */
+    __m256d t = behind ? _mm256_blendv_pd(t_b, t_a, _mm256_cmp_pd(t_b, t_a, _CMP_LE_OQ)) : t_a;
+    __m256d dta = _mm256_sub_pd(t, t_a), dtb = _mm256_sub_pd(t, t_b), dr[3], dv[3];
+    for (int k = 0; k < 3; k++) {
+        __m256d x_a = _mm256_set1_pd(a->x[k]), v_a = _mm256_set1_pd(a->v[k]);
+        __m256d moved_b = _mm256_add_pd(f[k], _mm256_mul_pd(v[k], dtb));
+        __m256d moved_a = behind ? _mm256_add_pd(x_a, _mm256_mul_pd(v_a, dta)) : x_a;
+        dr[k] = _mm256_add_pd(_mm256_sub_pd(moved_b, moved_a), sh[k]);
+        dv[k] = _mm256_sub_pd(v[k], v_a);
+    }
+    __m256d b = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dr[0], dv[0]), _mm256_mul_pd(dr[1], dv[1])),
+                              _mm256_mul_pd(dr[2], dv[2]));
+    __m256d sigma = _mm256_add_pd(_mm256_set1_pd(a->radius), g[3]);
+    __m256d c = _mm256_sub_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dr[0], dr[0]), _mm256_mul_pd(dr[1], dr[1])),
+                                            _mm256_mul_pd(dr[2], dr[2])),
+                              _mm256_mul_pd(sigma, sigma));
+    /* the horizon's threshold: b scale at the clock; behind, as
+     * predict_pair_may_meet rounds it, -2 b (horizon - t) (1 + 1e-9) */
+    __m256d threshold = behind ? _mm256_mul_pd(_mm256_mul_pd(_mm256_mul_pd(_mm256_set1_pd(-2.0), b),
+                                                             _mm256_sub_pd(_mm256_set1_pd(a->horizon), t)),
+                                               _mm256_set1_pd(1.0 + 1e-9))
+                               : _mm256_mul_pd(b, _mm256_set1_pd(a->scale));
+    __m256d zero = _mm256_setzero_pd();
+    __m256d approaching = _mm256_cmp_pd(b, zero, _CMP_NGE_UQ);
+    __m256d touching = _mm256_cmp_pd(c, zero, _CMP_LE_OQ);
+    __m256d within = _mm256_cmp_pd(c, threshold, _CMP_NGT_UQ);
+    /* predict_pair's time, operation for operation: receding or parallel
+     * (b >= 0), never; touching, now; a discriminant <= 0, never; else
+     * c / (-b + sqrt(b^2 - a c)), a = |dv|^2 (-b + s is s - b, bit for bit) */
+    __m256d dv2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dv[0], dv[0]), _mm256_mul_pd(dv[1], dv[1])),
+                                _mm256_mul_pd(dv[2], dv[2]));
+    __m256d disc = _mm256_sub_pd(_mm256_mul_pd(b, b), _mm256_mul_pd(dv2, c)), never = _mm256_set1_pd(INFINITY);
+    __m256d s = _mm256_div_pd(c, _mm256_sub_pd(_mm256_sqrt_pd(disc), b));
+    s = _mm256_blendv_pd(s, never, _mm256_cmp_pd(disc, zero, _CMP_LE_OQ));
+    s = _mm256_blendv_pd(s, zero, touching);
+    s = _mm256_blendv_pd(s, never, _mm256_cmp_pd(b, zero, _CMP_GE_OQ));
+    _mm256_storeu_pd(time, _mm256_add_pd(t, s));
+    return (uint32_t)_mm256_movemask_pd(_mm256_and_pd(approaching, _mm256_or_pd(touching, within)));
+}
+
+AVX2 static inline __attribute__((always_inline)) uint32_t screen_entries(const body_hot *hot,
+                                                                          const double (*shift4)[4],
+                                                                          const int32_t *entries, int count,
+                                                                          const screen_body *a, double *time,
+                                                                          const int behind)
+{
+    assert(count >= 0 && count <= SCREEN_MAX);
+    uint32_t mask = 0;
+    int k = 0;
+    for (; k + 4 <= count; k += 4) mask |= screen_four(hot, shift4, entries + k, a, time + k, behind) << k;
+    if (k < count) { /* the tail, filled with its first entry (whose extra bits are dropped) */
+        int32_t tail[4];
+        for (int l = 0; l < 4; l++) tail[l] = entries[k + l < count ? k + l : k];
+        mask |= (screen_four(hot, shift4, tail, a, time + k, behind) & ((1u << (count - k)) - 1)) << k;
+    }
+    return mask;
+}
+
+AVX2 uint32_t screen_row(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,
+                         const screen_body *a, double time[SCREEN_TIMES])
+{
+    return screen_entries(hot, shift4, entries, count, a, time, 0);
+}
+
+AVX2 uint32_t screen_row_behind(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,
+                                const screen_body *a, double time[SCREEN_TIMES])
+{
+    return screen_entries(hot, shift4, entries, count, a, time, 1);
+}
+#else
+static uint32_t unavailable(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,
+                            const screen_body *a, double *time)
+{
+    (void)hot, (void)shift4, (void)entries, (void)count, (void)a, (void)time;
+    assert(!"a screen without AVX2");
+    return 0;
+}
+
+uint32_t screen_row(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,
+                    const screen_body *a, double time[SCREEN_TIMES])
+{
+    return unavailable(hot, shift4, entries, count, a, time);
+}
+
+uint32_t screen_row_behind(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,
+                           const screen_body *a, double time[SCREEN_TIMES])
+{
+    return unavailable(hot, shift4, entries, count, a, time);
+}
+#endif

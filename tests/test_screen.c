@@ -1,0 +1,290 @@
+/* test_screen.c — the four-at-a-time screen of neighbour rows (src/screen.c).
+ *
+ * Each bit of screen_row and screen_row_behind is compared with the scalar
+ * predicate the list scan used before (predict_pair_may_meet_scaled and
+ * predict_pair_may_meet, on the scan's own arithmetic written out here), and
+ * each time of contact with predict_pair's, bit for bit: on
+ * random rows of every length up to SCREEN_MAX, through every image, with
+ * thresholds placed within a unit in the last place of c, pairs exactly
+ * touching or parallel, and NaN records. Then whole runs of dense fluids
+ * with the screen and without it must give the same bits: every event's
+ * time and bodies, and every body's state at the end.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "carom.h"
+#include "check.h"
+#include "predict.h"
+#include "screen.h"
+#include "world.h"
+
+enum { RECORDS = 64 };
+
+typedef struct row_case {
+    body_hot hot[RECORDS];
+    double shift4[27][4];
+    int32_t entries[SCREEN_MAX];
+    screen_body a;
+} row_case;
+
+static double uniform(carom_rng *rng, double lo, double hi) { return lo + (hi - lo) * carom_rng_uniform(rng); }
+
+/* The scalar scan's verdict on entry e (schedule.c: free_pair_time_after),
+ * and into *time the pair's absolute time of contact by predict_pair. */
+static int scalar_may_meet(const row_case *rc, int32_t e, int behind, double *time)
+{
+    const body_hot *b = &rc->hot[e >> NEIGHBOURS_IMAGE_BITS];
+    const double *shift = rc->shift4[e & ((1 << NEIGHBOURS_IMAGE_BITS) - 1)];
+    const screen_body *a = &rc->a;
+    double dr[3], dv[3], t = behind ? (b->t <= a->t ? a->t : b->t) : a->t, dta = t - a->t, dtb = t - b->t;
+    for (int k = 0; k < 3; k++) {
+        dr[k] = behind ? (b->x[k] + b->v[k] * dtb) - (a->x[k] + a->v[k] * dta) : (b->x[k] + b->v[k] * dtb) - a->x[k];
+        dr[k] += shift[k];
+        dv[k] = b->v[k] - a->v[k];
+    }
+    double radii = a->radius + b->radius;
+    *time = t + predict_pair(dr, dv, radii);
+    return behind ? predict_pair_may_meet(dr, dv, radii, a->horizon - t)
+                  : predict_pair_may_meet_scaled(dr, dv, radii, a->scale);
+}
+
+/* Places the threshold of entry e's pair a few units in the last place from
+ * its c, so that a lane rounding differently from the scalar code shows. */
+static void aim_threshold(row_case *rc, int32_t e, int behind, int ulps)
+{
+    const body_hot *b = &rc->hot[e >> NEIGHBOURS_IMAGE_BITS];
+    const double *shift = rc->shift4[e & 31];
+    double dr[3], dv[3], dtb = rc->a.t - b->t;
+    for (int k = 0; k < 3; k++) {
+        dr[k] = ((b->x[k] + b->v[k] * dtb) - rc->a.x[k]) + shift[k];
+        dv[k] = b->v[k] - rc->a.v[k];
+    }
+    double bb = dr[0] * dv[0] + dr[1] * dv[1] + dr[2] * dv[2], radii = rc->a.radius + b->radius;
+    double c = dr[0] * dr[0] + dr[1] * dr[1] + dr[2] * dr[2] - radii * radii;
+    if (!(bb < 0.0) || !(c > 0.0)) return;
+    double scale = c / bb;
+    for (int k = 0; k < abs(ulps); k++) scale = nextafter(scale, ulps > 0 ? INFINITY : -INFINITY);
+    if (behind) rc->a.horizon = rc->a.t + scale / (-2.0 * (1.0 + 1e-9)); /* b not ahead: t = a's time */
+    else rc->a.scale = scale;
+}
+
+static void random_case(row_case *rc, carom_rng *rng, int behind)
+{
+    const double side[3] = {9.0, 10.0, 11.0};
+    for (int code = 0; code < 27; code++)
+        for (int k = 0, c = code; k < 4; k++, c /= 3) rc->shift4[code][k] = k < 3 ? (c % 3 - 1) * side[k] : 0.0;
+    for (int j = 0; j < RECORDS; j++) {
+        body_hot *b = &rc->hot[j];
+        for (int k = 0; k < 3; k++) {
+            b->x[k] = uniform(rng, -1.6, 1.6);
+            b->v[k] = carom_rng_normal(rng);
+        }
+        b->t = behind ? uniform(rng, 4.0, 6.0) : uniform(rng, 4.0, 5.0);
+        b->radius = uniform(rng, 0.4, 0.5);
+    }
+    /* a few special records: at a's place and speed (b = 0, parallel), exactly touching, NaN */
+    rc->hot[1] = (body_hot){{0.0, 0.0, 0.0}, {0.5, 0.0, 0.0}, 5.0, 0.5};
+    rc->hot[2] = (body_hot){{1.0, 0.0, 0.0}, {-1.0, 0.0, 0.0}, 5.0, 0.5};
+    rc->hot[3] = (body_hot){{NAN, 0.0, 0.0}, {0.0, 0.0, 0.0}, 5.0, 0.5};
+    rc->hot[4] = (body_hot){{0.3, 0.2, 0.1}, {0.0, NAN, 0.0}, 4.5, 0.5};
+    /* exactly touching a once both are at time 6, ahead of a's horizon (behind) */
+    rc->hot[5] = (body_hot){{1.5, 0.0, 0.0}, {-1.0, 0.0, 0.0}, behind ? 6.0 : 5.0, 0.5};
+    for (int m = 0; m < SCREEN_MAX; m++) {
+        int32_t slot = (int32_t)(carom_rng_uniform(rng) * RECORDS), code = (int32_t)(carom_rng_uniform(rng) * 27);
+        if (carom_rng_uniform(rng) < 0.6) code = 13; /* most neighbours are seen directly */
+        if (carom_rng_uniform(rng) < 0.1) slot = 1 + m % 5, code = 13; /* the special records */
+        rc->entries[m] = slot << NEIGHBOURS_IMAGE_BITS | code;
+    }
+    rc->a = (screen_body){{0.0, 0.0, 0.0}, {0.5, 0.0, 0.0}, 5.0, 0.5, 0.0, 0.0};
+    double horizon = carom_rng_uniform(rng) < 0.1 ? INFINITY : uniform(rng, 0.0, 0.4);
+    rc->a.scale = predict_rejection_scale(horizon);
+    rc->a.horizon = rc->a.t + horizon;
+}
+
+/* Every bit of every length of each random row against the scalar verdict. */
+static int compare_rows(int behind, int cases, int *passing, int *wrong_times)
+{
+    carom_rng rng = carom_rng_seed(behind ? 31 : 17);
+    row_case *rc = malloc(sizeof *rc);
+    int wrong = 0;
+    double time[SCREEN_TIMES];
+    for (int n = 0; n < cases; n++) {
+        random_case(rc, &rng, behind);
+        if (n % 3 == 1) aim_threshold(rc, rc->entries[n % SCREEN_MAX], behind, (int)(n % 7) - 3);
+        for (int count = 0; count <= SCREEN_MAX; count++) {
+            const double(*shift4)[4] = (const double(*)[4])rc->shift4;
+            for (int k = 0; k < SCREEN_TIMES; k++) time[k] = -1.0;
+            uint32_t mask = behind ? screen_row_behind(rc->hot, shift4, rc->entries, count, &rc->a, time)
+                                   : screen_row(rc->hot, shift4, rc->entries, count, &rc->a, time);
+            for (int k = 0; k < SCREEN_MAX; k++) {
+                double expected_time = 0.0;
+                int expected = k < count && scalar_may_meet(rc, rc->entries[k], behind, &expected_time);
+                wrong += (int)(mask >> k & 1u) != expected;
+                /* the same bits, NaN for NaN */
+                if (k < count && memcmp(&time[k], &expected_time, sizeof(double)) != 0 &&
+                    !(isnan(time[k]) && isnan(expected_time)))
+                    ++*wrong_times;
+                if (count == SCREEN_MAX) *passing += expected;
+            }
+        }
+    }
+    free(rc);
+    return wrong;
+}
+
+static void test_screen_matches_scalar(void)
+{
+    carom_world *w = NULL;
+    carom_world_def def = carom_default_world_def();
+    CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_OK);
+    CHECK_EQ_INT(w->screens_by_four, screen_available());
+    carom_world_destroy(w);
+    if (!screen_available()) {
+        printf("  (this processor has no AVX2: the scans run the scalar screen, checked by every other test)\n");
+        return;
+    }
+    int cases = check_quick() ? 300 : 3000;
+    for (int behind = 0; behind <= 1; behind++) {
+        int passing = 0, wrong_times = 0, wrong = compare_rows(behind, cases, &passing, &wrong_times);
+        CHECK_MSG(wrong == 0, "%s: %d bits differ from the scalar screen", behind ? "behind" : "at the clock", wrong);
+        CHECK_MSG(wrong_times == 0, "%s: %d times differ from predict_pair's", behind ? "behind" : "at the clock",
+                  wrong_times);
+        /* the cases reach both answers */
+        CHECK_MSG(passing > cases && passing < cases * SCREEN_MAX / 2, "%s: %d of %d pass",
+                  behind ? "behind" : "at the clock", passing, cases * SCREEN_MAX);
+    }
+}
+
+typedef struct event_log {
+    carom_event *events;
+    int count, capacity;
+} event_log;
+
+static int keep_event(void *user, const carom_event *e)
+{
+    event_log *log = user;
+    if (log->count < log->capacity) log->events[log->count++] = *e;
+    return 0;
+}
+
+/* 4 n^3 spheres on a jittered fcc lattice at packing eta (radii 0.5, or 0.4
+ * to 0.5 when mixed), walls on y when walled; neighbour lists on. */
+static carom_world *dense_world(int n, double eta, int mixed, int walled, event_log *log)
+{
+    static const double basis[4][3] = {{0, 0, 0}, {0.5, 0.5, 0}, {0.5, 0, 0.5}, {0, 0.5, 0.5}};
+    int count = 4 * n * n * n;
+    carom_rng rng = carom_rng_seed(99);
+    double side = cbrt(count * 3.14159265358979323846 / 6.0 / eta), a = side / n;
+    carom_world_def def = carom_default_world_def();
+    def.box = (carom_vec){side, walled ? side + 1.0 : side, side};
+    if (walled) def.boundary[1] = CAROM_WALLS;
+    def.neighbour_shell = 0.3;
+    def.on_event = keep_event;
+    def.user = log;
+    carom_world *w = NULL;
+    CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_OK);
+    for (int b = 0; b < count; b++) {
+        int cell = b / 4, k[3] = {cell % n, cell / n % n, cell / (n * n)};
+        carom_body_def body = carom_default_body_def();
+        double x[3];
+        for (int d = 0; d < 3; d++)
+            x[d] = -0.5 * side + (k[d] + basis[b % 4][d] + 0.25) * a + 0.05 * (carom_rng_uniform(&rng) - 0.5);
+        body.position = (carom_vec){x[0], x[1], x[2]};
+        body.velocity = (carom_vec){carom_rng_normal(&rng), carom_rng_normal(&rng), carom_rng_normal(&rng)};
+        body.radius = mixed ? 0.4 + 0.1 * carom_rng_uniform(&rng) : 0.5;
+        CHECK(carom_world_add_body(w, &body, NULL) == CAROM_OK);
+    }
+    return w;
+}
+
+/* 8 spheres of radius 1.6 at (+-3, +-3, +-3) among 1,100 of radii 0.4
+ * to 0.5 placed at random where they fit, in a periodic cube of side 12:
+ * the large ones' rows hold more than SCREEN_MAX entries. */
+static carom_world *mixture_world(event_log *log)
+{
+    carom_world_def def = carom_default_world_def();
+    def.box = (carom_vec){12.0, 12.0, 12.0};
+    def.neighbour_shell = 0.3;
+    def.on_event = keep_event;
+    def.user = log;
+    carom_world *w = NULL;
+    CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_OK);
+    carom_rng rng = carom_rng_seed(5);
+    for (int k = 0; k < 8; k++) {
+        carom_body_def body = carom_default_body_def();
+        body.position = (carom_vec){k & 1 ? 3.0 : -3.0, k & 2 ? 3.0 : -3.0, k & 4 ? 3.0 : -3.0};
+        body.radius = 1.6;
+        body.velocity = (carom_vec){carom_rng_normal(&rng), carom_rng_normal(&rng), carom_rng_normal(&rng)};
+        CHECK(carom_world_add_body(w, &body, NULL) == CAROM_OK);
+    }
+    for (int tries = 0; tries < 200000 && carom_world_body_count(w) < 1100; tries++) {
+        carom_body_def body = carom_default_body_def();
+        body.position = (carom_vec){uniform(&rng, -6.0, 6.0), uniform(&rng, -6.0, 6.0), uniform(&rng, -6.0, 6.0)};
+        body.radius = uniform(&rng, 0.4, 0.5);
+        body.velocity = (carom_vec){carom_rng_normal(&rng), carom_rng_normal(&rng), carom_rng_normal(&rng)};
+        (void)carom_world_add_body(w, &body, NULL); /* refused where it would overlap */
+    }
+    CHECK_EQ_INT(carom_world_body_count(w), 1100);
+    return w;
+}
+
+static int same_bits(const void *a, const void *b, size_t bytes) { return memcmp(a, b, bytes) == 0; }
+
+/* One fluid run twice, with the screen and without: the same events and
+ * the same final states, bit for bit. mixed: 2, mixture_world. */
+static void run_both_ways(int mixed, int walled)
+{
+    enum { EVENTS = 30000 };
+    int events = check_quick() ? EVENTS / 10 : EVENTS;
+    event_log logs[2];
+    carom_world *w[2];
+    for (int s = 0; s < 2; s++) {
+        logs[s] = (event_log){calloc((size_t)events, sizeof(carom_event)), 0, events};
+        w[s] = mixed == 2 ? mixture_world(&logs[s]) : dense_world(5, 0.45, mixed, walled, &logs[s]);
+        w[s]->screens_by_four = s == 0 ? screen_available() : 0;
+        CHECK(carom_world_run(w[s], INFINITY, events) == CAROM_OK);
+        CHECK(w[s]->nb.on);
+    }
+    int32_t longest = 0;
+    for (int32_t i = 0; i < w[0]->count; i++) longest = w[0]->nb.count[i] > longest ? w[0]->nb.count[i] : longest;
+    CHECK_MSG(mixed != 2 || longest > SCREEN_MAX, "the longest row holds %d entries", longest);
+    /* the log holds the collisions among the run's events (renewals are the rest) */
+    CHECK_EQ_INT(logs[0].count, logs[1].count);
+    CHECK_MSG(logs[0].count > events / 2, "%d collisions in %d events", logs[0].count, events);
+    int differing = 0;
+    for (int k = 0; k < logs[0].count && k < logs[1].count; k++) {
+        const carom_event *e = &logs[0].events[k], *f = &logs[1].events[k];
+        differing += !(e->kind == f->kind && e->i == f->i && e->j == f->j && same_bits(&e->time, &f->time, sizeof(double)));
+    }
+    CHECK_MSG(differing == 0, "mixed %d walled %d: %d events differ", mixed, walled, differing);
+    int32_t n = carom_world_body_count(w[0]), states_differ = 0;
+    for (int32_t id = 0; id < n; id++) {
+        carom_body_state p, q;
+        CHECK(carom_world_get_body(w[0], id, &p) == CAROM_OK && carom_world_get_body(w[1], id, &q) == CAROM_OK);
+        states_differ += !(same_bits(&p.position, &q.position, sizeof p.position) &&
+                           same_bits(&p.velocity, &q.velocity, sizeof p.velocity) && p.collisions == q.collisions);
+    }
+    CHECK_MSG(states_differ == 0, "mixed %d walled %d: %d of %d bodies differ", mixed, walled, states_differ, n);
+    for (int s = 0; s < 2; s++) {
+        carom_world_destroy(w[s]);
+        free(logs[s].events);
+    }
+}
+
+static void test_runs_keep_their_bits(void)
+{
+    run_both_ways(0, 0);
+    run_both_ways(1, 0);
+    run_both_ways(1, 1);
+    run_both_ways(2, 0);
+}
+
+int main(void)
+{
+    RUN(test_screen_matches_scalar);
+    RUN(test_runs_keep_their_bits);
+    return CHECK_SUMMARY();
+}
