@@ -171,8 +171,9 @@ static int keep_event(void *user, const carom_event *e)
 }
 
 /* 4 n^3 spheres on a jittered fcc lattice at packing eta (radii 0.5, or 0.4
- * to 0.5 when mixed), walls on y when walled; neighbour lists on. */
-static carom_world *dense_world(int n, double eta, int mixed, int walled, event_log *log)
+ * to 0.5 when mixed), walls on y when walled; neighbour lists with shell
+ * (cell lists where shell < 0). */
+static carom_world *dense_world(int n, double eta, int mixed, int walled, double shell, event_log *log)
 {
     static const double basis[4][3] = {{0, 0, 0}, {0.5, 0.5, 0}, {0.5, 0, 0.5}, {0, 0.5, 0.5}};
     int count = 4 * n * n * n;
@@ -181,7 +182,7 @@ static carom_world *dense_world(int n, double eta, int mixed, int walled, event_
     carom_world_def def = carom_default_world_def();
     def.box = (carom_vec){side, walled ? side + 1.0 : side, side};
     if (walled) def.boundary[1] = CAROM_WALLS;
-    def.neighbour_shell = 0.3;
+    def.neighbour_shell = shell;
     def.on_event = keep_event;
     def.user = log;
     carom_world *w = NULL;
@@ -231,11 +232,37 @@ static carom_world *mixture_world(event_log *log)
     return w;
 }
 
+/* n^2 disks of radius 0.5 on a jittered square lattice at area fraction
+ * phi, in a periodic square (cell lists, scanned without the screen: the
+ * run must not depend on the flag). */
+static carom_world *disk_world(int n, double phi, event_log *log)
+{
+    double side = sqrt(n * n * 3.14159265358979323846 / 4.0 / phi), a = side / n;
+    carom_world_def def = carom_default_world_def();
+    def.dim = 2;
+    def.box = (carom_vec){side, side, 0.0};
+    def.on_event = keep_event;
+    def.user = log;
+    carom_world *w = NULL;
+    CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_OK);
+    carom_rng rng = carom_rng_seed(11);
+    for (int b = 0; b < n * n; b++) {
+        carom_body_def body = carom_default_body_def();
+        body.position = (carom_vec){-0.5 * side + (b % n + 0.5) * a + 0.05 * (carom_rng_uniform(&rng) - 0.5),
+                                    -0.5 * side + (b / n + 0.5) * a + 0.05 * (carom_rng_uniform(&rng) - 0.5), 0.0};
+        body.velocity = (carom_vec){carom_rng_normal(&rng), carom_rng_normal(&rng), 0.0};
+        body.radius = 0.5;
+        CHECK(carom_world_add_body(w, &body, NULL) == CAROM_OK);
+    }
+    return w;
+}
+
 static int same_bits(const void *a, const void *b, size_t bytes) { return memcmp(a, b, bytes) == 0; }
 
 /* One fluid run twice, with the screen and without: the same events and
- * the same final states, bit for bit. mixed: 2, mixture_world. */
-static void run_both_ways(int mixed, int walled)
+ * the same final states, bit for bit. mixed: 2, mixture_world, 3, disks;
+ * lists: 0, cell lists at packing 0.3. */
+static void run_both_ways(int mixed, int walled, int lists)
 {
     enum { EVENTS = 30000 };
     int events = check_quick() ? EVENTS / 10 : EVENTS;
@@ -243,13 +270,16 @@ static void run_both_ways(int mixed, int walled)
     carom_world *w[2];
     for (int s = 0; s < 2; s++) {
         logs[s] = (event_log){calloc((size_t)events, sizeof(carom_event)), 0, events};
-        w[s] = mixed == 2 ? mixture_world(&logs[s]) : dense_world(5, 0.45, mixed, walled, &logs[s]);
+        w[s] = mixed == 3   ? disk_world(24, 0.6, &logs[s])
+               : mixed == 2 ? mixture_world(&logs[s])
+                            : dense_world(5, lists ? 0.45 : 0.3, mixed, walled, lists ? 0.3 : -1.0, &logs[s]);
         w[s]->screens_by_four = s == 0 ? screen_available() : 0;
         CHECK(carom_world_run(w[s], INFINITY, events) == CAROM_OK);
-        CHECK(w[s]->nb.on);
+        CHECK_EQ_INT(w[s]->nb.on, lists);
     }
     int32_t longest = 0;
-    for (int32_t i = 0; i < w[0]->count; i++) longest = w[0]->nb.count[i] > longest ? w[0]->nb.count[i] : longest;
+    for (int32_t i = 0; lists && i < w[0]->count; i++)
+        longest = w[0]->nb.count[i] > longest ? w[0]->nb.count[i] : longest;
     CHECK_MSG(mixed != 2 || longest > SCREEN_MAX, "the longest row holds %d entries", longest);
     /* the log holds the collisions among the run's events (renewals are the rest) */
     CHECK_EQ_INT(logs[0].count, logs[1].count);
@@ -259,7 +289,7 @@ static void run_both_ways(int mixed, int walled)
         const carom_event *e = &logs[0].events[k], *f = &logs[1].events[k];
         differing += !(e->kind == f->kind && e->i == f->i && e->j == f->j && same_bits(&e->time, &f->time, sizeof(double)));
     }
-    CHECK_MSG(differing == 0, "mixed %d walled %d: %d events differ", mixed, walled, differing);
+    CHECK_MSG(differing == 0, "mixed %d walled %d lists %d: %d events differ", mixed, walled, lists, differing);
     int32_t n = carom_world_body_count(w[0]), states_differ = 0;
     for (int32_t id = 0; id < n; id++) {
         carom_body_state p, q;
@@ -267,7 +297,8 @@ static void run_both_ways(int mixed, int walled)
         states_differ += !(same_bits(&p.position, &q.position, sizeof p.position) &&
                            same_bits(&p.velocity, &q.velocity, sizeof p.velocity) && p.collisions == q.collisions);
     }
-    CHECK_MSG(states_differ == 0, "mixed %d walled %d: %d of %d bodies differ", mixed, walled, states_differ, n);
+    CHECK_MSG(states_differ == 0, "mixed %d walled %d lists %d: %d of %d bodies differ", mixed, walled, lists,
+              states_differ, n);
     for (int s = 0; s < 2; s++) {
         carom_world_destroy(w[s]);
         free(logs[s].events);
@@ -276,10 +307,13 @@ static void run_both_ways(int mixed, int walled)
 
 static void test_runs_keep_their_bits(void)
 {
-    run_both_ways(0, 0);
-    run_both_ways(1, 0);
-    run_both_ways(1, 1);
-    run_both_ways(2, 0);
+    for (int lists = 0; lists <= 1; lists++) {
+        run_both_ways(0, 0, lists);
+        run_both_ways(1, 0, lists);
+        run_both_ways(1, 1, lists);
+    }
+    run_both_ways(2, 0, 1);
+    run_both_ways(3, 0, 0);
 }
 
 int main(void)
