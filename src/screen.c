@@ -1,5 +1,7 @@
 /* screen.c — a neighbour row screened four entries at a time (AVX2; see
  * screen.h for what it answers and why the scan's results keep their bits).
+ * The kernel is predict.h's (the pair time of Alder & Wainwright, J. Chem.
+ * Phys. 31, 459 (1959), with the rearranged root of Numerical Recipes 5.6).
  *
  * Four 64-byte hot records are read as eight 32-byte halves and transposed
  * (two 4 x 4 transposes of doubles) into one register a field; the images'
@@ -7,6 +9,8 @@
  *   dr = ((x_j + v_j (t_i - t_j)) - x_i) + shift,  dv = v_j - v_i,
  *   b = (dr0 dv0 + dr1 dv1) + dr2 dv2,  c = ((dr0^2 + dr1^2) + dr2^2) - (r_i + r_j)^2,
  *   may meet = !(b >= 0) & ((c <= 0) | !(c > b scale)),
+ *   time = t + (b >= 0 ? inf : c <= 0 ? 0 : disc <= 0 ? inf : c / (sqrt(disc) - b)),
+ *   disc = b^2 - |dv|^2 c,
  * the comparisons in their unordered forms where the scalar code negates an
  * ordered one, so NaNs answer as they do there. */
 #include "screen.h"
@@ -34,7 +38,8 @@ int screen_available(void)
 
 #if SCREEN_AVX2
 /* rows 0..3 of doubles -> columns 0..3 */
-AVX2 static inline __attribute__((always_inline)) void transpose4(__m256d r0, __m256d r1, __m256d r2, __m256d r3, __m256d col[4])
+AVX2 static inline __attribute__((always_inline)) void transpose4(__m256d r0, __m256d r1, __m256d r2, __m256d r3,
+                                                                  __m256d col[4])
 {
     __m256d lo01 = _mm256_unpacklo_pd(r0, r1), hi01 = _mm256_unpackhi_pd(r0, r1);
     __m256d lo23 = _mm256_unpacklo_pd(r2, r3), hi23 = _mm256_unpackhi_pd(r2, r3);

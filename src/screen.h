@@ -1,20 +1,22 @@
 /* screen.h — a neighbour row screened four entries at a time (AVX2).
  *
- * The lean pair scan (schedule.c) asks, for each entry of a body's list,
- * predict_pair_may_meet_scaled: may this pair meet before the horizon? Most
- * entries are rejected (seven in eight at packing 0.45). This screen asks the
- * same question of four neighbours at once, lane for lane the very operations
- * of the scalar scan in the same order (no fused multiply-add: the function
- * is compiled for AVX2 alone), so each lane's answer has the scalar answer's
- * bits. It answers for the scan's first horizon; the scan then offers only
- * the entries that passed, each screened again at the horizon it has by then.
- * A later horizon rejects a subset of what an earlier one rejects
- * (within = !(c > b scale), and b scale only falls as the horizon does, for
- * an approaching pair, b < 0), so the scan keeps the pairs it kept before,
- * in the same order, and the event sequence is unchanged bit for bit.
+ * A pair scan (schedule.c) asks of each neighbour whether the pair may meet
+ * before the horizon (predict_pair_may_meet_scaled, or predict_pair_may_meet
+ * for a body behind the clock) and, for the few that may, when
+ * (predict_pair_before). Here four neighbours are asked at once, lane for
+ * lane with the very operations of the scalar code in the same order (the
+ * functions are compiled for AVX2 alone, so no fused multiply-add can
+ * appear), and each lane's answer and time have the scalar code's bits. The
+ * screen answers for the horizon the scan has when it starts, and the time
+ * is predict_pair's, without the horizon's early rejection: a pair the
+ * scalar scan would have rejected at its later, nearer horizon meets after
+ * that horizon, so after the best time found by then, and the scan's offer
+ * refuses it. The scan keeps the same pair, and the event sequence is the
+ * same, bit for bit.
  *
- * The function exists on x86-64 with GCC or Clang, and is used where the
- * processor has AVX2 (screen_available), whatever the build's -march. */
+ * The functions exist on x86-64 with GCC or Clang, and are used where the
+ * processor has AVX2 (screen_available, asked once a world), whatever the
+ * build's -march. */
 #ifndef CAROM_SCREEN_H
 #define CAROM_SCREEN_H
 

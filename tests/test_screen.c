@@ -287,7 +287,8 @@ static void run_both_ways(int mixed, int walled, int lists)
     int differing = 0;
     for (int k = 0; k < logs[0].count && k < logs[1].count; k++) {
         const carom_event *e = &logs[0].events[k], *f = &logs[1].events[k];
-        differing += !(e->kind == f->kind && e->i == f->i && e->j == f->j && same_bits(&e->time, &f->time, sizeof(double)));
+        differing += !(e->kind == f->kind && e->i == f->i && e->j == f->j &&
+                       same_bits(&e->time, &f->time, sizeof(double)));
     }
     CHECK_MSG(differing == 0, "mixed %d walled %d lists %d: %d events differ", mixed, walled, lists, differing);
     int32_t n = carom_world_body_count(w[0]), states_differ = 0;
