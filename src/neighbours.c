@@ -540,9 +540,28 @@ static inline uint32_t cells_in_reach_of(double gap[3][3], const cells_pattern *
     return in_reach;
 }
 
+/* cells_in_reach_of for a full stencil, whose cell m = i0 + 3 i1 + 9 i2 lies
+ * dir (i0 - 1, i1 - 1, i2 - 1) from home (cells.c: set_patterns): the squared
+ * gaps are summed in cell_gap2's order (0 + g0^2 is g0^2 exactly, a gap is
+ * never negative or NaN), so every bit is the same, without reading dir. */
+static uint32_t cells_in_reach_27(double gap[3][3], double radii, double shell)
+{
+    double square[3][3], reach = radii + 2.0 * shell, limit = reach * reach * (1.0 + 1e-9); /* reaches() */
+    for (int k = 0; k < 3; k++)
+        for (int m = 0; m < 3; m++) square[k][m] = gap[k][m] * gap[k][m];
+    uint32_t in_reach = 0;
+    for (int i1 = 0; i1 < 3; i1++)
+        for (int i0 = 0; i0 < 3; i0++) {
+            double plane = square[0][i0] + square[1][i1];
+            for (int i2 = 0; i2 < 3; i2++)
+                in_reach |= (uint32_t)(plane + square[2][i2] < limit) << (i0 + 3 * i1 + 9 * i2);
+        }
+    return in_reach;
+}
+
 static uint32_t cells_in_reach(double gap[3][3], const cells_pattern *pattern, double radii, double shell)
 {
-    if (pattern->count == 27) return cells_in_reach_of(gap, pattern, radii, shell, 27);
+    if (pattern->count == 27) return cells_in_reach_27(gap, radii, shell);
     return cells_in_reach_of(gap, pattern, radii, shell, pattern->count);
 }
 
