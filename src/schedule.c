@@ -214,8 +214,11 @@ SCAN void offer_screened(const carom_world *w, int32_t i, candidate *best, const
     double time[SCREEN_TIMES];
     screened->scale = predict_rejection_scale(best->reach - screened->t);
     screened->horizon = best->reach;
-    uint32_t pass = lean ? screen_row(w->hot, w->grid.image_shift4, entries, count, screened, time)
-                         : screen_row_behind(w->hot, w->grid.image_shift4, entries, count, screened, time);
+    screened->limit = best->time;
+    /* without last partners only the row's earliest pairs can be kept (screen.h) */
+    uint32_t pass = lean ? screen_row(w->hot, w->grid.image_shift4, entries, count, screened, time, !check_just)
+                         : screen_row_behind(w->hot, w->grid.image_shift4, entries, count, screened, time,
+                                             !check_just);
     for (; pass; pass &= pass - 1) {
         int k = lowest_bit(pass);
         int32_t j = neighbours_slot(entries[k]);
@@ -226,7 +229,7 @@ SCAN void offer_screened(const carom_world *w, int32_t i, candidate *best, const
 
 static inline screen_body screen_body_of(const body_hot *a)
 {
-    return (screen_body){{a->x[0], a->x[1], a->x[2]}, {a->v[0], a->v[1], a->v[2]}, a->t, a->radius, 0.0, 0.0};
+    return (screen_body){{a->x[0], a->x[1], a->x[2]}, {a->v[0], a->v[1], a->v[2]}, a->t, a->radius, 0.0, 0.0, 0.0};
 }
 
 /* The list scan, the row screened SCREEN_MAX entries at a time. */

@@ -55,7 +55,8 @@ AVX2 static inline __attribute__((always_inline)) void transpose4(__m256d r0, __
 AVX2 static inline __attribute__((always_inline)) uint32_t screen_four(const body_hot *hot,
                                                                        const double (*shift4)[4],
                                                                        const int32_t e[4], const screen_body *a,
-                                                                       double time[4], const int behind)
+                                                                       double time[4], __m256d *times,
+                                                                       const int behind)
 {
     enum { IMAGE_MASK = (1 << NEIGHBOURS_IMAGE_BITS) - 1 };
     __m256d lo[4], hi[4], image[4], f[4], g[4], sh[4];
@@ -105,38 +106,63 @@ AVX2 static inline __attribute__((always_inline)) uint32_t screen_four(const bod
     s = _mm256_blendv_pd(s, never, _mm256_cmp_pd(disc, zero, _CMP_LE_OQ));
     s = _mm256_blendv_pd(s, zero, touching);
     s = _mm256_blendv_pd(s, never, _mm256_cmp_pd(b, zero, _CMP_GE_OQ));
-    _mm256_storeu_pd(time, _mm256_add_pd(t, s));
+    *times = _mm256_add_pd(t, s);
+    _mm256_storeu_pd(time, *times);
     return (uint32_t)_mm256_movemask_pd(_mm256_and_pd(approaching, _mm256_or_pd(touching, within)));
+}
+
+/* nearest: the entries (k < count) whose time is the earliest of the row,
+ * where that time is finite and no later than limit; least holds each
+ * lane's earliest time (a NaN never is). */
+AVX2 static inline __attribute__((always_inline)) uint32_t earliest_of(const double *time, int count, __m256d least,
+                                                                       double limit)
+{
+    least = _mm256_min_pd(least, _mm256_permute2f128_pd(least, least, 0x01));
+    least = _mm256_min_pd(least, _mm256_shuffle_pd(least, least, 0x5));
+    double earliest = _mm256_cvtsd_f64(least);
+    __m256d at = _mm256_set1_pd(earliest);
+    uint32_t mask = 0;
+    for (int k = 0; k < count; k += 4)
+        mask |= (uint32_t)_mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(time + k), at, _CMP_EQ_OQ)) << k;
+    uint32_t keep = (uint32_t)((earliest <= limit) & (earliest < INFINITY));
+    return mask & (count < 32 ? (1u << count) - 1 : ~0u) & (0u - keep);
 }
 
 AVX2 static inline __attribute__((always_inline)) uint32_t screen_entries(const body_hot *hot,
                                                                           const double (*shift4)[4],
                                                                           const int32_t *entries, int count,
                                                                           const screen_body *a, double *time,
-                                                                          const int behind)
+                                                                          const int behind, const int nearest)
 {
     assert(count >= 0 && count <= SCREEN_MAX);
     uint32_t mask = 0;
+    __m256d times, least = _mm256_set1_pd(INFINITY);
     int k = 0;
-    for (; k + 4 <= count; k += 4) mask |= screen_four(hot, shift4, entries + k, a, time + k, behind) << k;
+    for (; k + 4 <= count; k += 4) {
+        mask |= screen_four(hot, shift4, entries + k, a, time + k, &times, behind) << k;
+        least = _mm256_min_pd(times, least);
+    }
     if (k < count) { /* the tail, filled with its first entry (whose extra bits are dropped) */
         int32_t tail[4];
         for (int l = 0; l < 4; l++) tail[l] = entries[k + l < count ? k + l : k];
-        mask |= (screen_four(hot, shift4, tail, a, time + k, behind) & ((1u << (count - k)) - 1)) << k;
+        mask |= (screen_four(hot, shift4, tail, a, time + k, &times, behind) & ((1u << (count - k)) - 1)) << k;
+        least = _mm256_min_pd(times, least); /* the filler repeats a time of the row */
     }
-    return mask;
+    return nearest ? earliest_of(time, count, least, a->limit) : mask;
 }
 
 AVX2 uint32_t screen_row(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,
-                         const screen_body *a, double time[SCREEN_TIMES])
+                         const screen_body *a, double time[SCREEN_TIMES], int nearest)
 {
-    return screen_entries(hot, shift4, entries, count, a, time, 0);
+    return nearest ? screen_entries(hot, shift4, entries, count, a, time, 0, 1)
+                   : screen_entries(hot, shift4, entries, count, a, time, 0, 0);
 }
 
 AVX2 uint32_t screen_row_behind(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,
-                                const screen_body *a, double time[SCREEN_TIMES])
+                                const screen_body *a, double time[SCREEN_TIMES], int nearest)
 {
-    return screen_entries(hot, shift4, entries, count, a, time, 1);
+    return nearest ? screen_entries(hot, shift4, entries, count, a, time, 1, 1)
+                   : screen_entries(hot, shift4, entries, count, a, time, 1, 0);
 }
 #else
 static uint32_t unavailable(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,
@@ -148,14 +174,16 @@ static uint32_t unavailable(const body_hot *hot, const double (*shift4)[4], cons
 }
 
 uint32_t screen_row(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,
-                    const screen_body *a, double time[SCREEN_TIMES])
+                    const screen_body *a, double time[SCREEN_TIMES], int nearest)
 {
+    (void)nearest;
     return unavailable(hot, shift4, entries, count, a, time);
 }
 
 uint32_t screen_row_behind(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,
-                           const screen_body *a, double time[SCREEN_TIMES])
+                           const screen_body *a, double time[SCREEN_TIMES], int nearest)
 {
+    (void)nearest;
     return unavailable(hot, shift4, entries, count, a, time);
 }
 #endif

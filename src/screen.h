@@ -31,6 +31,7 @@ enum { SCREEN_MAX = 32 }; /* entries a call screens: one bit each in the mask */
  * horizon the absolute time (for screen_row_behind). */
 typedef struct screen_body {
     double x[3], v[3], t, radius, scale, horizon;
+    double limit; /* nearest: the best time so far */
 } screen_body;
 
 /* Whether this processor runs screen_row. */
@@ -43,15 +44,23 @@ int screen_available(void);
  * (INFINITY for none; NaN where a record is), bit for bit; time[count] and
  * on, up to SCREEN_TIMES, are scratch. The horizon only rejects pairs that
  * meet after it, which a scan never keeps, so a scan may offer these times
- * in place of predict_pair_before's and keep the same pair. */
+ * in place of predict_pair_before's and keep the same pair.
+ *
+ * With nearest set, the bits are instead those of the entries whose time is
+ * the earliest of the row (time[k] == that time), and none unless that time
+ * is finite and no later than a->limit, the scan's best time so far. Where
+ * the scan keeps the earliest pair by (time, kind, id) and nothing else
+ * (no pair held back as last partners), offering these alone keeps the same
+ * pair: a later one never beats them, an earlier one than the limit always
+ * does, and ties among them go by id whatever the order. */
 enum { SCREEN_TIMES = SCREEN_MAX + 3 };
 uint32_t screen_row(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,
-                    const screen_body *a, double time[SCREEN_TIMES]);
+                    const screen_body *a, double time[SCREEN_TIMES], int nearest);
 
 /* The same for a body i behind the clock: each pair brought to the later of
  * its two times t, as predict_pair_may_meet at the horizon left from there;
  * time[k] = t + predict_pair. */
 uint32_t screen_row_behind(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,
-                           const screen_body *a, double time[SCREEN_TIMES]);
+                           const screen_body *a, double time[SCREEN_TIMES], int nearest);
 
 #endif

@@ -3,7 +3,8 @@
  * Each bit of screen_row and screen_row_behind is compared with the scalar
  * predicate the list scan used before (predict_pair_may_meet_scaled and
  * predict_pair_may_meet, on the scan's own arithmetic written out here), and
- * each time of contact with predict_pair's, bit for bit: on
+ * each time of contact with predict_pair's, bit for bit, and the nearest
+ * mode's bits with the row's earliest times found from those: on
  * random rows of every length up to SCREEN_MAX, through every image, with
  * thresholds placed within a unit in the last place of c, pairs exactly
  * touching or parallel, and NaN records. Then whole runs of dense fluids
@@ -18,6 +19,7 @@
 #include "carom.h"
 #include "check.h"
 #include "predict.h"
+#include "schedule.h"
 #include "screen.h"
 #include "world.h"
 
@@ -98,14 +100,27 @@ static void random_case(row_case *rc, carom_rng *rng, int behind)
         if (carom_rng_uniform(rng) < 0.1) slot = 1 + m % 5, code = 13; /* the special records */
         rc->entries[m] = slot << NEIGHBOURS_IMAGE_BITS | code;
     }
-    rc->a = (screen_body){{0.0, 0.0, 0.0}, {0.5, 0.0, 0.0}, 5.0, 0.5, 0.0, 0.0};
+    rc->a = (screen_body){{0.0, 0.0, 0.0}, {0.5, 0.0, 0.0}, 5.0, 0.5, 0.0, 0.0, 0.0};
     double horizon = carom_rng_uniform(rng) < 0.1 ? INFINITY : uniform(rng, 0.0, 0.4);
     rc->a.scale = predict_rejection_scale(horizon);
     rc->a.horizon = rc->a.t + horizon;
+    rc->a.limit = carom_rng_uniform(rng) < 0.2 ? INFINITY : rc->a.t + uniform(rng, 0.0, 1.5);
+}
+
+/* The bits a nearest screen must give: the entries at the row's earliest
+ * finite time, if it is no later than the limit. */
+static uint32_t expected_nearest(const double *time, int count, double limit)
+{
+    double earliest = INFINITY;
+    for (int k = 0; k < count; k++) earliest = time[k] < earliest ? time[k] : earliest;
+    uint32_t mask = 0;
+    for (int k = 0; k < count; k++) mask |= (uint32_t)(time[k] == earliest && earliest <= limit) << k;
+    return earliest < INFINITY ? mask : 0;
 }
 
 /* Every bit of every length of each random row against the scalar verdict. */
-static int compare_rows(int behind, int cases, int *passing, int *wrong_times)
+static int compare_rows(int behind, int cases, int *passing, int *wrong_times, int *wrong_nearest,
+                        int *nearest_found)
 {
     carom_rng rng = carom_rng_seed(behind ? 31 : 17);
     row_case *rc = malloc(sizeof *rc);
@@ -117,11 +132,13 @@ static int compare_rows(int behind, int cases, int *passing, int *wrong_times)
         for (int count = 0; count <= SCREEN_MAX; count++) {
             const double(*shift4)[4] = (const double(*)[4])rc->shift4;
             for (int k = 0; k < SCREEN_TIMES; k++) time[k] = -1.0;
-            uint32_t mask = behind ? screen_row_behind(rc->hot, shift4, rc->entries, count, &rc->a, time)
-                                   : screen_row(rc->hot, shift4, rc->entries, count, &rc->a, time);
+            uint32_t mask = behind ? screen_row_behind(rc->hot, shift4, rc->entries, count, &rc->a, time, 0)
+                                   : screen_row(rc->hot, shift4, rc->entries, count, &rc->a, time, 0);
+            double expected_times[SCREEN_MAX];
             for (int k = 0; k < SCREEN_MAX; k++) {
                 double expected_time = 0.0;
                 int expected = k < count && scalar_may_meet(rc, rc->entries[k], behind, &expected_time);
+                expected_times[k] = expected_time;
                 wrong += (int)(mask >> k & 1u) != expected;
                 /* the same bits, NaN for NaN */
                 if (k < count && memcmp(&time[k], &expected_time, sizeof(double)) != 0 &&
@@ -129,6 +146,10 @@ static int compare_rows(int behind, int cases, int *passing, int *wrong_times)
                     ++*wrong_times;
                 if (count == SCREEN_MAX) *passing += expected;
             }
+            uint32_t nearest = behind ? screen_row_behind(rc->hot, shift4, rc->entries, count, &rc->a, time, 1)
+                                      : screen_row(rc->hot, shift4, rc->entries, count, &rc->a, time, 1);
+            *wrong_nearest += nearest != expected_nearest(expected_times, count, rc->a.limit);
+            *nearest_found += count == SCREEN_MAX && nearest != 0;
         }
     }
     free(rc);
@@ -148,7 +169,12 @@ static void test_screen_matches_scalar(void)
     }
     int cases = check_quick() ? 300 : 3000;
     for (int behind = 0; behind <= 1; behind++) {
-        int passing = 0, wrong_times = 0, wrong = compare_rows(behind, cases, &passing, &wrong_times);
+        int passing = 0, wrong_times = 0, wrong_nearest = 0, nearest_found = 0;
+        int wrong = compare_rows(behind, cases, &passing, &wrong_times, &wrong_nearest, &nearest_found);
+        CHECK_MSG(wrong_nearest == 0, "%s: %d rows' earliest entries differ", behind ? "behind" : "at the clock",
+                  wrong_nearest);
+        CHECK_MSG(nearest_found > cases / 4 && nearest_found < cases, "%s: an earliest entry in %d of %d full rows",
+                  behind ? "behind" : "at the clock", nearest_found, cases);
         CHECK_MSG(wrong == 0, "%s: %d bits differ from the scalar screen", behind ? "behind" : "at the clock", wrong);
         CHECK_MSG(wrong_times == 0, "%s: %d times differ from predict_pair's", behind ? "behind" : "at the clock",
                   wrong_times);
@@ -173,7 +199,8 @@ static int keep_event(void *user, const carom_event *e)
 /* 4 n^3 spheres on a jittered fcc lattice at packing eta (radii 0.5, or 0.4
  * to 0.5 when mixed), walls on y when walled; neighbour lists with shell
  * (cell lists where shell < 0). */
-static carom_world *dense_world(int n, double eta, int mixed, int walled, double shell, event_log *log)
+static carom_world *dense_world(int n, double eta, int mixed, int walled, double shell, double restitution,
+                               event_log *log)
 {
     static const double basis[4][3] = {{0, 0, 0}, {0.5, 0.5, 0}, {0.5, 0, 0.5}, {0, 0.5, 0.5}};
     int count = 4 * n * n * n;
@@ -183,6 +210,7 @@ static carom_world *dense_world(int n, double eta, int mixed, int walled, double
     def.box = (carom_vec){side, walled ? side + 1.0 : side, side};
     if (walled) def.boundary[1] = CAROM_WALLS;
     def.neighbour_shell = shell;
+    def.restitution = restitution; /* below 1: last partners, and the scans' full walk */
     def.on_event = keep_event;
     def.user = log;
     carom_world *w = NULL;
@@ -261,7 +289,7 @@ static int same_bits(const void *a, const void *b, size_t bytes) { return memcmp
 
 /* One fluid run twice, with the screen and without: the same events and
  * the same final states, bit for bit. mixed: 2, mixture_world, 3, disks;
- * lists: 0, cell lists at packing 0.3. */
+ * lists: 0, cell lists at packing 0.3; walled worlds are also inelastic. */
 static void run_both_ways(int mixed, int walled, int lists)
 {
     enum { EVENTS = 30000 };
@@ -272,7 +300,8 @@ static void run_both_ways(int mixed, int walled, int lists)
         logs[s] = (event_log){calloc((size_t)events, sizeof(carom_event)), 0, events};
         w[s] = mixed == 3   ? disk_world(24, 0.6, &logs[s])
                : mixed == 2 ? mixture_world(&logs[s])
-                            : dense_world(5, lists ? 0.45 : 0.3, mixed, walled, lists ? 0.3 : -1.0, &logs[s]);
+                            : dense_world(5, lists ? 0.45 : 0.3, mixed, walled, lists ? 0.3 : -1.0,
+                                          walled ? 0.95 : 1.0, &logs[s]);
         w[s]->screens_by_four = s == 0 ? screen_available() : 0;
         CHECK(carom_world_run(w[s], INFINITY, events) == CAROM_OK);
         CHECK_EQ_INT(w[s]->nb.on, lists);
@@ -317,9 +346,53 @@ static void test_runs_keep_their_bits(void)
     run_both_ways(3, 0, 0);
 }
 
+/* A body that touches its last partner, approaching it by round-off, must
+ * not meet it again at once (schedule.c: offer_pair's still_touching): its
+ * next pair is the third body's, with the screen as without it, with cells
+ * and with lists. Only the scan that walks every passing entry finds it;
+ * one keeping the row's earliest alone would find the partner and drop it. */
+static void test_last_partner_is_skipped(void)
+{
+    for (int lists = 0; lists <= 1; lists++)
+        for (int screened = 0; screened <= screen_available(); screened++) {
+            carom_world_def def = carom_default_world_def();
+            def.box = (carom_vec){20.0, 20.0, 20.0};
+            def.restitution = 0.5;
+            def.neighbour_shell = lists ? 0.3 : -1.0;
+            carom_world *w = NULL;
+            CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_OK);
+            const double x[3] = {0.0, 1.0, -1.5}, v[3] = {1e-3, 0.0, 1.0};
+            for (int b = 0; b < 3; b++) {
+                carom_body_def body = carom_default_body_def();
+                body.position = (carom_vec){x[b], 0.0, 0.0};
+                body.velocity = (carom_vec){v[b], 0.0, 0.0};
+                body.radius = 0.5;
+                CHECK(carom_world_add_body(w, &body, NULL) == CAROM_OK);
+            }
+            CHECK(carom_world_run(w, 0.0, 0) == CAROM_OK); /* lists, cells and the calendar built */
+            CHECK_EQ_INT(w->nb.on, lists);
+            w->screens_by_four = screened;
+            CHECK(w->rest.last_partner != NULL);
+            if (!w->rest.last_partner) {
+                carom_world_destroy(w);
+                continue;
+            }
+            w->rest.last_partner[0] = 1;
+            w->rest.last_partner[1] = 0;
+            int32_t a = w->slot_of[0], c = w->slot_of[2];
+            double t = schedule_prediction(w, a);
+            const body_event *e = world_event(w, a);
+            CHECK_MSG(e->kind == EVENT_PAIR && e->partner == c, "lists %d screened %d: kind %d partner %d at %g", lists,
+                      screened, e->kind, e->partner, t);
+            CHECK_MSG(fabs(t - 0.5 / (1.0 - 1e-3)) < 1e-12, "lists %d screened %d: t = %.17g", lists, screened, t);
+            carom_world_destroy(w);
+        }
+}
+
 int main(void)
 {
     RUN(test_screen_matches_scalar);
     RUN(test_runs_keep_their_bits);
+    RUN(test_last_partner_is_skipped);
     return CHECK_SUMMARY();
 }
