@@ -207,7 +207,9 @@ SCAN void scan_listed_pairs(const carom_world *w, int32_t i, candidate *best, co
  * screen (screen.h), with the times it gives, in their order. A pair the
  * scalar scan would have rejected at its later horizon meets after that
  * horizon, past the best so far, and offer_pair refuses it; so the same
- * pair is kept, bit for bit. */
+ * pair is kept, bit for bit. Without a last partner to hold back
+ * (check_just), the screen passes only the row's earliest pairs, the only
+ * ones that can be kept. */
 SCAN void offer_screened(const carom_world *w, int32_t i, candidate *best, const int32_t *entries, int count,
                          screen_body *screened, const int check_just, const int lean)
 {
@@ -215,7 +217,6 @@ SCAN void offer_screened(const carom_world *w, int32_t i, candidate *best, const
     screened->scale = predict_rejection_scale(best->reach - screened->t);
     screened->horizon = best->reach;
     screened->limit = best->time;
-    /* without last partners only the row's earliest pairs can be kept (screen.h) */
     uint32_t pass = lean ? screen_row(w->hot, w->grid.image_shift4, entries, count, screened, time, !check_just)
                          : screen_row_behind(w->hot, w->grid.image_shift4, entries, count, screened, time,
                                              !check_just);
