@@ -123,11 +123,11 @@ static void set_patterns(cells *grid)
                     pattern->shifted |= pattern->image[m] != CELLS_NO_IMAGE;
                 }
     }
-    for (int code = 0; code < 27; code++)
-        for (int a = 0, c = code; a < 4; a++, c /= 3) {
-            if (a < 3) grid->image_shift[code][a] = (c % 3 - 1) * grid->side[a];
-            grid->image_shift4[code][a] = a < 3 ? grid->image_shift[code][a] : 0.0;
-        }
+    for (int code = 0; code < 27; code++) {
+        for (int a = 0, c = code; a < 3; a++, c /= 3)
+            grid->image_shift4[code][a] = grid->image_shift[code][a] = (c % 3 - 1) * grid->side[a];
+        grid->image_shift4[code][3] = 0.0;
+    }
 }
 
 /* Files every cell under its pattern. */

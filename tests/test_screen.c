@@ -287,10 +287,12 @@ static carom_world *disk_world(int n, double phi, event_log *log)
 
 static int same_bits(const void *a, const void *b, size_t bytes) { return memcmp(a, b, bytes) == 0; }
 
+enum fluid { ONE_SIZE, POLYDISPERSE, MIXTURE, DISKS };
+
 /* One fluid run twice, with the screen and without: the same events and
- * the same final states, bit for bit. mixed: 2, mixture_world, 3, disks;
- * lists: 0, cell lists at packing 0.3; walled worlds are also inelastic. */
-static void run_both_ways(int mixed, int walled, int lists)
+ * the same final states, bit for bit. lists: 0, cell lists at packing 0.3;
+ * walled worlds are also inelastic. */
+static void run_both_ways(enum fluid fluid, int walled, int lists)
 {
     enum { EVENTS = 30000 };
     int events = check_quick() ? EVENTS / 10 : EVENTS;
@@ -298,10 +300,10 @@ static void run_both_ways(int mixed, int walled, int lists)
     carom_world *w[2];
     for (int s = 0; s < 2; s++) {
         logs[s] = (event_log){calloc((size_t)events, sizeof(carom_event)), 0, events};
-        w[s] = mixed == 3   ? disk_world(24, 0.6, &logs[s])
-               : mixed == 2 ? mixture_world(&logs[s])
-                            : dense_world(5, lists ? 0.45 : 0.3, mixed, walled, lists ? 0.3 : -1.0,
-                                          walled ? 0.95 : 1.0, &logs[s]);
+        w[s] = fluid == DISKS     ? disk_world(24, 0.6, &logs[s])
+               : fluid == MIXTURE ? mixture_world(&logs[s])
+                                  : dense_world(5, lists ? 0.45 : 0.3, fluid == POLYDISPERSE, walled,
+                                                lists ? 0.3 : -1.0, walled ? 0.95 : 1.0, &logs[s]);
         w[s]->screens_by_four = s == 0 ? screen_available() : 0;
         CHECK(carom_world_run(w[s], INFINITY, events) == CAROM_OK);
         CHECK_EQ_INT(w[s]->nb.on, lists);
@@ -309,7 +311,7 @@ static void run_both_ways(int mixed, int walled, int lists)
     int32_t longest = 0;
     for (int32_t i = 0; lists && i < w[0]->count; i++)
         longest = w[0]->nb.count[i] > longest ? w[0]->nb.count[i] : longest;
-    CHECK_MSG(mixed != 2 || longest > SCREEN_MAX, "the longest row holds %d entries", longest);
+    CHECK_MSG(fluid != MIXTURE || longest > SCREEN_MAX, "the longest row holds %d entries", longest);
     /* the log holds the collisions among the run's events (renewals are the rest) */
     CHECK_EQ_INT(logs[0].count, logs[1].count);
     CHECK_MSG(logs[0].count > events / 2, "%d collisions in %d events", logs[0].count, events);
@@ -319,7 +321,7 @@ static void run_both_ways(int mixed, int walled, int lists)
         differing += !(e->kind == f->kind && e->i == f->i && e->j == f->j &&
                        same_bits(&e->time, &f->time, sizeof(double)));
     }
-    CHECK_MSG(differing == 0, "mixed %d walled %d lists %d: %d events differ", mixed, walled, lists, differing);
+    CHECK_MSG(differing == 0, "fluid %d walled %d lists %d: %d events differ", fluid, walled, lists, differing);
     int32_t n = carom_world_body_count(w[0]), states_differ = 0;
     for (int32_t id = 0; id < n; id++) {
         carom_body_state p, q;
@@ -327,7 +329,7 @@ static void run_both_ways(int mixed, int walled, int lists)
         states_differ += !(same_bits(&p.position, &q.position, sizeof p.position) &&
                            same_bits(&p.velocity, &q.velocity, sizeof p.velocity) && p.collisions == q.collisions);
     }
-    CHECK_MSG(states_differ == 0, "mixed %d walled %d lists %d: %d of %d bodies differ", mixed, walled, lists,
+    CHECK_MSG(states_differ == 0, "fluid %d walled %d lists %d: %d of %d bodies differ", fluid, walled, lists,
               states_differ, n);
     for (int s = 0; s < 2; s++) {
         carom_world_destroy(w[s]);
@@ -338,12 +340,12 @@ static void run_both_ways(int mixed, int walled, int lists)
 static void test_runs_keep_their_bits(void)
 {
     for (int lists = 0; lists <= 1; lists++) {
-        run_both_ways(0, 0, lists);
-        run_both_ways(1, 0, lists);
-        run_both_ways(1, 1, lists);
+        run_both_ways(ONE_SIZE, 0, lists);
+        run_both_ways(POLYDISPERSE, 0, lists);
+        run_both_ways(POLYDISPERSE, 1, lists);
     }
-    run_both_ways(2, 0, 1);
-    run_both_ways(3, 0, 0);
+    run_both_ways(MIXTURE, 0, 1);
+    run_both_ways(DISKS, 0, 0);
 }
 
 /* A body that touches its last partner, approaching it by round-off, must
