@@ -21,8 +21,22 @@
  * the events themselves (about EVENTS_PER_BUCKET per bucket near the front)
  * whenever the buckets are rebuilt.
  *
- * The heap has four children per node, which share one 64-byte cache line
- * (LaMarca & Ladner, J. Exp. Algorithmics 1996).
+ * The near future is held two ways. Up to FLAT_MAX events (nearly always:
+ * a bucket's events, a few dozen at most) sit unsorted, and the earliest is
+ * found by a scan with selections, not branches: in a heap, which child is
+ * earliest and where a sift stops are coin flips, and the sifts cost more
+ * mispredicted branches than any other part of the engine (issue 16). An
+ * event is added at the end, removed by moving the last into its place, and
+ * retimed where it is. More events than that (a jam, or a calendar with no
+ * finite time, all near) turn the array into a heap with four children per
+ * node, which share one 64-byte cache line (LaMarca & Ladner, J. Exp.
+ * Algorithmics 1996), until a quarter of that is left; any heap is also a
+ * valid unsorted array, so going back costs nothing. Either way the earliest
+ * in (time, key) is served, so the order of events does not depend on which.
+ * A calendar for PREFETCH_FROM_BODIES bodies or more keeps the heap always:
+ * there the engine prefetches the next events' records from the heap's top
+ * (the root's children are the next few), which an unsorted array does not
+ * give for free (bench/README.md, "The calendar's near events unsorted").
  */
 #include "calendar.h"
 
@@ -34,12 +48,18 @@
 #include "memory.h"
 #include "prefetch.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 enum {
     EVENTS_PER_BUCKET = 8,
     MIN_BUCKETS = 16,
     BODIES_PER_BUCKET = 4, /* the ring has about capacity / 4 buckets */
     NEAR_LIMIT_FLOOR = 1024,
     NO_BODY = -1,
+    FLAT_MAX = CALENDAR_FLAT_MAX, /* more near events than this: a heap (a scan's ties fit a 64-bit mask) */
+    SCAN_BLOCK = 8,  /* a scan reads whole blocks, so that its loop rarely changes its count of turns */
 };
 
 /* ---- the near heap ---- */
@@ -105,19 +125,100 @@ static void sift_down(calendar *cal, int32_t k)
     place(cal, k, e);
 }
 
-static void heap_push(calendar *cal, int32_t b)
+/* Floyd's bottom-up construction: every parent sifted down, the last first. */
+static void heapify(calendar *cal)
 {
-    place(cal, cal->near_count++, (calendar_entry){cal->body[b].time, b});
-    sift_up(cal, cal->near_count - 1);
+    for (int32_t k = (cal->near_count - 2) / 4; k >= 0; k--) sift_down(cal, k);
+    cal->near_is_heap = 1;
 }
 
-static void heap_remove(calendar *cal, int32_t k)
+static void near_push(calendar *cal, int32_t b)
+{
+    place(cal, cal->near_count++, (calendar_entry){cal->body[b].time, b});
+    if (cal->near_is_heap) sift_up(cal, cal->near_count - 1);
+    else if (cal->near_count > cal->flat_most) heapify(cal);
+}
+
+/* Every slot from near_count up to FLAT_MAX holds an infinite time, so that
+ * a scan of whole blocks needs no test of where the events end. */
+static void near_remove(calendar *cal, int32_t k)
 {
     calendar_entry last = cal->heap[--cal->near_count];
-    if (k == cal->near_count) return;
-    place(cal, k, last);
-    sift_up(cal, k);
-    sift_down(cal, cal->body[last.body].where);
+    if (!cal->near_is_heap) {
+        place(cal, k, last); /* when k was the last, only its own slot, rewritten below */
+    } else if (k != cal->near_count) {
+        place(cal, k, last);
+        sift_up(cal, k);
+        sift_down(cal, cal->body[last.body].where);
+    }
+    cal->heap[cal->near_count].time = INFINITY;
+    if (cal->near_count <= cal->flat_most / 4) cal->near_is_heap = 0; /* apart, so that no count flips it back and forth */
+}
+
+/* Empties the near events' slots (their bodies are filed elsewhere or none). */
+static void near_forget(calendar *cal)
+{
+    for (int32_t k = 0; k < cal->near_count && k < FLAT_MAX; k++) cal->heap[k].time = INFINITY;
+    cal->near_count = 0;
+    cal->near_is_heap = 0;
+}
+
+/* The position of the earliest of the unsorted near events (count >= 1):
+ * the least time by selections over whole blocks, then a mask of the
+ * entries at that time. A pair's event is held by both its bodies at one
+ * time, so a shared time is common, and the first two entries at it are
+ * told apart by their keys with a selection; a third is rare. */
+#if defined(__SSE2__)
+/* Two entries' times in one register (SSE2 is part of every x86-64). */
+static inline __m128d two_times(const calendar_entry *near, int32_t k)
+{
+    return _mm_loadh_pd(_mm_load_sd(&near[k].time), &near[k + 1].time);
+}
+
+/* The least time of blocks [0, count) of entries, and the mask of entries at it. */
+static uint64_t flat_least(const calendar_entry *near, int32_t count)
+{
+    __m128d least = _mm_set1_pd(INFINITY);
+    for (int32_t k = 0; k < count; k += SCAN_BLOCK)
+        for (int32_t j = 0; j < SCAN_BLOCK; j += 2) least = _mm_min_pd(two_times(near, k + j), least);
+    __m128d best = _mm_min_pd(least, _mm_unpackhi_pd(least, least));
+    best = _mm_unpacklo_pd(best, best);
+    uint64_t at_best = 0;
+    for (int32_t k = 0; k < count; k += SCAN_BLOCK)
+        for (int32_t j = 0; j < SCAN_BLOCK; j += 2)
+            at_best |= (uint64_t)_mm_movemask_pd(_mm_cmpeq_pd(two_times(near, k + j), best)) << (k + j);
+    return at_best;
+}
+#else
+static uint64_t flat_least(const calendar_entry *near, int32_t count)
+{
+    double least[2] = {INFINITY, INFINITY};
+    for (int32_t k = 0; k < count; k += SCAN_BLOCK)
+        for (int32_t j = 0; j < SCAN_BLOCK; j++)
+            least[j & 1] = near[k + j].time < least[j & 1] ? near[k + j].time : least[j & 1];
+    double best = least[1] < least[0] ? least[1] : least[0];
+    uint64_t at_best = 0;
+    for (int32_t k = 0; k < count; k += SCAN_BLOCK)
+        for (int32_t j = 0; j < SCAN_BLOCK; j++) at_best |= (uint64_t)(near[k + j].time == best) << (k + j);
+    return at_best;
+}
+#endif
+
+static int32_t flat_earliest(const calendar *cal)
+{
+    const calendar_entry *near = cal->heap;
+    int32_t count = cal->near_count;
+    uint64_t at_best = flat_least(near, count) & ~0ull >> (64 - count); /* empty slots are no events */
+    assert(at_best != 0);
+    int32_t first = __builtin_ctzll(at_best);
+    uint64_t rest = at_best & (at_best - 1);
+    int32_t second = __builtin_ctzll(rest | (uint64_t)(rest == 0) << first);
+    first = key_of(cal, near[second].body) < key_of(cal, near[first].body) ? second : first;
+    for (rest &= rest - 1; rest; rest &= rest - 1) {
+        int32_t k = __builtin_ctzll(rest);
+        if (key_of(cal, near[k].body) < key_of(cal, near[first].body)) first = k;
+    }
+    return first;
 }
 
 /* ---- bucket lists ---- */
@@ -166,7 +267,7 @@ static void attach(calendar *cal, int32_t b)
         return;
     }
     double x = bucket_position(cal, cal->body[b].time);
-    if (near(cal, cal->body[b].time)) heap_push(cal, b);
+    if (near(cal, cal->body[b].time)) near_push(cal, b);
     else if (x < (double)(cal->current + cal->bucket_count))
         link(cal, b, (int32_t)((int64_t)x & (cal->bucket_count - 1)));
     else link(cal, b, overflow_bucket(cal));
@@ -175,7 +276,7 @@ static void attach(calendar *cal, int32_t b)
 static void detach(calendar *cal, int32_t b)
 {
     int32_t where = cal->body[b].where;
-    if (where >= 0) heap_remove(cal, where);
+    if (where >= 0) near_remove(cal, where);
     else if (where != CALENDAR_ABSENT) unlink_body(cal, b);
     cal->body[b].where = CALENDAR_ABSENT;
 }
@@ -200,7 +301,8 @@ static int32_t gather(calendar *cal)
         }
         cal->head[bucket] = NO_BODY;
     }
-    cal->near_count = cal->ring_count = 0;
+    near_forget(cal);
+    cal->ring_count = 0;
     return pending;
 }
 
@@ -279,7 +381,7 @@ static void advance(calendar *cal)
     for (int32_t b = cal->head[bucket], next; b != NO_BODY; b = next) {
         next = cal->body[b].next;
         cal->ring_count--;
-        heap_push(cal, b);
+        near_push(cal, b);
     }
     cal->head[bucket] = NO_BODY;
 }
@@ -317,7 +419,8 @@ int32_t calendar_first(calendar *cal)
         if (cal->ring_count == 0) rebuild(cal); /* only overflow left: start again at its earliest */
         else advance(cal);
     }
-    return cal->heap[0].body;
+    cal->first = cal->near_is_heap ? 0 : flat_earliest(cal);
+    return cal->heap[cal->first].body;
 }
 
 /* ---- the interface ---- */
@@ -336,8 +439,11 @@ static int32_t ring_size_for(int32_t capacity)
 }
 
 /* heap = block + 3, so heap[1 + 4 m] .. heap[4 + 4 m] fill one cache line.
- * Room for every body, though only the near future is ever touched. */
-static size_t block_bytes(int32_t capacity) { return ((size_t)capacity + 3) * sizeof(calendar_entry); }
+ * Room for every body, though only the near future is ever touched, and
+ * for FLAT_MAX entries at least, which a scan may read (their first use is
+ * set, so that no read is of memory never written). */
+static int32_t near_room(int32_t capacity) { return capacity > FLAT_MAX ? capacity : FLAT_MAX; }
+static size_t block_bytes(int32_t capacity) { return ((size_t)near_room(capacity) + 3) * sizeof(calendar_entry); }
 static size_t head_bytes(int32_t buckets) { return ((size_t)buckets + 1) * sizeof(int32_t); }
 
 static void free_arrays(calendar *cal)
@@ -368,9 +474,11 @@ int calendar_reserve(calendar *cal, int32_t capacity)
     free_arrays(cal);
     cal->block = block;
     cal->heap = block + 3;
+    for (int32_t k = 0; k < FLAT_MAX; k++) cal->heap[k] = (calendar_entry){INFINITY, NO_BODY};
     cal->body = body;
     cal->head = head;
     cal->capacity = capacity;
+    cal->flat_most = capacity < PREFETCH_FROM_BODIES ? FLAT_MAX : 0;
     cal->bucket_count = buckets;
     for (int32_t b = 0; b <= buckets; b++) head[b] = NO_BODY;
     cal->mode = CALENDAR_COLLECTING; /* buckets are chosen at the next calendar_first */
@@ -393,7 +501,8 @@ void calendar_clear(calendar *cal)
 {
     for (int32_t b = 0; b < cal->capacity; b++) cal->body[b].where = CALENDAR_ABSENT;
     for (int32_t b = 0; b <= cal->bucket_count; b++) cal->head[b] = NO_BODY;
-    cal->count = cal->near_count = cal->ring_count = 0;
+    near_forget(cal);
+    cal->count = cal->ring_count = 0;
     cal->mode = CALENDAR_COLLECTING;
 }
 
@@ -404,8 +513,9 @@ void calendar_set(calendar *cal, int32_t body, double t)
     calendar_body *r = &cal->body[body];
     int32_t k = r->where;
     if (k >= 0 && near(cal, t)) {
-        double old = r->time; /* stays in the heap: re-sift in place */
+        double old = r->time; /* stays near: retimed in place (and sifted, in a heap) */
         r->time = cal->heap[k].time = t;
+        if (!cal->near_is_heap) return;
         if (t < old) sift_up(cal, k);
         else sift_down(cal, k);
         return;

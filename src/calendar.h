@@ -19,6 +19,11 @@ typedef struct calendar_entry {
 } calendar_entry;
 _Static_assert(sizeof(calendar_entry) == 16, "four heap entries, a node's children, to a cache line");
 
+/* At most this many near events are held unsorted (calendar.c), and only
+ * in calendars for fewer than PREFETCH_FROM_BODIES bodies; slots from
+ * near_count up to it always hold an infinite time. */
+enum { CALENDAR_FLAT_MAX = 64 };
+
 /* Where a body's event is: in the near heap (where >= 0, its position), in
  * bucket b of the ring (where = -2 - b; b = bucket_count is the overflow
  * list), or nowhere (CALENDAR_ABSENT). */
@@ -49,6 +54,9 @@ typedef struct calendar {
     const int32_t *key_of; /* per body: its key (the owner keeps it, and sets it again when it moves); NULL: the body */
     int32_t count;         /* bodies scheduled, anywhere */
     int32_t near_count;    /* of which in the heap */
+    int32_t first;         /* heap[first]: the entry calendar_first returned */
+    int near_is_heap;      /* 1: heap[] is a 4-ary heap; 0: unsorted (few near events, see calendar.c) */
+    int32_t flat_most;     /* the most near events held unsorted: CALENDAR_FLAT_MAX, or 0 for large calendars */
     int32_t ring_count;    /* of which in ring buckets (not in the overflow list) */
     int32_t capacity;      /* bodies 0 .. capacity-1 may be scheduled */
     int32_t bucket_count;  /* ring size, a power of two */
@@ -97,7 +105,7 @@ void calendar_prefetch(const calendar *cal, double t);
  * move events from buckets into the heap, hence not const. */
 int32_t calendar_first(calendar *cal);
 /* The time of the body calendar_first returned. */
-static inline double calendar_first_time(const calendar *cal) { return cal->heap[0].time; }
+static inline double calendar_first_time(const calendar *cal) { return cal->heap[cal->first].time; }
 
 /* Whether body is scheduled, and its time (only if it is). */
 static inline int calendar_has(const calendar *cal, int32_t body)

@@ -9,7 +9,10 @@
  * Also: calendar_reserve keeps the contents, clear empties, removing an absent
  * body is harmless, and draining yields the exact qsort order of the keys.
  * After every step, the buckets are checked for their invariants (every heap
- * event before every other, each list event in the right bucket, the counts).
+ * event before every other, each list event in the right bucket, the counts,
+ * the empty slots that the unsorted near events' scans read). The near
+ * events turn from an unsorted array into a heap and back, and keep the
+ * order across both; a calendar for 2^16 bodies or more keeps the heap.
  * An engine-like sequence on 20,000 bodies (pop, re-time the popped body and a
  * partner later, now and then a far or infinite time) turns the ring many
  * times and is checked against an independent binary heap with lazy deletion.
@@ -122,10 +125,13 @@ static int structure_holds(const calendar *cal)
         listed += n;
         if (bucket < cal->bucket_count) ring += n;
     }
+    if (!cal->near_is_heap && cal->near_count > cal->flat_most) return 0;
+    for (int32_t k = cal->near_count; k < CALENDAR_FLAT_MAX; k++)
+        if (cal->heap[k].time != INFINITY) return 0; /* the scans read these slots */
     for (int32_t k = 0; k < cal->near_count; k++) {
         const calendar_entry *e = &cal->heap[k];
         if (cal->body[e->body].where != k || cal->body[e->body].time != e->time) return 0;
-        if (k > 0) {
+        if (k > 0 && cal->near_is_heap) {
             const calendar_entry *p = &cal->heap[(k - 1) / 4];
             if (e->time < p->time || (e->time == p->time && e->body < p->body)) return 0;
         }
@@ -235,6 +241,53 @@ static void test_random_sequences(void)
 
 /* ---- targeted cases ---- */
 
+/* Pops the first event and removes it, in both; returns 0 on a disagreement. */
+static int drain_one(calendar *cal, reference *ref, int capacity, int step)
+{
+    apply_remove(cal, ref, calendar_first(cal));
+    return agrees(cal, ref, capacity, step);
+}
+
+/* The near events change form: with no finite time every event is near, so
+ * MAX_BODIES of them make a heap; retimed to shared times they stay near,
+ * and drained they go back to an unsorted array (at CALENDAR_FLAT_MAX / 4);
+ * filled again they make a heap again. Every step agrees with the reference,
+ * ties by body included. */
+static void test_near_events_change_form(void)
+{
+    enum { N = MAX_BODIES };
+    calendar cal;
+    reference ref = {{0}, {0}, 0};
+    CHECK_EQ_INT(calendar_init(&cal, N), 0);
+    for (int b = 0; b < N; b++) apply_set(&cal, &ref, b, INFINITY);
+    CHECK(agrees(&cal, &ref, N, 0));
+    CHECK_EQ_INT(cal.mode, CALENDAR_ALL_NEAR);
+    CHECK(cal.near_is_heap);
+    int step = 1, ok = 1;
+    for (int b = 0; b < N && ok; b++, step++) {
+        apply_set(&cal, &ref, (b * 7) % N, (double)below(30));
+        ok = agrees(&cal, &ref, N, step);
+    }
+    CHECK(cal.near_is_heap);
+    int saw_flat = 0;
+    while (ok && ref.count > 5) {
+        ok = drain_one(&cal, &ref, N, step++);
+        saw_flat |= !cal.near_is_heap;
+        CHECK(cal.near_is_heap || ref.count <= CALENDAR_FLAT_MAX);
+    }
+    CHECK(saw_flat);
+    for (int b = 0; b < N && ok; b++, step++)
+        if (!ref.present[b]) {
+            apply_set(&cal, &ref, b, 100.0 + (double)below(5));
+            ok = agrees(&cal, &ref, N, step);
+        }
+    CHECK(cal.near_is_heap);
+    while (ok && ref.count > 0) ok = drain_one(&cal, &ref, N, step++);
+    CHECK(ok);
+    CHECK_EQ_INT(calendar_first(&cal), -1);
+    calendar_free(&cal);
+}
+
 static void test_ties_and_infinity(void)
 {
     calendar cal;
@@ -296,6 +349,18 @@ static void test_clear(void)
     calendar_set(&cal, 10, 8.0);
     CHECK_EQ_INT(cal.count, 2);
     CHECK_EQ_INT(calendar_first(&cal), 10);
+    /* cleared with events near (all of them: no time was finite), then
+     * filled again with later times: the emptied slots hold no event */
+    calendar_clear(&cal);
+    for (int b = 0; b < 50; b++) calendar_set(&cal, b, INFINITY);
+    CHECK_EQ_INT(calendar_first(&cal), 0);
+    for (int b = 0; b < 50; b++) calendar_set(&cal, b, (double)b);
+    CHECK_EQ_INT(calendar_first(&cal), 0);
+    calendar_clear(&cal);
+    calendar_set(&cal, 30, 40.0);
+    calendar_set(&cal, 31, 41.0);
+    CHECK_EQ_INT(calendar_first(&cal), 30);
+    CHECK(structure_holds(&cal));
     calendar_free(&cal);
 }
 
@@ -403,6 +468,41 @@ static void test_ties_go_by_key(void)
             CHECK_MSG(0, "position %d: body %d (key %d), expected %d (key %d)", i, b, b < 0 ? -1 : (int)test_keys[b],
                       keys[i].body, (int)test_keys[keys[i].body]);
         if (b < 0) break;
+        calendar_remove(&cal, b);
+    }
+    CHECK_EQ_INT(mismatches, 0);
+    calendar_free(&cal);
+}
+
+/* A calendar for PREFETCH_FROM_BODIES bodies or more keeps its near events
+ * in a heap, whose top the engine's prefetching reads, and serves the same
+ * order: many shared times, drained after random retimings. */
+static void test_large_calendars_keep_the_heap(void)
+{
+    enum { N = 1 << 16, USED = 3000 };
+    static keyed keys[USED];
+    calendar cal;
+    CHECK_EQ_INT(calendar_init(&cal, N), 0);
+    CHECK_EQ_INT(cal.flat_most, 0);
+    for (int b = 0; b < USED; b++) {
+        keys[b] = (keyed){(double)below(300) * 0.5, b * 21};
+        calendar_set(&cal, keys[b].body, keys[b].time);
+    }
+    (void)calendar_first(&cal);
+    for (int round = 0; round < USED; round++) {
+        int m = below(USED);
+        keys[m].time = (double)below(300) * 0.5;
+        calendar_set(&cal, keys[m].body, keys[m].time);
+        if (cal.near_count > 0) CHECK(cal.near_is_heap);
+    }
+    CHECK(structure_holds(&cal));
+    qsort(keys, USED, sizeof keys[0], compare_keys);
+    int mismatches = 0;
+    for (int i = 0; i < USED; i++) {
+        int b = calendar_first(&cal);
+        if (b != keys[i].body && mismatches++ < 5) CHECK_MSG(0, "position %d: body %d, expected %d", i, b, keys[i].body);
+        if (b < 0) break;
+        CHECK(cal.near_is_heap);
         calendar_remove(&cal, b);
     }
     CHECK_EQ_INT(mismatches, 0);
@@ -625,6 +725,8 @@ int main(void)
 {
     RUN(test_random_sequences);
     RUN(test_ties_and_infinity);
+    RUN(test_near_events_change_form);
+    RUN(test_large_calendars_keep_the_heap);
     RUN(test_reserve_keeps_contents);
     RUN(test_clear);
     RUN(test_remove_absent);
