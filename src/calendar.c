@@ -62,7 +62,7 @@ enum {
     SCAN_BLOCK = 8,  /* a scan reads whole blocks, so that its loop rarely changes its count of turns */
 };
 
-/* ---- the near heap ---- */
+/* ---- the near events: a heap, or unsorted ---- */
 
 static int32_t key_of(const calendar *cal, int32_t b) { return cal->key_of ? cal->key_of[b] : b; }
 
@@ -163,11 +163,6 @@ static void near_forget(calendar *cal)
     cal->near_is_heap = 0;
 }
 
-/* The position of the earliest of the unsorted near events (count >= 1):
- * the least time by selections over whole blocks, then a mask of the
- * entries at that time. A pair's event is held by both its bodies at one
- * time, so a shared time is common, and the first two entries at it are
- * told apart by their keys with a selection; a third is rare. */
 #if defined(__SSE2__)
 /* Two entries' times in one register (SSE2 is part of every x86-64). */
 static inline __m128d two_times(const calendar_entry *near, int32_t k)
@@ -204,6 +199,11 @@ static uint64_t flat_least(const calendar_entry *near, int32_t count)
 }
 #endif
 
+/* The position of the earliest of the unsorted near events (count >= 1):
+ * the least time by selections over whole blocks, then a mask of the
+ * entries at that time. A pair's event is held by both its bodies at one
+ * time, so a shared time is common, and the first two entries at it are
+ * told apart by their keys with a selection; a third is rare. */
 static int32_t flat_earliest(const calendar *cal)
 {
     const calendar_entry *near = cal->heap;
