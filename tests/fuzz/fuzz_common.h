@@ -28,12 +28,37 @@
         }                                                                            \
     } while (0)
 
-/* Writes the input to this process's file (named once, rewritten each time)
- * with the given suffix; returns its path. */
+/* The files this process has written, removed when it exits normally (a
+ * crash leaves them: libFuzzer keeps the input itself, in its artifacts). */
+enum { FUZZ_INPUT_SUFFIXES = 4 };
+static char fuzz_input_paths[FUZZ_INPUT_SUFFIXES][128];
+
+static inline void fuzz_remove_inputs(void)
+{
+    for (int k = 0; k < FUZZ_INPUT_SUFFIXES; k++)
+        if (fuzz_input_paths[k][0]) remove(fuzz_input_paths[k]);
+}
+
+/* This process's file for the suffix: named on first use, and removed at exit. */
+static inline const char *fuzz_input_path(const char *suffix)
+{
+    char path[128];
+    snprintf(path, sizeof path, "/tmp/carom-fuzz-%ld%s", (long)getpid(), suffix);
+    int k = 0;
+    while (k < FUZZ_INPUT_SUFFIXES && fuzz_input_paths[k][0] && strcmp(fuzz_input_paths[k], path) != 0) k++;
+    if (k == FUZZ_INPUT_SUFFIXES) abort();
+    if (!fuzz_input_paths[k][0]) {
+        if (k == 0 && atexit(fuzz_remove_inputs) != 0) abort();
+        memcpy(fuzz_input_paths[k], path, sizeof path);
+    }
+    return fuzz_input_paths[k];
+}
+
+/* Writes the input to this process's file for the suffix (rewritten each
+ * time); returns its path. */
 static inline const char *fuzz_input_file(const uint8_t *data, size_t size, const char *suffix)
 {
-    static char path[128];
-    snprintf(path, sizeof path, "/tmp/carom-fuzz-%ld%s", (long)getpid(), suffix);
+    const char *path = fuzz_input_path(suffix);
     FILE *f = fopen(path, "wb");
     if (!f) abort();
     if (size > 0 && fwrite(data, 1, size, f) != size) abort();
