@@ -41,10 +41,18 @@ enum { FIRST_WIDTH = 16, WIDTH_STEP = 4 };
 
 /* The shell as a fraction of the largest diameter of the bodies that are
  * not large (below), and the packing fraction from which lists beat cells,
- * in 3D (measured with bench/carom_bench and callgrind; see bench/README.md;
- * in 2D the 9-cell stencil is as fast). Lists cost about 70 bytes a body
- * more than cells: 198 against 128 at 10^6 bodies and packing 0.45, where
- * they are about 30% faster, so they are chosen at every size.
+ * in 3D (measured with bench/carom_bench and callgrind; see bench/README.md).
+ * Lists cost about 70 bytes a body more than cells: 198 against 128 at 10^6
+ * bodies and packing 0.45, where they are about 30% faster, so they are
+ * chosen at every size.
+ *
+ * Hard disks gain from lists only when dense (from area fraction 0.50:
+ * 1.1 times at 0.55, 1.5 to 1.9 times from 0.70, bench/README.md, "Dense
+ * hard disks with lists"), and with shells wider than in 3D: a row holds
+ * the disks within 1 + 2 shell diameters, a number that grows as the square
+ * of the reach and not its cube, so a wide shell costs little in every scan
+ * and saves renewals. The 2D shell keeps the mean row at lists_2d_row
+ * disks (automatic_shell_fraction_2d).
  *
  * A size-asymmetric mixture (the largest radius at least lists_from_spread
  * times the mean) gets lists at any packing and any size: cells as wide as
@@ -70,6 +78,13 @@ static const double shell_narrows_above = 0.45;
  * NEIGHBOURS_SPILL_SHARE with more (16 there): their rows, and the large
  * bodies', move to a pool of long rows, found from the fixed row. */
 static const double lists_from_packing = 0.35;
+static const double lists_from_packing_2d = 0.50;
+/* The 2D shell: a mean of this many disks within reach of a disk's anchor,
+ * the measured best from area fraction 0.55 (fluid) to 0.85 (hexagonal
+ * crystal, where it keeps the second ring of the lattice out of reach),
+ * and at most max_shell_2d diameters. */
+static const double lists_2d_row = 10.0;
+static const double max_shell_2d = 0.6;
 static const double lists_from_spread = 2.0;
 static const double pi = 3.14159265358979323846;
 /* Float anchors: the rounding of an anchor must stay this far inside the shell. */
@@ -209,6 +224,25 @@ static double automatic_shell_fraction(double eta)
     return shell_fraction * sqrt(ratio) * sqrt(sqrt(ratio)); /* ratio^(3/4) */
 }
 
+/* The automatic 2D shell in diameters at area fraction phi: the disks whose
+ * centres lie within 1 + 2 shell diameters of a disk's number 4 phi (1 +
+ * 2 shell)^2 on average (counting itself), lists_2d_row, so the shell is
+ * (sqrt(lists_2d_row / (4 phi)) - 1) / 2: 0.62 at 0.50, 0.45 at 0.70, 0.36
+ * at 0.85. A square root, which IEEE 754 rounds exactly, as in 3D. */
+static double automatic_shell_fraction_2d(double phi)
+{
+    double shell = 0.5 * (sqrt(lists_2d_row / (4.0 * phi)) - 1.0);
+    return phi > 0.0 && shell < max_shell_2d ? shell : max_shell_2d;
+}
+
+/* Whether lists are the automatic choice: dense worlds, or mixtures of far
+ * apart sizes. */
+static int lists_pay(const carom_world *w)
+{
+    if (radius_spread(w) >= lists_from_spread) return 1;
+    return packing_fraction(w) >= (w->dim == 3 ? lists_from_packing : lists_from_packing_2d);
+}
+
 double neighbours_choose(carom_world *w)
 {
     neighbours *nb = &w->nb;
@@ -219,11 +253,10 @@ double neighbours_choose(carom_world *w)
     nb->split = neighbours_split_radius(w);
     nb->uniform = radii_all(w, nb->split);
     if (!gravity && asked >= 0.0 && w->count > 0) {
-        double shell = asked > 0.0 ? asked
-                                   : automatic_shell_fraction(small_packing_fraction(w, nb->split)) * 2.0 * nb->split;
-        int automatic = w->dim == 3 && (radius_spread(w) >= lists_from_spread ||
-                                        packing_fraction(w) >= lists_from_packing);
-        if (asked > 0.0 || automatic) nb->shell = usable_shell(w, shell);
+        double phi = small_packing_fraction(w, nb->split);
+        double fraction = w->dim == 3 ? automatic_shell_fraction(phi) : automatic_shell_fraction_2d(phi);
+        double shell = asked > 0.0 ? asked : fraction * 2.0 * nb->split;
+        if (asked > 0.0 || lists_pay(w)) nb->shell = usable_shell(w, shell);
         nb->on = nb->shell > 0.0;
     }
     return 2.0 * (nb->on ? nb->split : w->max_radius) + 2.0 * nb->shell;

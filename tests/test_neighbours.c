@@ -4,8 +4,8 @@
  * and again during a dense run: a pair is listed exactly when its anchors are
  * within reach, through the image the entry names, and every body is inside
  * its shell. A run with lists and a run with cell lists from the same state
- * report the same collisions. The automatic choice follows density, the
- * spread of sizes, dimension, gravity and the box.
+ * report the same collisions, in 3D and in 2D. The automatic choice follows
+ * density, the spread of sizes, dimension, gravity and the box.
  */
 #include <math.h>
 #include <stdint.h>
@@ -108,6 +108,50 @@ static carom_world *make_mixture(int walls, double large, double shell, event_li
         (void)carom_world_add_body(w, &body, NULL);
     }
     CHECK_EQ_INT(carom_world_body_count(w), MIXTURE_BODIES);
+    return w;
+}
+
+/* rows x rows disks (radii 0.4 to 0.5, mass 4 r^2) at area fraction about
+ * phi on a jittered triangular lattice in a periodic box (walls on y if
+ * walls, with half a diameter of room beyond the lattice); large (if > 0):
+ * the disks at every 8th site of every 8th row have this radius instead and
+ * mass 1 (added first), and the small disks that would overlap them are
+ * left out. */
+static carom_world *make_disks(int rows, double phi, int walls, double large, double shell, event_list *log)
+{
+    int n = rows * rows;
+    carom_rng rng = carom_rng_seed(31);
+    double *radius = malloc((size_t)n * sizeof *radius), area = 0.0;
+    for (int b = 0; b < n; b++) {
+        radius[b] = large > 0.0 && b / rows % 8 == 2 && b % rows % 8 == 3 ? large : 0.4 + 0.1 * carom_rng_uniform(&rng);
+        area += pi * radius[b] * radius[b];
+    }
+    /* a triangular lattice: rows of spacing a, sqrt(3)/2 a apart */
+    double a = sqrt(area / phi / (rows * rows * sqrt(3.0) / 2.0));
+    double width = rows * a, height = rows * a * sqrt(3.0) / 2.0;
+    carom_world_def def = carom_default_world_def();
+    def.dim = 2;
+    def.box = (carom_vec){width, walls ? height + 1.0 : height, 0.0};
+    if (walls) def.boundary[1] = CAROM_WALLS;
+    def.neighbour_shell = shell;
+    def.on_event = log ? keep_event : NULL;
+    def.user = log;
+    carom_world *w = NULL;
+    CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_OK);
+    double slack = 0.5 * (a - 1.0) > 0.0 ? 0.5 * (a - 1.0) : 0.0;
+    for (int k = 0; k < 2 * n; k++) { /* the large disks first, then the small ones where they fit */
+        int b = k % n, col = b % rows, row = b / rows;
+        if ((radius[b] > 0.5) != (k < n)) continue;
+        carom_body_def body = carom_default_body_def();
+        body.position = (carom_vec){-0.5 * width + (col + 0.5 * (row & 1) + 0.25) * a + slack * (carom_rng_uniform(&rng) - 0.5),
+                                    -0.5 * height + (row + 0.5) * a * sqrt(3.0) / 2.0 + slack * (carom_rng_uniform(&rng) - 0.5),
+                                    0.0};
+        body.velocity = (carom_vec){carom_rng_normal(&rng), carom_rng_normal(&rng), 0.0};
+        body.radius = radius[b];
+        body.mass = radius[b] > 0.5 ? 1.0 : 4.0 * radius[b] * radius[b];
+        (void)carom_world_add_body(w, &body, NULL); /* refused where a large disk overlaps it */
+    }
+    free(radius);
     return w;
 }
 
@@ -436,6 +480,72 @@ static void test_mixture_lists_agree_with_cells(void)
     carom_world_destroy(b);
 }
 
+/* Dense disks (area fraction 0.62): the lists match brute force through a
+ * run, periodic and with walls, with the automatic shell (wide in 2D) and
+ * a thin one. */
+static void test_disk_lists_match_brute_force(void)
+{
+    const double shells[2] = {0.0, 0.1};
+    for (int s = 0; s < 2; s++)
+        for (int walls = 0; walls < 2; walls++) {
+            carom_world *w = make_disks(40, 0.62, walls, 0.0, shells[s], NULL);
+            for (int chunk = 0; chunk < 8; chunk++) {
+                CHECK(carom_world_run(w, INFINITY, 2000) == CAROM_OK);
+                CHECK(w->nb.on);
+                int wrong = check_lists(w), outside = outside_shells(w);
+                CHECK_MSG(wrong == 0 && outside == 0,
+                          "disks, shell %g, walls %d, chunk %d: %d pairs listed wrongly, %d outside their shells",
+                          shells[s], walls, chunk, wrong, outside);
+                CHECK_EQ_INT(pool_faults(w), 0);
+                CHECK(w->grid.cell == NULL && misfiled(w) == 0);
+            }
+            CHECK_MSG(carom_world_stats(w).cell_events > 200, "%lld renewals",
+                      (long long)carom_world_stats(w).cell_events);
+            carom_world_destroy(w);
+        }
+}
+
+/* Disks of radius 2 among small ones (a spread of sizes that gets lists at
+ * any density, in 2D too): the large disks' grid and rows match brute
+ * force, periodic and with walls. */
+static void test_disk_mixture_lists_match_brute_force(void)
+{
+    for (int walls = 0; walls < 2; walls++) {
+        carom_world *w = make_disks(40, 0.45, walls, 2.0, 0.0, NULL);
+        for (int chunk = 0; chunk < 6; chunk++) {
+            CHECK(carom_world_run(w, INFINITY, 2000) == CAROM_OK);
+            CHECK(w->nb.on && w->nb.large_count == 25);
+            int wrong = check_lists(w), outside = outside_shells(w);
+            CHECK_MSG(wrong == 0 && outside == 0, "walls %d, chunk %d: %d pairs listed wrongly, %d outside", walls,
+                      chunk, wrong, outside);
+            CHECK_EQ_INT(pool_faults(w), 0);
+            CHECK_EQ_INT(misfiled_large(w), 0);
+        }
+        CHECK(w->grid.width[0] < 4.0); /* as fine as the small disks need */
+        carom_world_destroy(w);
+    }
+}
+
+/* Dense disks, and disks with large ones among them, give the events of
+ * cells with lists. */
+static void test_disk_lists_agree_with_cells(void)
+{
+    enum { EVENTS = 6000 };
+    const double large[2] = {0.0, 1.6};
+    for (int m = 0; m < 2; m++) {
+        event_list with_cells = {calloc(EVENTS, sizeof(carom_event)), 0, EVENTS};
+        event_list with_lists = {calloc(EVENTS, sizeof(carom_event)), 0, EVENTS};
+        carom_world *a = make_disks(30, 0.6, 1, large[m], -1.0, &with_cells);
+        carom_world *b = make_disks(30, 0.6, 1, large[m], 0.0, &with_lists);
+        CHECK(carom_world_run(a, INFINITY, 2 * EVENTS) == CAROM_OK);
+        CHECK(carom_world_run(b, INFINITY, 2 * EVENTS) == CAROM_OK);
+        CHECK(!a->nb.on && b->nb.on && b->nb.large_count == (m == 0 ? 0 : 16));
+        expect_same_events(&with_cells, &with_lists, EVENTS);
+        carom_world_destroy(a);
+        carom_world_destroy(b);
+    }
+}
+
 /* Which structure a world ends up with after its first run. */
 static int uses_lists(carom_world *w)
 {
@@ -473,6 +583,11 @@ static void test_automatic_choice(void)
     CHECK(!uses_lists(make_world(5, 0.2, 0.0, 0, NULL)));  /* dilute */
     CHECK(!uses_lists(make_world(5, 0.45, -1.0, 0, NULL))); /* asked for cells */
     CHECK(uses_lists(make_world(5, 0.2, 0.3, 0, NULL)));    /* asked for lists */
+    /* disks: lists from area fraction 0.5, and for mixtures */
+    CHECK(uses_lists(make_disks(30, 0.55, 0, 0.0, 0.0, NULL)));
+    CHECK(!uses_lists(make_disks(30, 0.45, 0, 0.0, 0.0, NULL)));
+    CHECK(!uses_lists(make_disks(30, 0.55, 0, 0.0, -1.0, NULL)));
+    CHECK(uses_lists(make_disks(30, 0.2, 0, 2.0, 0.0, NULL)));
     /* a periodic box of 3 diameters leaves no room for a shell */
     carom_world_def def = carom_default_world_def();
     def.box = (carom_vec){3.0, 3.0, 3.0};
@@ -512,6 +627,42 @@ static double expected_shell(const carom_world *w)
     double eta = small / (w->side[0] * w->side[1] * w->side[2] - excluded);
     double narrowing = eta > 0.45 ? pow(free_path(eta) / free_path(0.45), 0.75) : 1.0;
     return 0.3 * 2.0 * split * narrowing;
+}
+
+/* The automatic 2D shell, from its definition: a mean of 10 disks within
+ * reach, 4 phi (1 + 2 shell)^2 = 10, at most 0.6 diameters; phi is the
+ * small disks' area fraction in the room the large ones leave. */
+static double expected_disk_shell(const carom_world *w)
+{
+    double split = w->nb.split, small = 0.0, radii = 0.0, excluded = 0.0;
+    int n = 0;
+    for (int32_t i = 0; i < w->count; i++)
+        if (w->hot[i].radius <= split) small += pi * pow(w->hot[i].radius, 2.0), radii += w->hot[i].radius, n++;
+    for (int32_t i = 0; i < w->count; i++)
+        if (w->hot[i].radius > split) excluded += pi * pow(w->hot[i].radius + radii / n, 2.0);
+    double phi = small / (w->side[0] * w->side[1] - excluded);
+    double shell = (pow(10.0 / (4.0 * phi), 0.5) - 1.0) / 2.0;
+    return (shell < 0.6 ? shell : 0.6) * 2.0 * split;
+}
+
+static void test_automatic_disk_shell_follows_density(void)
+{
+    const double packing[4] = {0.52, 0.62, 0.72, 0.82}, large[4] = {0.0, 0.0, 0.0, 1.6};
+    double shell[4];
+    for (int p = 0; p < 4; p++) {
+        carom_world *w = make_disks(30, packing[p], 0, large[p], 0.0, NULL);
+        CHECK(carom_world_run(w, INFINITY, 3000) == CAROM_OK);
+        CHECK(w->nb.on && check_lists(w) == 0 && outside_shells(w) == 0);
+        shell[p] = w->nb.shell / (2.0 * w->nb.split);
+        CHECK_MSG(fabs(w->nb.shell - expected_disk_shell(w)) <= 1e-12 * w->nb.shell,
+                  "area fraction %g: shell %.17g, expected %.17g", packing[p], w->nb.shell, expected_disk_shell(w));
+        carom_world_destroy(w);
+    }
+    /* 0.6 at 0.52 (the formula gives 0.59 for the polydisperse disks'
+     * fraction, which is about 0.52), then narrower as the disks pack */
+    CHECK_MSG(shell[0] > 0.55 && shell[0] <= 0.6 && shell[0] > shell[1] && shell[1] > shell[2] && shell[2] > 0.4,
+              "shells %g %g %g", shell[0], shell[1], shell[2]);
+    CHECK_MSG(shell[3] > 0.0 && shell[3] <= 0.6, "mixture shell %g", shell[3]);
 }
 
 static void test_automatic_shell_follows_density(void)
@@ -555,7 +706,11 @@ int main(void)
     RUN(test_added_after_lists_agree_with_cells);
     RUN(test_mixture_lists_match_brute_force);
     RUN(test_mixture_lists_agree_with_cells);
+    RUN(test_disk_lists_match_brute_force);
+    RUN(test_disk_mixture_lists_match_brute_force);
+    RUN(test_disk_lists_agree_with_cells);
     RUN(test_automatic_choice);
+    RUN(test_automatic_disk_shell_follows_density);
     RUN(test_automatic_shell_follows_density);
     return CHECK_SUMMARY();
 }

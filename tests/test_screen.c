@@ -261,14 +261,16 @@ static carom_world *mixture_world(event_log *log)
 }
 
 /* n^2 disks of radius 0.5 on a jittered square lattice at area fraction
- * phi, in a periodic square (cell lists, scanned without the screen: the
- * run must not depend on the flag). */
-static carom_world *disk_world(int n, double phi, event_log *log)
+ * phi, in a periodic square, with world_def.neighbour_shell shell (cell
+ * lists are scanned without the screen: the run must not depend on the
+ * flag). */
+static carom_world *disk_world(int n, double phi, double shell, event_log *log)
 {
     double side = sqrt(n * n * 3.14159265358979323846 / 4.0 / phi), a = side / n;
     carom_world_def def = carom_default_world_def();
     def.dim = 2;
     def.box = (carom_vec){side, side, 0.0};
+    def.neighbour_shell = shell;
     def.on_event = keep_event;
     def.user = log;
     carom_world *w = NULL;
@@ -300,7 +302,7 @@ static void run_both_ways(enum fluid fluid, int walled, int lists)
     carom_world *w[2];
     for (int s = 0; s < 2; s++) {
         logs[s] = (event_log){calloc((size_t)events, sizeof(carom_event)), 0, events};
-        w[s] = fluid == DISKS     ? disk_world(24, 0.6, &logs[s])
+        w[s] = fluid == DISKS     ? disk_world(24, 0.6, lists ? 0.0 : -1.0, &logs[s]) /* dense disks: lists by default */
                : fluid == MIXTURE ? mixture_world(&logs[s])
                                   : dense_world(5, lists ? 0.45 : 0.3, fluid == POLYDISPERSE, walled,
                                                 lists ? 0.3 : -1.0, walled ? 0.95 : 1.0, &logs[s]);
@@ -346,6 +348,7 @@ static void test_runs_keep_their_bits(void)
     }
     run_both_ways(MIXTURE, 0, 1);
     run_both_ways(DISKS, 0, 0);
+    run_both_ways(DISKS, 0, 1);
 }
 
 /* A body that touches its last partner, approaching it by round-off, must

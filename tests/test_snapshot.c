@@ -145,7 +145,7 @@ static void check_restart(int granular, double t_split, int64_t events_split, do
     CHECK(carom_world_run(first, t_split, events_split) == CAROM_OK);
     carom_world *second = snapshot_and_restore(first);
     if (!second) return;
-    CHECK(second->nb.on == (shell > 0.0) && first->nb.on == second->nb.on);
+    CHECK(first->nb.on == second->nb.on && (shell == 0.0 || second->nb.on == (shell > 0.0)));
     size_t size_first, size_second; /* the copy's snapshot is the same bytes */
     unsigned char *bytes_first = snapshot_of(first, &size_first);
     unsigned char *bytes_second = snapshot_of(second, &size_second);
@@ -169,7 +169,14 @@ static void test_restart_after_events(void) { check_restart(0, 1e9, 12345, 0.0);
 static void test_restart_between_events(void) { check_restart(0, 17.3, -1, 0.0); }
 static void test_restart_with_neighbour_lists(void) { check_restart(0, 13.1, -1, 0.3); }
 static void test_restart_granular(void) { check_restart(1, 21.7, -1, 0.0); }
-static void test_restart_driven(void) { check_restart(2, 19.9, -1, 0.0); }
+static void test_restart_driven(void) { check_restart(2, 19.9, -1, -1.0); }
+static void test_restart_driven_disks_with_automatic_lists(void)
+{
+    carom_world *w = make_world(2, 0.0); /* disks packed at random, past area fraction 0.5: lists */
+    CHECK(carom_world_run(w, 0.0, -1) == CAROM_OK && w->nb.on);
+    carom_world_destroy(w);
+    check_restart(2, 19.9, -1, 0.0);
+}
 static void test_restart_rough_spheres(void) { check_restart(4, 15.7, -1, 0.0); }
 static void test_restart_rough_disks_under_gravity(void) { check_restart(5, 23.3, -1, 0.0); }
 static void test_restart_rough_disks_on_rough_walls(void) { check_restart(6, 9.1, -1, 0.0); }
@@ -689,6 +696,7 @@ int main(void)
     RUN(test_restart_with_neighbour_lists);
     RUN(test_restart_granular);
     RUN(test_restart_driven);
+    RUN(test_restart_driven_disks_with_automatic_lists);
     RUN(test_restart_rough_spheres);
     RUN(test_restart_rough_disks_under_gravity);
     RUN(test_restart_rough_disks_on_rough_walls);
