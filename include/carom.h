@@ -183,10 +183,12 @@ typedef struct carom_world_def {
     /* Neighbour lists with a shell (L): each body lists the bodies that can
      * reach it while it stays within this distance of where the list was
      * made. 0 (the default) picks lists in 3D at packing fractions of 0.35
-     * or more, and for mixtures whose largest radius is at least twice the
-     * mean, at any size, and cell lists otherwise; their shell is 0.3
-     * diameters, narrower above packing 0.45 (as the mean free path to the
-     * power 3/4: 0.13 diameters at 0.60); > 0 uses
+     * or more, in 2D at area fractions of 0.50 or more, and for mixtures
+     * whose largest radius is at least twice the mean, at any size, and
+     * cell lists otherwise. In 3D their shell is 0.3 diameters, narrower
+     * above packing 0.45 (as the mean free path to the power 3/4: 0.13
+     * diameters at 0.60); in 2D it keeps a mean of 10 disks within reach,
+     * at most 0.6 diameters (0.59 at 0.52, 0.45 at 0.70); > 0 uses
      * lists with this shell where the box allows it; < 0 uses cell lists only.
      * Gravity always uses cell lists. The choice changes speed, never physics
      * beyond round-off. */

@@ -224,11 +224,11 @@ static double automatic_shell_fraction(double eta)
     return shell_fraction * sqrt(ratio) * sqrt(sqrt(ratio)); /* ratio^(3/4) */
 }
 
-/* The automatic 2D shell in diameters at area fraction phi: the disks whose
- * centres lie within 1 + 2 shell diameters of a disk's number 4 phi (1 +
- * 2 shell)^2 on average (counting itself), lists_2d_row, so the shell is
- * (sqrt(lists_2d_row / (4 phi)) - 1) / 2: 0.62 at 0.50, 0.45 at 0.70, 0.36
- * at 0.85. A square root, which IEEE 754 rounds exactly, as in 3D. */
+/* The automatic 2D shell in diameters at area fraction phi. Within 1 + 2
+ * shell diameters of a disk lie 4 phi (1 + 2 shell)^2 disks on average
+ * (itself among them); the shell makes that lists_2d_row: (sqrt(lists_2d_row
+ * / (4 phi)) - 1) / 2, 0.60 at 0.52, 0.45 at 0.70, 0.36 at 0.85. A square
+ * root, which IEEE 754 rounds exactly, as in 3D. */
 static double automatic_shell_fraction_2d(double phi)
 {
     double shell = 0.5 * (sqrt(lists_2d_row / (4.0 * phi)) - 1.0);
