@@ -57,7 +57,7 @@ typedef struct options {
     double shell; /* world_def.neighbour_shell: 0 automatic, < 0 cell lists only */
     double rough; /* world_def.tangential_restitution: -1 smooth (the default) */
     double collapse_time; /* world_def.collapse_time: 0 automatic (the default), < 0 off */
-    int big_count;        /* --big K:D: K spheres of diameter D among the unit ones (3D) */
+    int big_count;        /* --big K:D: K bodies of diameter D among the unit ones */
     double big_diameter;
     double poly;          /* --poly S: diameters uniform in [1 - S, 1 + S]; 0: all 1 */
     double compress_to;   /* --compress PHI[:RATE]: grown to this packing fraction first; 0: not */
@@ -126,8 +126,9 @@ static void usage(FILE *to)
                 "  --seed S        velocity seed (default 42)\n"
                 "  --shell X       neighbour-list shell in diameters (world_def.neighbour_shell);\n"
                 "                  0 (default) lets the engine choose, -1 forces cell lists\n"
-                "  --big K:D       3D: K big spheres of diameter D (mass D^3) at lattice sites\n"
-                "                  spread evenly, the unit spheres they would overlap removed\n"
+                "  --big K:D       K big spheres (disks in 2D) of diameter D (mass D^dim) at\n"
+                "                  lattice sites spread evenly, the unit bodies they would\n"
+                "                  overlap removed\n"
                 "                  (a size-asymmetric mixture; the table gives the bodies and\n"
                 "                  packing fraction that result)\n"
                 "  --poly S        polydisperse: diameters uniform in [1 - S, 1 + S] (mass\n"
@@ -557,11 +558,11 @@ static carom_vec site_position(const bench_case *c, int32_t k);
 /* The lattice site big sphere j sits on: spread evenly over the sites. */
 static int32_t big_site(const bench_case *c, int j) { return (int32_t)((j + 0.5) * c->sites / c->big_count); }
 
-/* The distance between two points of the periodic cube (nearest images). */
+/* The distance between two points of the periodic box (nearest images). */
 static double periodic_distance(const bench_case *c, carom_vec a, carom_vec b)
 {
     double d[3] = {a.x - b.x, a.y - b.y, a.z - b.z}, sum = 0.0;
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < c->dim; k++) {
         d[k] -= c->side[k] * round(d[k] / c->side[k]);
         sum += d[k] * d[k];
     }
@@ -598,7 +599,8 @@ static int add_big(bench_case *c, const options *o, char *why, size_t size)
     for (int32_t k = 0; k < c->sites; k++) small += site_role(c, k) == -1;
     c->n = small + c->big_count;
     double d = c->big_diameter;
-    c->fraction = PI / 6.0 * (small + c->big_count * d * d * d) / (c->side[0] * c->side[1] * c->side[2]);
+    c->fraction = c->dim == 3 ? PI / 6.0 * (small + c->big_count * d * d * d) / (c->side[0] * c->side[1] * c->side[2])
+                              : PI / 4.0 * (small + c->big_count * d * d) / (c->side[0] * c->side[1]);
     return 0;
 }
 
@@ -685,7 +687,7 @@ static int build_cases(const options *o, bench_case *cases)
                     fprintf(stderr, "carom_bench: --density: %s\n", why);
                     return -1;
                 }
-                if (dim == 3 && o->big_count > 0 && add_big(&cases[count], o, why, sizeof why) != 0) {
+                if (o->big_count > 0 && add_big(&cases[count], o, why, sizeof why) != 0) {
                     fprintf(stderr, "carom_bench: %s\n", why);
                     return -1;
                 }

@@ -39,6 +39,22 @@ else
   fail "disks" "'$(physics "$work/d1.csv")' against '$(physics "$work/d2.csv")'"
 fi
 
+# a 2D mixture (--big in 2D): the disks left and the area fraction follow
+# from the lattice (sites * pi/4 = density * area; a disk of diameter 6
+# covers the sites within 3.5 of its centre, about 18), and the run conserves energy
+if "$bench" --only 2d --n 2000 --density 0.4 --big 3:6 --warmup 1 --collisions 4 --csv "$work/big2d.csv" \
+     >"$work/big2d.log" 2>&1; then
+  got=$(awk -F, 'NR == 2 { split($4, l, "x"); sites = l[1] * l[2]; small = $2 - 3;
+                           want = 0.4 * (small + 3 * 36) / sites;
+                           ok = $1 == 2 && sites - small - 3 > 3 * 12 && sites - small - 3 < 3 * 25 &&
+                                ($3 - want) ^ 2 < 1e-8 && $15 + 0 < 1e-10 && $6 >= 4 * $2;
+                           printf "%s %d bodies of %d sites, fraction %s (expected %.4f)", ok ? "ok" : "bad", $2, sites, $3, want }' \
+        "$work/big2d.csv")
+  if [[ $got == ok* ]]; then pass "disks with 3 of diameter 6 among them: ${got#ok }"; else fail "2D --big" "$got"; fi
+else
+  fail "2D --big" "$(tail -3 "$work/big2d.log")"
+fi
+
 # refused: exit status 2 (options) or 1 (the case failed), the message, nothing written
 refused() { # name, status, expected text, args...
   local name=$1 want=$2 expected=$3 out status
@@ -47,6 +63,8 @@ refused() { # name, status, expected text, args...
   if [ "$status" -eq "$want" ] && [[ $out == *"$expected"* ]]; then pass "refused: $name"
   else fail "refused: $name" "status $status: $(printf '%s' "$out" | tail -2)"; fi
 }
+refused "big disks that overlap" 2 "the big spheres overlap" --only 2d --n 2000 --density 0.4 --big 200:9 \
+  --csv "$work/bad.csv"
 refused "a lattice option with --start" 2 "--density: a lattice option, expected none with --start" \
   --start "$work/start.snap" --density 0.4 --csv "$work/bad.csv"
 refused "--save-start with several cases" 2 "expected one case, got 2" \
