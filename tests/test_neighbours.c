@@ -29,12 +29,14 @@ static int keep_event(void *user, const carom_event *e)
     return 0;
 }
 
-/* An empty 3D world: box side (y_side along y), walls on y or periodic,
- * world_def.neighbour_shell = shell, events into log (if not NULL). */
-static carom_world *create_world(double side, double y_side, int walls, double shell, event_list *log)
+/* An empty world of dim dimensions: box side (y_side along y), walls on y
+ * or periodic, world_def.neighbour_shell = shell, events into log (if not
+ * NULL). */
+static carom_world *create_world(int dim, double side, double y_side, int walls, double shell, event_list *log)
 {
     carom_world_def def = carom_default_world_def();
-    def.box = (carom_vec){side, y_side, side};
+    def.dim = dim;
+    def.box = (carom_vec){side, y_side, dim == 3 ? side : 0.0};
     if (walls) def.boundary[1] = CAROM_WALLS;
     def.neighbour_shell = shell;
     def.on_event = log ? keep_event : NULL;
@@ -58,7 +60,7 @@ static carom_world *make_world(int n_side, double eta, double shell, int mixed, 
         volume += 4.0 / 3.0 * pi * radius[b] * radius[b] * radius[b];
     }
     double side = cbrt(volume / eta), a = side / n_side, slack = 0.5 * (a / sqrt(2.0) - 1.0);
-    carom_world *w = create_world(side, mixed ? side + 1.0 : side, mixed, shell, log);
+    carom_world *w = create_world(3, side, mixed ? side + 1.0 : side, mixed, shell, log);
     for (int b = 0; b < n; b++) {
         int cell = b / 4, k[3] = {cell % n_side, cell / n_side % n_side, cell / (n_side * n_side)};
         carom_body_def body = carom_default_body_def();
@@ -85,7 +87,7 @@ static carom_world *make_world(int n_side, double eta, double shell, int mixed, 
 enum { MIXTURE_BODIES = 1100, MIXTURE_LARGE = 8 };
 static carom_world *make_mixture(int walls, double large, double shell, event_list *log)
 {
-    carom_world *w = create_world(12.0, 12.0, walls, shell, log);
+    carom_world *w = create_world(3, 12.0, 12.0, walls, shell, log);
     carom_rng rng = carom_rng_seed(77);
     int small = MIXTURE_BODIES - MIXTURE_LARGE;
     for (int tries = 0; tries < 200000 && carom_world_body_count(w) < MIXTURE_BODIES; tries++) {
@@ -129,15 +131,7 @@ static carom_world *make_disks(int rows, double phi, int walls, double large, do
     /* a triangular lattice: rows of spacing a, sqrt(3)/2 a apart */
     double a = sqrt(area / phi / (rows * rows * sqrt(3.0) / 2.0));
     double width = rows * a, height = rows * a * sqrt(3.0) / 2.0;
-    carom_world_def def = carom_default_world_def();
-    def.dim = 2;
-    def.box = (carom_vec){width, walls ? height + 1.0 : height, 0.0};
-    if (walls) def.boundary[1] = CAROM_WALLS;
-    def.neighbour_shell = shell;
-    def.on_event = log ? keep_event : NULL;
-    def.user = log;
-    carom_world *w = NULL;
-    CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_OK);
+    carom_world *w = create_world(2, width, walls ? height + 1.0 : height, walls, shell, log);
     double slack = 0.5 * (a - 1.0) > 0.0 ? 0.5 * (a - 1.0) : 0.0;
     for (int k = 0; k < 2 * n; k++) { /* the large disks first, then the small ones where they fit */
         int b = k % n, col = b % rows, row = b / rows;
@@ -279,22 +273,30 @@ static int longest_row(const carom_world *w)
     return longest;
 }
 
+/* Runs w in chunks of events, checking after each that the lists are on
+ * and match brute force, every body is inside its shell, the pool of long
+ * rows is sound and the grid files every body by its anchor alone. */
+static void run_checking_lists(carom_world *w, int chunks, int64_t events, double shell, int walls)
+{
+    for (int chunk = 0; chunk < chunks; chunk++) {
+        CHECK(carom_world_run(w, INFINITY, events) == CAROM_OK);
+        CHECK(w->nb.on);
+        int wrong = check_lists(w), outside = outside_shells(w);
+        CHECK_MSG(wrong == 0 && outside == 0,
+                  "dim %d, shell %g, walls %d, chunk %d: %d pairs listed wrongly, %d bodies outside their shells",
+                  w->dim, shell, walls, chunk, wrong, outside);
+        CHECK_EQ_INT(pool_faults(w), 0);
+        CHECK(w->grid.cell == NULL && misfiled(w) == 0);
+    }
+}
+
 static void test_lists_match_brute_force(void)
 {
     const double shells[2] = {0.08, 0.3};
     for (int s = 0; s < 2; s++)
         for (int mixed = 0; mixed < 2; mixed++) {
             carom_world *w = make_world(5, 0.45, shells[s], mixed, NULL);
-            for (int chunk = 0; chunk < 8; chunk++) {
-                CHECK(carom_world_run(w, INFINITY, 1500) == CAROM_OK);
-                CHECK(w->nb.on);
-                int wrong = check_lists(w), outside = outside_shells(w);
-                CHECK_MSG(wrong == 0 && outside == 0,
-                          "shell %g, mixed %d, chunk %d: %d pairs listed wrongly, %d bodies outside their shells",
-                          shells[s], mixed, chunk, wrong, outside);
-                CHECK_EQ_INT(pool_faults(w), 0);
-                CHECK(w->grid.cell == NULL && misfiled(w) == 0);
-            }
+            run_checking_lists(w, 8, 1500, shells[s], mixed);
             CHECK(carom_world_stats(w).cell_events > 1000); /* lists were renewed many times */
             carom_world_destroy(w);
         }
@@ -489,16 +491,7 @@ static void test_disk_lists_match_brute_force(void)
     for (int s = 0; s < 2; s++)
         for (int walls = 0; walls < 2; walls++) {
             carom_world *w = make_disks(40, 0.62, walls, 0.0, shells[s], NULL);
-            for (int chunk = 0; chunk < 8; chunk++) {
-                CHECK(carom_world_run(w, INFINITY, 2000) == CAROM_OK);
-                CHECK(w->nb.on);
-                int wrong = check_lists(w), outside = outside_shells(w);
-                CHECK_MSG(wrong == 0 && outside == 0,
-                          "disks, shell %g, walls %d, chunk %d: %d pairs listed wrongly, %d outside their shells",
-                          shells[s], walls, chunk, wrong, outside);
-                CHECK_EQ_INT(pool_faults(w), 0);
-                CHECK(w->grid.cell == NULL && misfiled(w) == 0);
-            }
+            run_checking_lists(w, 8, 2000, shells[s], walls);
             CHECK_MSG(carom_world_stats(w).cell_events > 200, "%lld renewals",
                       (long long)carom_world_stats(w).cell_events);
             carom_world_destroy(w);
