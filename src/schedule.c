@@ -217,9 +217,10 @@ SCAN void offer_screened(const carom_world *w, int32_t i, candidate *best, const
     screened->scale = predict_rejection_scale(best->reach - screened->t);
     screened->horizon = best->reach;
     screened->limit = best->time;
-    uint32_t pass = lean ? screen_row(w->hot, w->grid.image_shift4, entries, count, screened, time, !check_just)
+    uint32_t pass = lean ? screen_row(w->hot, w->grid.image_shift4, entries, count, screened, time, !check_just,
+                                      w->dim)
                          : screen_row_behind(w->hot, w->grid.image_shift4, entries, count, screened, time,
-                                             !check_just);
+                                             !check_just, w->dim);
     for (; pass; pass &= pass - 1) {
         int k = lowest_bit(pass);
         int32_t j = neighbours_slot(entries[k]);

@@ -12,7 +12,8 @@
  *   time = t + (b >= 0 ? inf : c <= 0 ? 0 : disc <= 0 ? inf : c / (sqrt(disc) - b)),
  *   disc = b^2 - |dv|^2 c,
  * the comparisons in their unordered forms where the scalar code negates an
- * ordered one, so NaNs answer as they do there. */
+ * ordered one, so NaNs answer as they do there. In 2D every z is zero and
+ * the z terms are left out (screen.h says why no bit changes). */
 #include "screen.h"
 
 #include <assert.h>
@@ -56,7 +57,7 @@ AVX2 static inline __attribute__((always_inline)) uint32_t screen_four(const bod
                                                                        const double (*shift4)[4],
                                                                        const int32_t e[4], const screen_body *a,
                                                                        double time[4], __m256d *times,
-                                                                       const int behind)
+                                                                       const int behind, const int dim)
 {
     enum { IMAGE_MASK = (1 << NEIGHBOURS_IMAGE_BITS) - 1 };
     __m256d lo[4], hi[4], image[4], f[4], g[4], sh[4];
@@ -73,19 +74,21 @@ AVX2 static inline __attribute__((always_inline)) uint32_t screen_four(const bod
     /* behind: t = t_b <= t_a ? t_a : t_b, as the scalar scan chooses */
     __m256d t = behind ? _mm256_blendv_pd(t_b, t_a, _mm256_cmp_pd(t_b, t_a, _CMP_LE_OQ)) : t_a;
     __m256d dta = _mm256_sub_pd(t, t_a), dtb = _mm256_sub_pd(t, t_b), dr[3], dv[3];
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < dim; k++) {
         __m256d x_a = _mm256_set1_pd(a->x[k]), v_a = _mm256_set1_pd(a->v[k]);
         __m256d moved_b = _mm256_add_pd(f[k], _mm256_mul_pd(v[k], dtb));
         __m256d moved_a = behind ? _mm256_add_pd(x_a, _mm256_mul_pd(v_a, dta)) : x_a;
         dr[k] = _mm256_add_pd(_mm256_sub_pd(moved_b, moved_a), sh[k]);
         dv[k] = _mm256_sub_pd(v[k], v_a);
     }
-    __m256d b = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dr[0], dv[0]), _mm256_mul_pd(dr[1], dv[1])),
-                              _mm256_mul_pd(dr[2], dv[2]));
+    __m256d b = _mm256_add_pd(_mm256_mul_pd(dr[0], dv[0]), _mm256_mul_pd(dr[1], dv[1]));
+    __m256d r2 = _mm256_add_pd(_mm256_mul_pd(dr[0], dr[0]), _mm256_mul_pd(dr[1], dr[1]));
+    if (dim == 3) {
+        b = _mm256_add_pd(b, _mm256_mul_pd(dr[2], dv[2]));
+        r2 = _mm256_add_pd(r2, _mm256_mul_pd(dr[2], dr[2]));
+    }
     __m256d sigma = _mm256_add_pd(_mm256_set1_pd(a->radius), g[3]);
-    __m256d c = _mm256_sub_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dr[0], dr[0]), _mm256_mul_pd(dr[1], dr[1])),
-                                            _mm256_mul_pd(dr[2], dr[2])),
-                              _mm256_mul_pd(sigma, sigma));
+    __m256d c = _mm256_sub_pd(r2, _mm256_mul_pd(sigma, sigma));
     /* the horizon's threshold: b scale at the clock; behind, as
      * predict_pair_may_meet rounds it, -2 b (horizon - t) (1 + 1e-9) */
     __m256d threshold = behind ? _mm256_mul_pd(_mm256_mul_pd(_mm256_mul_pd(_mm256_set1_pd(-2.0), b),
@@ -99,8 +102,8 @@ AVX2 static inline __attribute__((always_inline)) uint32_t screen_four(const bod
     /* predict_pair's time, operation for operation: receding or parallel
      * (b >= 0), never; touching, now; a discriminant <= 0, never; else
      * c / (-b + sqrt(b^2 - a c)), a = |dv|^2 (-b + s is s - b, bit for bit) */
-    __m256d dv2 = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(dv[0], dv[0]), _mm256_mul_pd(dv[1], dv[1])),
-                                _mm256_mul_pd(dv[2], dv[2]));
+    __m256d dv2 = _mm256_add_pd(_mm256_mul_pd(dv[0], dv[0]), _mm256_mul_pd(dv[1], dv[1]));
+    if (dim == 3) dv2 = _mm256_add_pd(dv2, _mm256_mul_pd(dv[2], dv[2]));
     __m256d disc = _mm256_sub_pd(_mm256_mul_pd(b, b), _mm256_mul_pd(dv2, c)), never = _mm256_set1_pd(INFINITY);
     __m256d s = _mm256_div_pd(c, _mm256_sub_pd(_mm256_sqrt_pd(disc), b));
     s = _mm256_blendv_pd(s, never, _mm256_cmp_pd(disc, zero, _CMP_LE_OQ));
@@ -132,37 +135,44 @@ AVX2 static inline __attribute__((always_inline)) uint32_t screen_entries(const 
                                                                           const double (*shift4)[4],
                                                                           const int32_t *entries, int count,
                                                                           const screen_body *a, double *time,
-                                                                          const int behind, const int nearest)
+                                                                          const int behind, const int nearest,
+                                                                          const int dim)
 {
     assert(count >= 0 && count <= SCREEN_MAX);
     uint32_t mask = 0;
     __m256d times, least = _mm256_set1_pd(INFINITY);
     int k = 0;
     for (; k + 4 <= count; k += 4) {
-        mask |= screen_four(hot, shift4, entries + k, a, time + k, &times, behind) << k;
+        mask |= screen_four(hot, shift4, entries + k, a, time + k, &times, behind, dim) << k;
         least = _mm256_min_pd(times, least);
     }
     if (k < count) { /* the tail, filled with its first entry (whose extra bits are dropped) */
         int32_t tail[4];
         for (int l = 0; l < 4; l++) tail[l] = entries[k + l < count ? k + l : k];
-        mask |= (screen_four(hot, shift4, tail, a, time + k, &times, behind) & ((1u << (count - k)) - 1)) << k;
+        mask |= (screen_four(hot, shift4, tail, a, time + k, &times, behind, dim) & ((1u << (count - k)) - 1)) << k;
         least = _mm256_min_pd(times, least); /* the filler repeats a time of the row */
     }
     return nearest ? earliest_of(time, count, least, a->limit) : mask;
 }
 
 AVX2 uint32_t screen_row(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,
-                         const screen_body *a, double time[SCREEN_TIMES], int nearest)
+                         const screen_body *a, double time[SCREEN_TIMES], int nearest, int dim)
 {
-    return nearest ? screen_entries(hot, shift4, entries, count, a, time, 0, 1)
-                   : screen_entries(hot, shift4, entries, count, a, time, 0, 0);
+    if (dim == 2)
+        return nearest ? screen_entries(hot, shift4, entries, count, a, time, 0, 1, 2)
+                       : screen_entries(hot, shift4, entries, count, a, time, 0, 0, 2);
+    return nearest ? screen_entries(hot, shift4, entries, count, a, time, 0, 1, 3)
+                   : screen_entries(hot, shift4, entries, count, a, time, 0, 0, 3);
 }
 
 AVX2 uint32_t screen_row_behind(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,
-                                const screen_body *a, double time[SCREEN_TIMES], int nearest)
+                                const screen_body *a, double time[SCREEN_TIMES], int nearest, int dim)
 {
-    return nearest ? screen_entries(hot, shift4, entries, count, a, time, 1, 1)
-                   : screen_entries(hot, shift4, entries, count, a, time, 1, 0);
+    if (dim == 2)
+        return nearest ? screen_entries(hot, shift4, entries, count, a, time, 1, 1, 2)
+                       : screen_entries(hot, shift4, entries, count, a, time, 1, 0, 2);
+    return nearest ? screen_entries(hot, shift4, entries, count, a, time, 1, 1, 3)
+                   : screen_entries(hot, shift4, entries, count, a, time, 1, 0, 3);
 }
 #else
 static uint32_t unavailable(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,
@@ -174,16 +184,16 @@ static uint32_t unavailable(const body_hot *hot, const double (*shift4)[4], cons
 }
 
 uint32_t screen_row(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,
-                    const screen_body *a, double time[SCREEN_TIMES], int nearest)
+                    const screen_body *a, double time[SCREEN_TIMES], int nearest, int dim)
 {
-    (void)nearest;
+    (void)nearest, (void)dim;
     return unavailable(hot, shift4, entries, count, a, time);
 }
 
 uint32_t screen_row_behind(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,
-                           const screen_body *a, double time[SCREEN_TIMES], int nearest)
+                           const screen_body *a, double time[SCREEN_TIMES], int nearest, int dim)
 {
-    (void)nearest;
+    (void)nearest, (void)dim;
     return unavailable(hot, shift4, entries, count, a, time);
 }
 #endif

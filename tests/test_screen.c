@@ -7,7 +7,8 @@
  * mode's bits with the row's earliest times found from those: on
  * random rows of every length up to SCREEN_MAX, through every image, with
  * thresholds placed within a unit in the last place of c, pairs exactly
- * touching or parallel, and NaN records. Then whole runs of dense fluids
+ * touching or parallel, and NaN records; in 3D, and in 2D (every z zero,
+ * some velocities -0 along z) with the z terms left out. Then whole runs of dense fluids
  * with the screen and without it must give the same bits: every event's
  * time and bodies, and every body's state at the end.
  */
@@ -73,9 +74,11 @@ static void aim_threshold(row_case *rc, int32_t e, int behind, int ulps)
     else rc->a.scale = scale;
 }
 
-static void random_case(row_case *rc, carom_rng *rng, int behind)
+/* dim 2: every z zero, as in a 2D world, with -0 for the z velocity of
+ * every third record and, in some cases, of a (a collision can leave one). */
+static void random_case(row_case *rc, carom_rng *rng, int behind, int dim)
 {
-    const double side[3] = {9.0, 10.0, 11.0};
+    const double side[3] = {9.0, 10.0, dim == 3 ? 11.0 : 0.0};
     for (int code = 0; code < 27; code++)
         for (int k = 0, c = code; k < 4; k++, c /= 3) rc->shift4[code][k] = k < 3 ? (c % 3 - 1) * side[k] : 0.0;
     for (int j = 0; j < RECORDS; j++) {
@@ -101,6 +104,13 @@ static void random_case(row_case *rc, carom_rng *rng, int behind)
         rc->entries[m] = slot << NEIGHBOURS_IMAGE_BITS | code;
     }
     rc->a = (screen_body){{0.0, 0.0, 0.0}, {0.5, 0.0, 0.0}, 5.0, 0.5, 0.0, 0.0, 0.0};
+    if (dim == 2) {
+        for (int j = 0; j < RECORDS; j++) {
+            rc->hot[j].x[2] = 0.0;
+            rc->hot[j].v[2] = j % 3 == 0 ? -0.0 : 0.0;
+        }
+        if (carom_rng_uniform(rng) < 0.5) rc->a.v[2] = -0.0;
+    }
     double horizon = carom_rng_uniform(rng) < 0.1 ? INFINITY : uniform(rng, 0.0, 0.4);
     rc->a.scale = predict_rejection_scale(horizon);
     rc->a.horizon = rc->a.t + horizon;
@@ -119,7 +129,7 @@ static uint32_t expected_nearest(const double *time, int count, double limit)
 }
 
 /* Every bit of every length of each random row against the scalar verdict. */
-static int compare_rows(int behind, int cases, int *passing, int *wrong_times, int *wrong_nearest,
+static int compare_rows(int behind, int dim, int cases, int *passing, int *wrong_times, int *wrong_nearest,
                         int *nearest_found)
 {
     carom_rng rng = carom_rng_seed(behind ? 31 : 17);
@@ -127,13 +137,13 @@ static int compare_rows(int behind, int cases, int *passing, int *wrong_times, i
     int wrong = 0;
     double time[SCREEN_TIMES];
     for (int n = 0; n < cases; n++) {
-        random_case(rc, &rng, behind);
+        random_case(rc, &rng, behind, dim);
         if (n % 3 == 1) aim_threshold(rc, rc->entries[n % SCREEN_MAX], behind, (int)(n % 7) - 3);
         for (int count = 0; count <= SCREEN_MAX; count++) {
             const double(*shift4)[4] = (const double(*)[4])rc->shift4;
             for (int k = 0; k < SCREEN_TIMES; k++) time[k] = -1.0;
-            uint32_t mask = behind ? screen_row_behind(rc->hot, shift4, rc->entries, count, &rc->a, time, 0)
-                                   : screen_row(rc->hot, shift4, rc->entries, count, &rc->a, time, 0);
+            uint32_t mask = behind ? screen_row_behind(rc->hot, shift4, rc->entries, count, &rc->a, time, 0, dim)
+                                   : screen_row(rc->hot, shift4, rc->entries, count, &rc->a, time, 0, dim);
             double expected_times[SCREEN_MAX];
             for (int k = 0; k < SCREEN_MAX; k++) {
                 double expected_time = 0.0;
@@ -146,8 +156,8 @@ static int compare_rows(int behind, int cases, int *passing, int *wrong_times, i
                     ++*wrong_times;
                 if (count == SCREEN_MAX) *passing += expected;
             }
-            uint32_t nearest = behind ? screen_row_behind(rc->hot, shift4, rc->entries, count, &rc->a, time, 1)
-                                      : screen_row(rc->hot, shift4, rc->entries, count, &rc->a, time, 1);
+            uint32_t nearest = behind ? screen_row_behind(rc->hot, shift4, rc->entries, count, &rc->a, time, 1, dim)
+                                      : screen_row(rc->hot, shift4, rc->entries, count, &rc->a, time, 1, dim);
             *wrong_nearest += nearest != expected_nearest(expected_times, count, rc->a.limit);
             *nearest_found += count == SCREEN_MAX && nearest != 0;
         }
@@ -168,16 +178,18 @@ static void test_screen_matches_scalar(void)
         return;
     }
     int cases = check_quick() ? 300 : 3000;
-    for (int behind = 0; behind <= 1; behind++) {
+    for (int variant = 0; variant < 4; variant++) {
+        int behind = variant & 1, dim = variant < 2 ? 3 : 2;
         int passing = 0, wrong_times = 0, wrong_nearest = 0, nearest_found = 0;
-        int wrong = compare_rows(behind, cases, &passing, &wrong_times, &wrong_nearest, &nearest_found);
-        CHECK_MSG(wrong_nearest == 0, "%s: %d rows' earliest entries differ", behind ? "behind" : "at the clock",
-                  wrong_nearest);
+        int wrong = compare_rows(behind, dim, cases, &passing, &wrong_times, &wrong_nearest, &nearest_found);
+        CHECK_MSG(wrong_nearest == 0, "%dD, %s: %d rows' earliest entries differ", dim,
+                  behind ? "behind" : "at the clock", wrong_nearest);
         CHECK_MSG(nearest_found > cases / 4 && nearest_found < cases, "%s: an earliest entry in %d of %d full rows",
                   behind ? "behind" : "at the clock", nearest_found, cases);
-        CHECK_MSG(wrong == 0, "%s: %d bits differ from the scalar screen", behind ? "behind" : "at the clock", wrong);
-        CHECK_MSG(wrong_times == 0, "%s: %d times differ from predict_pair's", behind ? "behind" : "at the clock",
-                  wrong_times);
+        CHECK_MSG(wrong == 0, "%dD, %s: %d bits differ from the scalar screen", dim,
+                  behind ? "behind" : "at the clock", wrong);
+        CHECK_MSG(wrong_times == 0, "%dD, %s: %d times differ from predict_pair's", dim,
+                  behind ? "behind" : "at the clock", wrong_times);
         /* the cases reach both answers */
         CHECK_MSG(passing > cases && passing < cases * SCREEN_MAX / 2, "%s: %d of %d pass",
                   behind ? "behind" : "at the clock", passing, cases * SCREEN_MAX);
