@@ -1124,6 +1124,8 @@ static void lattice_name(const bench_case *c, char *buf, size_t size)
         snprintf(buf, size, "snapshot");
     else if (c->dim == 3 && c->big_count > 0)
         snprintf(buf, size, "fcc %d^3+%dx%g", c->cells[0], c->big_count, c->big_diameter);
+    else if (c->big_count > 0)
+        snprintf(buf, size, "%dx%d+%dx%g", c->cells[0], c->cells[1], c->big_count, c->big_diameter);
     else if (c->dim == 3 && c->poly > 0.0)
         snprintf(buf, size, "fcc %d^3 p%g", c->cells[0], c->poly);
     else if (c->poly > 0.0)
