@@ -211,16 +211,17 @@ SCAN void scan_listed_pairs(const carom_world *w, int32_t i, candidate *best, co
  * (check_just), the screen passes only the row's earliest pairs, the only
  * ones that can be kept. */
 SCAN void offer_screened(const carom_world *w, int32_t i, candidate *best, const int32_t *entries, int count,
-                         screen_body *screened, const int check_just, const int lean)
+                         screen_body *screened, const int check_just, const int lean, const int dim)
 {
     double time[SCREEN_TIMES];
     screened->scale = predict_rejection_scale(best->reach - screened->t);
     screened->horizon = best->reach;
     screened->limit = best->time;
-    uint32_t pass = lean ? screen_row(w->hot, w->grid.image_shift4, entries, count, screened, time, !check_just,
-                                      w->dim)
-                         : screen_row_behind(w->hot, w->grid.image_shift4, entries, count, screened, time,
-                                             !check_just, w->dim);
+    const double(*shift4)[4] = w->grid.image_shift4;
+    uint32_t pass = dim == 2 ? (lean ? screen_row_2d(w->hot, shift4, entries, count, screened, time, !check_just)
+                                     : screen_row_behind_2d(w->hot, shift4, entries, count, screened, time, !check_just))
+                             : (lean ? screen_row(w->hot, shift4, entries, count, screened, time, !check_just)
+                                     : screen_row_behind(w->hot, shift4, entries, count, screened, time, !check_just));
     for (; pass; pass &= pass - 1) {
         int k = lowest_bit(pass);
         int32_t j = neighbours_slot(entries[k]);
@@ -236,13 +237,13 @@ static inline screen_body screen_body_of(const body_hot *a)
 
 /* The list scan, the row screened SCREEN_MAX entries at a time. */
 SCAN void scan_listed_pairs_by_four(const carom_world *w, int32_t i, candidate *best, const int check_just,
-                                    const int lean)
+                                    const int lean, const int dim)
 {
     const int32_t *row = neighbours_row(&w->nb, i);
     screen_body screened = screen_body_of(&w->hot[i]);
     for (int from = 0, n = w->nb.count[i]; from < n; from += SCREEN_MAX)
         offer_screened(w, i, best, row + from, n - from < SCREEN_MAX ? n - from : SCREEN_MAX, &screened, check_just,
-                       lean);
+                       lean, dim);
 }
 
 /* The scan in the variant that fits: lean when i is at the clock. (Lists
@@ -251,8 +252,11 @@ SCAN void scan_listed_pairs_by_four(const carom_world *w, int32_t i, candidate *
 SCAN void consider_listed_pairs(const carom_world *w, int32_t i, candidate *best, const int check_just)
 {
     int lean = w->hot[i].t == w->clock;
-    if (w->screens_by_four && lean) scan_listed_pairs_by_four(w, i, best, check_just, 1);
-    else if (w->screens_by_four) scan_listed_pairs_by_four(w, i, best, check_just, 0);
+    if (w->screens_by_four && w->dim == 2) {
+        if (lean) scan_listed_pairs_by_four(w, i, best, check_just, 1, 2);
+        else scan_listed_pairs_by_four(w, i, best, check_just, 0, 2);
+    } else if (w->screens_by_four && lean) scan_listed_pairs_by_four(w, i, best, check_just, 1, 3);
+    else if (w->screens_by_four) scan_listed_pairs_by_four(w, i, best, check_just, 0, 3);
     else if (lean) scan_listed_pairs(w, i, best, check_just, 1, 1);
     else scan_listed_pairs(w, i, best, check_just, 0, 1);
 }
@@ -319,12 +323,12 @@ SCAN void scan_cell_pairs_by_four(const carom_world *w, int32_t i, const cells_p
         do {
             entries[n++] = j << NEIGHBOURS_IMAGE_BITS | image;
             if (n == SCREEN_MAX) {
-                offer_screened(w, i, best, entries, n, &screened, check_just, lean);
+                offer_screened(w, i, best, entries, n, &screened, check_just, lean, 3);
                 n = 0;
             }
         } while ((j = next[j]) >= 0);
     }
-    if (n > 0) offer_screened(w, i, best, entries, n, &screened, check_just, lean);
+    if (n > 0) offer_screened(w, i, best, entries, n, &screened, check_just, lean, 3);
 }
 
 /* The scan in the variant that fits: lean when i is at the clock, and

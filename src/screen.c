@@ -155,25 +155,18 @@ AVX2 static inline __attribute__((always_inline)) uint32_t screen_entries(const 
     return nearest ? earliest_of(time, count, least, a->limit) : mask;
 }
 
-AVX2 uint32_t screen_row(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,
-                         const screen_body *a, double time[SCREEN_TIMES], int nearest, int dim)
-{
-    if (dim == 2)
-        return nearest ? screen_entries(hot, shift4, entries, count, a, time, 0, 1, 2)
-                       : screen_entries(hot, shift4, entries, count, a, time, 0, 0, 2);
-    return nearest ? screen_entries(hot, shift4, entries, count, a, time, 0, 1, 3)
-                   : screen_entries(hot, shift4, entries, count, a, time, 0, 0, 3);
-}
-
-AVX2 uint32_t screen_row_behind(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,
-                                const screen_body *a, double time[SCREEN_TIMES], int nearest, int dim)
-{
-    if (dim == 2)
-        return nearest ? screen_entries(hot, shift4, entries, count, a, time, 1, 1, 2)
-                       : screen_entries(hot, shift4, entries, count, a, time, 1, 0, 2);
-    return nearest ? screen_entries(hot, shift4, entries, count, a, time, 1, 1, 3)
-                   : screen_entries(hot, shift4, entries, count, a, time, 1, 0, 3);
-}
+/* The four entry points: at the clock or behind it, in 3D or in 2D. */
+#define SCREEN_ENTRY(name, behind, dim)                                                                      \
+    AVX2 uint32_t name(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,      \
+                       const screen_body *a, double time[SCREEN_TIMES], int nearest)                         \
+    {                                                                                                        \
+        return nearest ? screen_entries(hot, shift4, entries, count, a, time, behind, 1, dim)               \
+                       : screen_entries(hot, shift4, entries, count, a, time, behind, 0, dim);              \
+    }
+SCREEN_ENTRY(screen_row, 0, 3)
+SCREEN_ENTRY(screen_row_behind, 1, 3)
+SCREEN_ENTRY(screen_row_2d, 0, 2)
+SCREEN_ENTRY(screen_row_behind_2d, 1, 2)
 #else
 static uint32_t unavailable(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,
                             const screen_body *a, double *time)
@@ -183,17 +176,15 @@ static uint32_t unavailable(const body_hot *hot, const double (*shift4)[4], cons
     return 0;
 }
 
-uint32_t screen_row(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,
-                    const screen_body *a, double time[SCREEN_TIMES], int nearest, int dim)
-{
-    (void)nearest, (void)dim;
-    return unavailable(hot, shift4, entries, count, a, time);
-}
-
-uint32_t screen_row_behind(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,
-                           const screen_body *a, double time[SCREEN_TIMES], int nearest, int dim)
-{
-    (void)nearest, (void)dim;
-    return unavailable(hot, shift4, entries, count, a, time);
-}
+#define SCREEN_ENTRY(name)                                                                                   \
+    uint32_t name(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,           \
+                  const screen_body *a, double time[SCREEN_TIMES], int nearest)                              \
+    {                                                                                                        \
+        (void)nearest;                                                                                       \
+        return unavailable(hot, shift4, entries, count, a, time);                                            \
+    }
+SCREEN_ENTRY(screen_row)
+SCREEN_ENTRY(screen_row_behind)
+SCREEN_ENTRY(screen_row_2d)
+SCREEN_ENTRY(screen_row_behind_2d)
 #endif

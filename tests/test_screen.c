@@ -128,6 +128,17 @@ static uint32_t expected_nearest(const double *time, int count, double limit)
     return earliest < INFINITY ? mask : 0;
 }
 
+/* The screen of rc's first count entries, in the variant for dim and behind. */
+static uint32_t screen(int behind, int dim, const row_case *rc, int count, double *time, int nearest)
+{
+    const double(*shift4)[4] = (const double(*)[4])rc->shift4;
+    if (dim == 2)
+        return behind ? screen_row_behind_2d(rc->hot, shift4, rc->entries, count, &rc->a, time, nearest)
+                      : screen_row_2d(rc->hot, shift4, rc->entries, count, &rc->a, time, nearest);
+    return behind ? screen_row_behind(rc->hot, shift4, rc->entries, count, &rc->a, time, nearest)
+                  : screen_row(rc->hot, shift4, rc->entries, count, &rc->a, time, nearest);
+}
+
 /* Every bit of every length of each random row against the scalar verdict. */
 static int compare_rows(int behind, int dim, int cases, int *passing, int *wrong_times, int *wrong_nearest,
                         int *nearest_found)
@@ -140,10 +151,8 @@ static int compare_rows(int behind, int dim, int cases, int *passing, int *wrong
         random_case(rc, &rng, behind, dim);
         if (n % 3 == 1) aim_threshold(rc, rc->entries[n % SCREEN_MAX], behind, (int)(n % 7) - 3);
         for (int count = 0; count <= SCREEN_MAX; count++) {
-            const double(*shift4)[4] = (const double(*)[4])rc->shift4;
             for (int k = 0; k < SCREEN_TIMES; k++) time[k] = -1.0;
-            uint32_t mask = behind ? screen_row_behind(rc->hot, shift4, rc->entries, count, &rc->a, time, 0, dim)
-                                   : screen_row(rc->hot, shift4, rc->entries, count, &rc->a, time, 0, dim);
+            uint32_t mask = screen(behind, dim, rc, count, time, 0);
             double expected_times[SCREEN_MAX];
             for (int k = 0; k < SCREEN_MAX; k++) {
                 double expected_time = 0.0;
@@ -156,8 +165,7 @@ static int compare_rows(int behind, int dim, int cases, int *passing, int *wrong
                     ++*wrong_times;
                 if (count == SCREEN_MAX) *passing += expected;
             }
-            uint32_t nearest = behind ? screen_row_behind(rc->hot, shift4, rc->entries, count, &rc->a, time, 1, dim)
-                                      : screen_row(rc->hot, shift4, rc->entries, count, &rc->a, time, 1, dim);
+            uint32_t nearest = screen(behind, dim, rc, count, time, 1);
             *wrong_nearest += nearest != expected_nearest(expected_times, count, rc->a.limit);
             *nearest_found += count == SCREEN_MAX && nearest != 0;
         }
