@@ -47,12 +47,12 @@ enum { FIRST_WIDTH = 16, WIDTH_STEP = 4 };
  * chosen at every size.
  *
  * Hard disks gain from lists only when dense (from area fraction 0.50:
- * 1.1 times at 0.55, 1.5 to 1.9 times from 0.70, bench/README.md, "Dense
- * hard disks with lists"), and with shells wider than in 3D: a row holds
- * the disks within 1 + 2 shell diameters, a number that grows as the square
- * of the reach and not its cube, so a wide shell costs little in every scan
- * and saves renewals. The 2D shell keeps the mean row at lists_2d_row
- * disks (automatic_shell_fraction_2d).
+ * 0.94 to 1.25 times at 0.52 by size, 1.3 to 1.7 times at 0.70,
+ * bench/README.md, "Dense hard disks with lists"), and with shells wider
+ * than in 3D: a row holds the disks within 1 + 2 shell diameters, a number
+ * that grows as the square of the reach and not its cube, so a wide shell
+ * costs little in every scan and saves renewals. The 2D shell keeps the
+ * mean row at lists_2d_row disks (automatic_shell_fraction_2d).
  *
  * A size-asymmetric mixture (the largest radius at least lists_from_spread
  * times the mean) gets lists at any packing and any size: cells as wide as
