@@ -188,7 +188,7 @@ typedef struct carom_world_def {
      * cell lists otherwise. In 3D their shell is 0.3 diameters, narrower
      * above packing 0.45 (as the mean free path to the power 3/4: 0.13
      * diameters at 0.60); in 2D it keeps a mean of 10 disks within reach,
-     * at most 0.6 diameters (0.59 at 0.52, 0.45 at 0.70); > 0 uses
+     * at most 0.6 diameters (0.60 at 0.52, 0.45 at 0.70); > 0 uses
      * lists with this shell where the box allows it; < 0 uses cell lists only.
      * Gravity always uses cell lists. The choice changes speed, never physics
      * beyond round-off. */

@@ -253,9 +253,11 @@ double neighbours_choose(carom_world *w)
     nb->split = neighbours_split_radius(w);
     nb->uniform = radii_all(w, nb->split);
     if (!gravity && asked >= 0.0 && w->count > 0) {
-        double phi = small_packing_fraction(w, nb->split);
-        double fraction = w->dim == 3 ? automatic_shell_fraction(phi) : automatic_shell_fraction_2d(phi);
-        double shell = asked > 0.0 ? asked : fraction * 2.0 * nb->split;
+        double shell = asked;
+        if (!(asked > 0.0)) {
+            double phi = small_packing_fraction(w, nb->split);
+            shell = (w->dim == 3 ? automatic_shell_fraction(phi) : automatic_shell_fraction_2d(phi)) * 2.0 * nb->split;
+        }
         if (asked > 0.0 || lists_pay(w)) nb->shell = usable_shell(w, shell);
         nb->on = nb->shell > 0.0;
     }

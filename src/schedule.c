@@ -246,9 +246,10 @@ SCAN void scan_listed_pairs_by_four(const carom_world *w, int32_t i, candidate *
                        lean, dim);
 }
 
-/* The scan in the variant that fits: lean when i is at the clock. (Lists
- * always add the entry's shift: choosing a variant without it by i's anchor
- * cell cost more in mispredicted dispatch than the additions it saved.) */
+/* The scan in the variant that fits: lean when i is at the clock, and the
+ * screen without z terms in 2D. (Lists always add the entry's shift:
+ * choosing a variant without it by i's anchor cell cost more in
+ * mispredicted dispatch than the additions it saved.) */
 SCAN void consider_listed_pairs(const carom_world *w, int32_t i, candidate *best, const int check_just)
 {
     int lean = w->hot[i].t == w->clock;

@@ -55,10 +55,11 @@ int screen_available(void);
  * does, and ties among them go by id whatever the order.
  *
  * screen_row_2d and screen_row_behind_2d, for a 2D world (where every z
- * of the records, shifts and a is zero), leave the z terms out. No bit of an answer changes: each z term is a
- * zero (dr_z^2, dv_z^2 are +0, which leaves a sum of squares as it is), and
- * dr_z dv_z, which a velocity of -0 along z can make -0, can at most turn
- * b = -0 into +0, which every comparison takes alike (b >= 0 is never). */
+ * of the records, shifts and a is zero), leave the z terms out. No bit of
+ * an answer changes: each z term is a zero (dr_z^2, dv_z^2 are +0, which
+ * leaves a sum of squares as it is), and dr_z dv_z, which a velocity of -0
+ * along z can make -0, can at most turn b = -0 into +0, which every
+ * comparison takes alike (b >= 0 is never). */
 enum { SCREEN_TIMES = SCREEN_MAX + 3 };
 uint32_t screen_row(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,
                     const screen_body *a, double time[SCREEN_TIMES], int nearest);
