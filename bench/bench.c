@@ -553,6 +553,10 @@ static int setup_case(bench_case *c, int dim, long target, double density, char 
 
 /* ---------- a size-asymmetric mixture (--big K:D) ---------- */
 
+/* The volume (area in 2D) of a body of diameter d, and of the case's box. */
+static double body_measure(int dim, double d) { return dim == 3 ? PI / 6.0 * d * d * d : PI / 4.0 * d * d; }
+static double box_measure(const bench_case *c) { return c->side[0] * c->side[1] * (c->dim == 3 ? c->side[2] : 1.0); }
+
 static carom_vec site_position(const bench_case *c, int32_t k);
 
 /* The lattice site big sphere j sits on: spread evenly over the sites. */
@@ -593,14 +597,14 @@ static int add_big(bench_case *c, const options *o, char *why, size_t size)
             if (big_site(c, i) == big_site(c, j) ||
                 periodic_distance(c, site_position(c, big_site(c, i)), site_position(c, big_site(c, j))) <
                     c->big_diameter)
-                return snprintf(why, size, "--big %d:%g: the big spheres overlap in a box of %.3f (expected fewer "
-                                "or a larger N)", c->big_count, c->big_diameter, c->side[0]), -1;
+                return snprintf(why, size, "--big %d:%g: the big %s overlap in a box of %.3f (expected fewer "
+                                "or a larger N)", c->big_count, c->big_diameter, c->dim == 3 ? "spheres" : "disks",
+                                c->side[0]), -1;
     int32_t small = 0;
     for (int32_t k = 0; k < c->sites; k++) small += site_role(c, k) == -1;
     c->n = small + c->big_count;
-    double d = c->big_diameter;
-    c->fraction = c->dim == 3 ? PI / 6.0 * (small + c->big_count * d * d * d) / (c->side[0] * c->side[1] * c->side[2])
-                              : PI / 4.0 * (small + c->big_count * d * d) / (c->side[0] * c->side[1]);
+    c->fraction = (small * body_measure(c->dim, 1.0) + c->big_count * body_measure(c->dim, c->big_diameter)) /
+                  box_measure(c);
     return 0;
 }
 
@@ -624,12 +628,9 @@ static int add_poly(bench_case *c, const options *o, char *why, size_t size)
     if (1.0 + c->poly > c->spacing)
         return snprintf(why, size, "--poly %g: diameters up to %g overlap on a lattice of spacing %.4f (expected S "
                         "at most %.4f, or a lower density)", c->poly, 1.0 + c->poly, c->spacing, c->spacing - 1.0), -1;
-    double occupied = 0.0, volume = c->side[0] * c->side[1] * (c->dim == 3 ? c->side[2] : 1.0);
-    for (int32_t k = 0; k < c->n; k++) {
-        double d = site_diameter(c, k);
-        occupied += c->dim == 3 ? PI / 6.0 * d * d * d : PI / 4.0 * d * d;
-    }
-    c->fraction = occupied / volume;
+    double occupied = 0.0;
+    for (int32_t k = 0; k < c->n; k++) occupied += body_measure(c->dim, site_diameter(c, k));
+    c->fraction = occupied / box_measure(c);
     return 0;
 }
 

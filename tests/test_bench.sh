@@ -63,7 +63,7 @@ refused() { # name, status, expected text, args...
   if [ "$status" -eq "$want" ] && [[ $out == *"$expected"* ]]; then pass "refused: $name"
   else fail "refused: $name" "status $status: $(printf '%s' "$out" | tail -2)"; fi
 }
-refused "big disks that overlap" 2 "the big spheres overlap" --only 2d --n 2000 --density 0.4 --big 200:9 \
+refused "big disks that overlap" 2 "the big disks overlap" --only 2d --n 2000 --density 0.4 --big 200:9 \
   --csv "$work/bad.csv"
 refused "a lattice option with --start" 2 "--density: a lattice option, expected none with --start" \
   --start "$work/start.snap" --density 0.4 --csv "$work/bad.csv"
