@@ -15,6 +15,11 @@
  * benchmarks (McCalpin's STREAM measures bandwidth instead; lmbench's
  * lat_mem_rd chases one pointer).
  *
+ * It also reads whole blocks of 1 MiB, each at a random place, word by word:
+ * what a region-by-region order would do at each visit (stream a region's
+ * records, about 200 bytes a body, into the cache). The GB/s it prints is
+ * the bandwidth that bench/regions.c's model takes as 5 or 20.
+ *
  * usage: carom_memory_probe [MiB]   (default 256: far beyond any cache)
  */
 #define _GNU_SOURCE /* madvise, sysconf's _SC_PHYS_PAGES */
@@ -76,6 +81,22 @@ static double time_a_line(const uint64_t *lines, const uint64_t *order, size_t c
     return elapsed * 1e9 / ((double)steps * chains);
 }
 
+/* GB/s reading blocks of `block` bytes, each at a random block-aligned place. */
+static double stream_blocks(const uint64_t *lines, size_t bytes, size_t block, uint64_t *sink)
+{
+    size_t blocks = bytes / block, words = block / sizeof(uint64_t), reads = 0;
+    uint64_t state = 2463534242u, sum = 0;
+    double start = seconds_now();
+    for (size_t k = 0; k < 512 && blocks > 0; k++) {
+        const uint64_t *at = lines + (size_t)(next_random(&state) % blocks) * words;
+        for (size_t w = 0; w < words; w++) sum += at[w];
+        reads += block;
+    }
+    double elapsed = seconds_now() - start;
+    *sink += sum;
+    return elapsed > 0.0 ? (double)reads / elapsed * 1e-9 : 0.0;
+}
+
 int main(int argc, char **argv)
 {
     char *end = NULL;
@@ -109,6 +130,9 @@ int main(int argc, char **argv)
         if (chains == 1) latency = ns;
         printf("  %2d chases: %6.1f ns a line, %5.1f in flight\n", chains, ns, latency / ns);
     }
+    for (size_t block = (size_t)1 << 18; block <= ((size_t)1 << 22) && block <= bytes; block <<= 2)
+        printf("blocks of %4zu KiB at random places, read in order: %5.1f GB/s\n", block >> 10,
+               stream_blocks(lines, bytes, block, &sink));
     printf("(checksum %llu)\n", (unsigned long long)(sink & 0xff));
     free(order);
     free(lines);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Counts the cache lines a pair collision brings from memory, with valgrind's
 # cachegrind: 3D hard spheres, N = 97,556 (fcc 29^3), packing fraction 0.45,
-# seed 42, in-process (carom_bench --no-fork) from the optimised build.
+# seed 42 (DENSITY=0.30 bench/misses.sh for another packing fraction), in-process (carom_bench --no-fork) from the optimised build.
 # The last-level cache is simulated at 2 MiB, so that this world (about 20 MB)
 # is ten times the cache, as a world of 10^6 bodies (200 MB) is six times a
 # 32 MiB L3: nearly every record an event reads that no recent event touched
@@ -15,15 +15,20 @@
 # About a minute here. Prints misses a collision, in all and by function.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+density="${DENSITY:-0.45}"
+case "$density" in
+  0.[0-9]*) ;;
+  *) echo "misses.sh: DENSITY must be a packing fraction like 0.45, got '$density'" >&2; exit 2 ;;
+esac
 cd "$root"
 bench/valgrind_build.sh
 
-work=build/release/misses
+work=build/release/misses-$density
 mkdir -p "$work"
 for measured in 2 4; do
   valgrind --tool=cachegrind --cache-sim=yes --LL=2097152,16,64 --D1=32768,8,64 --I1=32768,8,64 \
     --cachegrind-out-file="$work/cachegrind.$measured" \
-    build/release/bench/carom_bench --no-fork --only 3d --n 100000 --density 0.45 \
+    build/release/bench/carom_bench --no-fork --only 3d --n 100000 --density "$density" \
     --warmup 2 --collisions "$measured" --seed 42 --csv "$work/bench.$measured.csv" \
     >"$work/log.$measured" 2>&1 || {
     echo "misses.sh: the run under cachegrind failed (its log: $work/log.$measured)" >&2
@@ -50,5 +55,5 @@ join -t "$(printf '\t')" <(by_function "$work/cachegrind.2") <(by_function "$wor
     {r = ($4 - $2) / n; w = ($5 - $3) / n; tr += r; tw += w; if (r + w >= 0.1) printf "%7.2f %6.2f  %s\n", r, w, $1}
     END {printf "%7.2f %6.2f  all (%d pair collisions between the runs)\n", tr, tw, n}' |
   sort -rn |
-  { echo "cachegrind, 3D N=97556 packing fraction 0.45, last level 2 MiB: misses a pair collision"
+  { echo "cachegrind, 3D N=97556 packing fraction $density, last level 2 MiB: misses a pair collision"
     echo "  reads writes  function"; cat; }

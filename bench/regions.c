@@ -14,7 +14,7 @@
  * Lubachevsky, J. Comput. Phys. 94, 255 (1991)), so the figures are upper
  * bounds on the locality any such order can reach.
  *
- * Two orders, for cubic regions of side L (in diameters) and windows of W
+ * Three orders, for cubic regions of side L (in diameters) and windows of W
  * collisions a body:
  *  - until blocked: stay in a region, taking its collisions in time order,
  *    until the next one waits for a collision elsewhere; then go to the
@@ -26,6 +26,15 @@
  *    share of collisions taken out of their region (each of them reads a
  *    region whose records are not in cache) and the collisions taken in
  *    their own region per visit.
+ *  - speculative: what an engine that does not know the order would do.
+ *    Each window, visit the regions in turn, each executing its collisions
+ *    of the window in time order on whatever its neighbours' records hold
+ *    (Jefferson's Time Warp in one thread). Executing a collision undoes
+ *    every executed one that waited for it, and what waited for those:
+ *    either the region's log from that collision on (suffix) or only those
+ *    (selective). Sweeps repeat until the window is done. Printed:
+ *    executions and undos per collision kept, and a cost model's share of
+ *    the N = 10^4 rate (modelled_share says what it charges).
  * A region's records (about 200 bytes a body) stay in a core's cache only if
  * it holds a few thousand bodies, and a visit pays to bring them in: about
  * four cache lines a body, against some 30 lines a collision read from
@@ -46,6 +55,7 @@ typedef struct options {
     long n;
     double density, warmup, collisions;
     uint64_t seed;
+    double near_rate, far_rate, stream; /* the model's inputs: M collisions/s at 10^4 and 10^6 bodies, GB/s */
 } options;
 
 /* One recorded collision: when, which bodies, and the region of the point
@@ -512,11 +522,115 @@ static windowed on_demand(const record *r, const causes *before, const regions *
                       visits ? (double)home_taken / (double)visits : 0.0};
 }
 
+/* ---------- speculation with rollback (Time Warp in one thread) ---------- */
+
+/* The collisions that wait for each collision: after[start[e] .. start[e + 1]). */
+typedef struct successors {
+    int64_t *start, *after;
+} successors;
+
+static int find_successors(const causes *before, int64_t count, successors *s)
+{
+    s->start = calloc((size_t)count + 2, sizeof *s->start);
+    s->after = malloc((size_t)(before->count > 0 ? before->count : 1) * sizeof *s->after);
+    if (!s->start || !s->after) return -1;
+    for (int64_t q = 0; q < before->count; q++) s->start[before->cause[q] + 2]++;
+    for (int64_t e = 0; e < count; e++) s->start[e + 2] += s->start[e + 1];
+    for (int64_t e = 0; e < count; e++)
+        for (int64_t q = before->start[e]; q < before->start[e + 1]; q++) s->after[s->start[before->cause[q] + 1]++] = e;
+    return 0;
+}
+
+/* What a speculative run did: collisions executed, undone and visits, per collision committed. */
+typedef struct speculation {
+    double executed, undone, later, windows; /* later: executed after a window's first sweep */
+    int valid; /* the executions kept came in an order that respects every constraint */
+} speculation;
+
+typedef struct spec_state {
+    const successors *next;
+    const regions *g;
+    unsigned char *executed;
+    int64_t *position, *lowest, *stack, *kept_at; /* kept_at: when each collision was last executed */
+    int64_t executed_count, undone_count;
+    int suffix;
+} spec_state;
+
+/* Undoes collision e and everything executed that waited for it; with suffix, also every later collision
+ * executed in the same region (a region's log is undone from the end), and what waited for those. */
+static void undo_from(spec_state *s, int64_t e)
+{
+    int64_t top = 0;
+    s->stack[top++] = e;
+    while (top > 0) {
+        int64_t c = s->stack[--top];
+        if (!s->executed[c]) continue;
+        s->executed[c] = 0, s->undone_count++, s->executed_count--;
+        int32_t at = s->g->of[c];
+        if (s->position[c] < s->lowest[at]) s->lowest[at] = s->position[c];
+        for (int64_t q = s->next->start[c]; q < s->next->start[c + 1]; q++)
+            if (s->executed[s->next->after[q]]) s->stack[top++] = s->next->after[q];
+        for (int64_t k = s->position[c] + 1; s->suffix && k < s->g->first[at + 1]; k++)
+            if (s->executed[s->g->order[k]]) s->stack[top++] = s->g->order[k];
+    }
+}
+
+/* Each window of simulated time: visit the regions in turn, each executing its collisions of the window in time
+ * order on whatever its neighbours' records hold; executing a collision undoes every executed collision that
+ * waited for it (it had read or overwritten a state this one changes). Sweeps repeat until the window is done;
+ * the earliest collision left always stays done, so they end. */
+static speculation speculate(const record *r, const causes *before, const successors *next, const regions *g,
+                             double window_time, int suffix)
+{
+    spec_state s = {next, g, calloc((size_t)r->count, 1), malloc((size_t)r->count * sizeof(int64_t)),
+                    malloc((size_t)g->count * sizeof(int64_t)), NULL, malloc((size_t)r->count * sizeof(int64_t)), 0,
+                    0, suffix};
+    int64_t stack_room = before->count + r->count + 1, executions = 0, later = 0, windows = 0, end = 0;
+    s.stack = malloc((size_t)stack_room * sizeof *s.stack);
+    if (!s.executed || !s.position || !s.lowest || !s.stack || !s.kept_at) {
+        free(s.executed), free(s.position), free(s.lowest), free(s.stack), free(s.kept_at);
+        return (speculation){0, 0, 0, 0, 0};
+    }
+    for (int32_t at = 0; at < g->count; at++) {
+        s.lowest[at] = g->first[at];
+        for (int64_t k = g->first[at]; k < g->first[at + 1]; k++) s.position[g->order[k]] = k;
+    }
+    double start = r->list[0].time;
+    while (end < r->count) {
+        double hi = start + window_time;
+        while (end < r->count && r->list[end].time < hi) end++;
+        windows++;
+        for (int sweep = 0; s.executed_count < end; sweep++) {
+            for (int32_t at = 0; at < g->count; at++) {
+                int64_t ran = 0;
+                for (int64_t k = s.lowest[at]; k < g->first[at + 1] && r->list[g->order[k]].time < hi; k++) {
+                    int64_t e = g->order[k];
+                    if (s.executed[e]) continue;
+                    for (int64_t q = next->start[e]; q < next->start[e + 1]; q++)
+                        if (s.executed[next->after[q]]) undo_from(&s, next->after[q]);
+                    s.executed[e] = 1, s.executed_count++, ran++;
+                    s.kept_at[e] = executions + ran;
+                }
+                while (s.lowest[at] < g->first[at + 1] && s.executed[g->order[s.lowest[at]]]) s.lowest[at]++;
+                executions += ran, later += sweep > 0 ? ran : 0;
+            }
+        }
+        start = hi;
+    }
+    int valid = s.executed_count == r->count;
+    for (int64_t e = 0; valid && e < r->count; e++)
+        for (int64_t q = before->start[e]; q < before->start[e + 1]; q++)
+            valid &= s.kept_at[before->cause[q]] < s.kept_at[e];
+    free(s.executed), free(s.position), free(s.lowest), free(s.stack), free(s.kept_at);
+    return (speculation){(double)executions / r->count, (double)s.undone_count / r->count, (double)later / r->count,
+                         (double)windows, valid};
+}
+
 /* ---------- main ---------- */
 
 static int parse(int argc, char **argv, options *o)
 {
-    *o = (options){100000, 0.45, 2.0, 2.0, 42};
+    *o = (options){100000, 0.45, 2.0, 2.0, 42, 0.93, 0.39, 20.0};
     for (int a = 1; a + 1 < argc; a += 2) {
         char *end = NULL;
         double v = strtod(argv[a + 1], &end);
@@ -530,13 +644,17 @@ static int parse(int argc, char **argv, options *o)
         else if (!strcmp(argv[a], "--warmup")) o->warmup = v;
         else if (!strcmp(argv[a], "--collisions")) o->collisions = v;
         else if (!strcmp(argv[a], "--seed")) o->seed = (uint64_t)v;
+        else if (!strcmp(argv[a], "--near-rate")) o->near_rate = v;
+        else if (!strcmp(argv[a], "--far-rate")) o->far_rate = v;
+        else if (!strcmp(argv[a], "--stream")) o->stream = v;
         else {
             fprintf(stderr, "carom_regions: unknown option or value out of range: %s %s\n", argv[a], argv[a + 1]);
             return -1;
         }
     }
     if (argc % 2 == 0) {
-        fprintf(stderr, "usage: carom_regions [--n N] [--density ETA<0.55] [--warmup W] [--collisions C] [--seed S]\n");
+        fprintf(stderr, "usage: carom_regions [--n N] [--density ETA<0.55] [--warmup W] [--collisions C] [--seed S]\n"
+                        "                     [--near-rate M/s] [--far-rate M/s] [--stream GB/s]\n");
         return -1;
     }
     return 0;
@@ -559,9 +677,10 @@ static void report_model(const record *r, int32_t bodies, double side, int reads
     printf("%7s %8s %9s", "L", "bodies", "per visit");
     for (int w = 0; w < 5; w++) printf(" | W=%-5g away per visit", windows[w]);
     printf("\n");
-    for (int s = 0; s < 7; s++) {
+    for (int s = 0, last = 0; s < 7; s++) {
         int per_axis = (int)floor(side / sizes[s]);
-        if (per_axis < 2) continue;
+        if (per_axis < 2 || per_axis == last) continue;
+        last = per_axis;
         regions g;
         group_by_region(r, side, per_axis, &g);
         printf("%7.2f %8.0f %9.1f", side / per_axis, (double)bodies / g.count, until_blocked(r, &before, &g));
@@ -574,6 +693,69 @@ static void report_model(const record *r, int32_t bodies, double side, int reads
         free_regions(&g);
     }
     free(before.start), free(before.cause);
+}
+
+/* The modelled share of the N = 10^4 rate that speculation reaches: a collision executed in a window's first
+ * sweep costs what it costs at 10^4 (near_rate), one executed in a later sweep (its region no longer in cache)
+ * what it costs at 10^6 today (far_rate), an undo half a collision, and each window's first sweep streams every
+ * region's records and its halo (200 bytes a body, the bodies within 1.6 diameters outside it) at `stream`
+ * GB/s. Nothing else an engine would do (stamping reads, logging undos, a calendar a region) is charged. */
+static double modelled_share(speculation x, const regions *g, double region_side, double bodies_a_region,
+                             double collisions, const options *o)
+{
+    const double near_ns = 1000.0 / o->near_rate, far_ns = 1000.0 / o->far_rate, undo_ns = 0.5 * near_ns;
+    double halo = pow((region_side + 3.2) / region_side, 3.0);
+    double stream_ns = x.windows * g->count * halo * bodies_a_region * 200.0 / o->stream / collisions;
+    double ns = (x.executed - x.later) * near_ns + x.later * far_ns + x.undone * undo_ns + stream_ns;
+    return near_ns / ns;
+}
+
+/* Speculation with rollback, on the "what it reads" constraints, for a region log undone from its end (suffix)
+ * and for undoing only what waited for the late collision (selective): executions, undos and executions after
+ * a window's first sweep, per collision kept, and the modelled share of the 10^4 rate. */
+static int report_speculation(const record *r, int32_t bodies, double side, const options *o)
+{
+    causes before;
+    successors next = {0};
+    if (find_causes(r, bodies, 1, &before) != 0 || find_successors(&before, r->count, &next) != 0) {
+        fprintf(stderr, "carom_regions: out of memory\n");
+        return -1;
+    }
+    double unit = (r->list[r->count - 1].time - r->list[0].time) / ((double)r->count / bodies);
+    static const double sizes[] = {8, 12, 16, 24};
+    static const double windows[] = {0.01, 0.03, 0.1, 0.3};
+    printf("\nspeculation and rollback: executed, undone, executed after the first sweep (per collision kept);\n"
+           "model: the share of the 10^4 rate, for %.3g and %.3g M/s at 10^4 and 10^6 today and %.3g GB/s\n"
+           "%7s %8s %6s", o->near_rate, o->far_rate, o->stream, "L", "bodies", "undo");
+    for (int w = 0; w < 4; w++) printf(" | W=%-5g   exec   undo later model", windows[w]);
+    printf("\n");
+    int failed = 0;
+    for (int s = 0, last = 0; s < 4; s++) {
+        int per_axis = (int)floor(side / sizes[s]);
+        if (per_axis < 2 || per_axis == last) continue;
+        last = per_axis;
+        regions g;
+        group_by_region(r, side, per_axis, &g);
+        double region_side = side / per_axis, per_region = (double)bodies / g.count;
+        for (int suffix = 1; suffix >= 0; suffix--) {
+            printf("%7.2f %8.0f %6s", region_side, per_region, suffix ? "suffix" : "select");
+            for (int w = 0; w < 4; w++) {
+                speculation x = speculate(r, &before, &next, &g, windows[w] * unit, suffix);
+                if (!x.valid) {
+                    fprintf(stderr, "\ncarom_regions: L = %.2f, W = %g: the speculative order kept a collision before "
+                                    "one it waits for, or ran out of memory\n", region_side, windows[w]);
+                    failed = 1;
+                }
+                printf(" | %12.3f %6.3f %5.3f %5.2f", x.executed, x.undone, x.later,
+                       modelled_share(x, &g, region_side, per_region, (double)r->count, o));
+            }
+            printf("\n");
+            fflush(stdout);
+        }
+        free_regions(&g);
+    }
+    free(before.start), free(before.cause), free(next.start), free(next.after);
+    return failed ? -1 : 0;
 }
 
 static int make_flights(flights *f, int32_t bodies, double side)
@@ -636,6 +818,7 @@ int main(int argc, char **argv)
                "collisions taken out of their region; per visit: collisions taken in their region a visit\n");
         report_model(&r, bodies, side, 0);
         report_model(&r, bodies, side, 1);
+        if (report_speculation(&r, bodies, side, &o) != 0) status = -1;
     }
     carom_world_destroy(w);
     free_record(&r);
