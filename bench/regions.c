@@ -438,6 +438,16 @@ static void group_by_region(const record *r, double side, int per_axis, regions 
     free(fill);
 }
 
+/* Regions along an axis for regions about `size` wide: 0 if fewer than two, or as many as the size before
+ * (last, updated) gave, so that no region size is reported twice. */
+static int regions_per_axis(double side, double size, int *last)
+{
+    int per_axis = (int)floor(side / size);
+    if (per_axis < 2 || per_axis == *last) return 0;
+    *last = per_axis;
+    return per_axis;
+}
+
 static void free_regions(regions *g) { free(g->of), free(g->first), free(g->order); }
 
 /* The predecessor collision e still waits for, or -1 if it may be taken. */
@@ -678,9 +688,8 @@ static void report_model(const record *r, int32_t bodies, double side, int reads
     for (int w = 0; w < 5; w++) printf(" | W=%-5g away per visit", windows[w]);
     printf("\n");
     for (int s = 0, last = 0; s < 7; s++) {
-        int per_axis = (int)floor(side / sizes[s]);
-        if (per_axis < 2 || per_axis == last) continue;
-        last = per_axis;
+        int per_axis = regions_per_axis(side, sizes[s], &last);
+        if (per_axis == 0) continue;
         regions g;
         group_by_region(r, side, per_axis, &g);
         printf("%7.2f %8.0f %9.1f", side / per_axis, (double)bodies / g.count, until_blocked(r, &before, &g));
@@ -731,9 +740,8 @@ static int report_speculation(const record *r, int32_t bodies, double side, cons
     printf("\n");
     int failed = 0;
     for (int s = 0, last = 0; s < 4; s++) {
-        int per_axis = (int)floor(side / sizes[s]);
-        if (per_axis < 2 || per_axis == last) continue;
-        last = per_axis;
+        int per_axis = regions_per_axis(side, sizes[s], &last);
+        if (per_axis == 0) continue;
         regions g;
         group_by_region(r, side, per_axis, &g);
         double region_side = side / per_axis, per_region = (double)bodies / g.count;
