@@ -18,7 +18,7 @@
  * It also reads whole blocks of 1 MiB, each at a random place, word by word:
  * what a region-by-region order would do at each visit (stream a region's
  * records, about 200 bytes a body, into the cache). The GB/s it prints is
- * the bandwidth that bench/regions.c's model takes as 5 or 20.
+ * what bench/regions.c's model takes as --stream.
  *
  * usage: carom_memory_probe [MiB]   (default 256: far beyond any cache)
  */

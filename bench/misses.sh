@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Counts the cache lines a pair collision brings from memory, with valgrind's
-# cachegrind: 3D hard spheres, N = 97,556 (fcc 29^3), packing fraction 0.45,
-# seed 42 (DENSITY=0.30 bench/misses.sh for another packing fraction), in-process (carom_bench --no-fork) from the optimised build.
+# cachegrind: 3D hard spheres, N = 97,556 (fcc 29^3), packing fraction 0.45
+# (DENSITY=0.30 bench/misses.sh for another), seed 42, in-process
+# (carom_bench --no-fork) from the optimised build.
 # The last-level cache is simulated at 2 MiB, so that this world (about 20 MB)
 # is ten times the cache, as a world of 10^6 bodies (200 MB) is six times a
 # 32 MiB L3: nearly every record an event reads that no recent event touched

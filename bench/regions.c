@@ -566,22 +566,29 @@ typedef struct spec_state {
     int suffix;
 } spec_state;
 
+/* Marks executed collision c undone and queues it, so that what waited for it is undone next. A collision
+ * enters the queue only as it turns from executed to undone, so the queue never holds more than all of them. */
+static void undo_one(spec_state *s, int64_t c, int64_t *top)
+{
+    s->executed[c] = 0, s->undone_count++, s->executed_count--;
+    int32_t at = s->g->of[c];
+    if (s->position[c] < s->lowest[at]) s->lowest[at] = s->position[c];
+    s->stack[(*top)++] = c;
+}
+
 /* Undoes collision e and everything executed that waited for it; with suffix, also every later collision
  * executed in the same region (a region's log is undone from the end), and what waited for those. */
 static void undo_from(spec_state *s, int64_t e)
 {
     int64_t top = 0;
-    s->stack[top++] = e;
+    if (s->executed[e]) undo_one(s, e, &top);
     while (top > 0) {
         int64_t c = s->stack[--top];
-        if (!s->executed[c]) continue;
-        s->executed[c] = 0, s->undone_count++, s->executed_count--;
         int32_t at = s->g->of[c];
-        if (s->position[c] < s->lowest[at]) s->lowest[at] = s->position[c];
         for (int64_t q = s->next->start[c]; q < s->next->start[c + 1]; q++)
-            if (s->executed[s->next->after[q]]) s->stack[top++] = s->next->after[q];
+            if (s->executed[s->next->after[q]]) undo_one(s, s->next->after[q], &top);
         for (int64_t k = s->position[c] + 1; s->suffix && k < s->g->first[at + 1]; k++)
-            if (s->executed[s->g->order[k]]) s->stack[top++] = s->g->order[k];
+            if (s->executed[s->g->order[k]]) undo_one(s, s->g->order[k], &top);
     }
 }
 
@@ -595,8 +602,8 @@ static speculation speculate(const record *r, const causes *before, const succes
     spec_state s = {next, g, calloc((size_t)r->count, 1), malloc((size_t)r->count * sizeof(int64_t)),
                     malloc((size_t)g->count * sizeof(int64_t)), NULL, malloc((size_t)r->count * sizeof(int64_t)), 0,
                     0, suffix};
-    int64_t stack_room = before->count + r->count + 1, executions = 0, later = 0, windows = 0, end = 0;
-    s.stack = malloc((size_t)stack_room * sizeof *s.stack);
+    int64_t executions = 0, later = 0, windows = 0, end = 0;
+    s.stack = malloc(((size_t)r->count + 1) * sizeof *s.stack); /* see undo_one */
     if (!s.executed || !s.position || !s.lowest || !s.stack || !s.kept_at) {
         free(s.executed), free(s.position), free(s.lowest), free(s.stack), free(s.kept_at);
         return (speculation){0, 0, 0, 0, 0};
