@@ -507,16 +507,33 @@ typedef struct windowed {
     double away_share, per_visit;
 } windowed;
 
+/* The end of a window that starts at lo: lo + window_time, or the next double if that rounds to lo. */
+static double window_end(double lo, double window_time)
+{
+    double hi = lo + window_time;
+    return hi > lo ? hi : nextafter(lo, INFINITY);
+}
+
+/* Where the window after one ending at hi starts: at hi, or at the next collision if the window from hi would
+ * hold none (so that empty windows are skipped, and the windows are never more than the collisions). *covered:
+ * the collisions before hi, counted on from where it was. */
+static double next_window(const record *r, int64_t *covered, double hi, double window_time)
+{
+    while (*covered < r->count && r->list[*covered].time < hi) (*covered)++;
+    if (*covered < r->count && r->list[*covered].time >= window_end(hi, window_time)) return r->list[*covered].time;
+    return hi;
+}
+
 /* Windows of `window` collisions a body (in simulated time, from the rate). */
 static windowed on_demand(const record *r, const causes *before, const regions *g, double window_time)
 {
     unsigned char *done = calloc((size_t)r->count, 1);
     int64_t *next = malloc((size_t)g->count * sizeof *next), *stack = malloc((size_t)r->count * sizeof *stack);
     memcpy(next, g->first, (size_t)g->count * sizeof *next);
-    int64_t home_taken = 0, away_taken = 0, visits = 0;
+    int64_t home_taken = 0, away_taken = 0, visits = 0, covered = 0;
     double start = r->list[0].time, end = r->list[r->count - 1].time;
-    for (double lo = start; lo <= end; lo += window_time) {
-        double hi = lo + window_time;
+    for (double lo = start, hi; lo <= end; lo = next_window(r, &covered, hi, window_time)) {
+        hi = window_end(lo, window_time);
         for (int32_t at = 0; at < g->count; at++) {
             int64_t before_visit = home_taken;
             for (; next[at] < g->first[at + 1]; next[at]++) {
@@ -614,7 +631,7 @@ static speculation speculate(const record *r, const causes *before, const succes
     }
     double start = r->list[0].time;
     while (end < r->count) {
-        double hi = start + window_time;
+        double hi = window_end(start, window_time);
         while (end < r->count && r->list[end].time < hi) end++;
         windows++;
         for (int sweep = 0; s.executed_count < end; sweep++) {
@@ -632,7 +649,8 @@ static speculation speculate(const record *r, const causes *before, const succes
                 executions += ran, later += sweep > 0 ? ran : 0;
             }
         }
-        start = hi;
+        int64_t covered = end;
+        start = next_window(r, &covered, hi, window_time);
     }
     int valid = s.executed_count == r->count;
     for (int64_t e = 0; valid && e < r->count; e++)
