@@ -18,7 +18,7 @@
  * width) = b, which never decreases as t grows, so every event in the heap
  * comes before every event outside it, and the earliest is the heap's root.
  * The bucket width only changes the speed, never the order: it is set from
- * the events themselves (about EVENTS_PER_BUCKET per bucket near the front)
+ * the events themselves (about events_per_bucket per bucket near the front)
  * whenever the buckets are rebuilt.
  *
  * The near future is held two ways. Up to FLAT_MAX events (nearly always:
@@ -37,6 +37,14 @@
  * there the engine prefetches the next events' records from the heap's top
  * (the root's children are the next few), which an unsorted array does not
  * give for free (bench/README.md, "The calendar's near events unsorted").
+ * From CALENDAR_WIDE_FROM_BODIES bodies the buckets are also eight times
+ * wider, and the ring eight times shorter: at 10^6 bodies a ring of
+ * capacity / 4 buckets took a megabyte of heads, and nearly every filing
+ * missed the cache on one; with about 64 events a bucket the heads take a
+ * tenth of that and stay in cache, for a heap of some 64 events, and the
+ * ring still reaches about two events a body ahead. Below that size the
+ * heads are in cache anyway, and the larger heap's sifts only cost
+ * (bench/README.md, "Wider buckets for large calendars").
  */
 #include "calendar.h"
 
@@ -56,6 +64,11 @@ enum {
     EVENTS_PER_BUCKET = 8,
     MIN_BUCKETS = 16,
     BODIES_PER_BUCKET = 4, /* the ring has about capacity / 4 buckets */
+    /* From CALENDAR_WIDE_FROM_BODIES bodies: wider buckets and a ring of
+     * about capacity / 32 (a tenth of a megabyte of heads at 10^6 bodies,
+     * which stays in cache; see the file's head). */
+    EVENTS_PER_BUCKET_LARGE = 64,
+    BODIES_PER_BUCKET_LARGE = 32,
     NEAR_LIMIT_FLOOR = 1024,
     NO_BODY = -1,
     FLAT_MAX = CALENDAR_FLAT_MAX, /* more near events than this: a heap (a scan's ties fit a 64-bit mask) */
@@ -307,7 +320,7 @@ static int32_t gather(calendar *cal)
 }
 
 /* Origin at the earliest finite time; width such that about
- * EVENTS_PER_BUCKET events fall in a bucket near it: n events whose mean
+ * events_per_bucket events fall in a bucket near it: n events whose mean
  * distance from the earliest is m lie about m / n apart there. Returns 0 if
  * no time is finite. */
 static int choose_buckets(calendar *cal, int32_t pending)
@@ -322,7 +335,7 @@ static int choose_buckets(calendar *cal, int32_t pending)
     if (finite == 0) return 0;
     for (int32_t b = pending; b != NO_BODY; b = cal->body[b].next)
         if (isfinite(cal->body[b].time)) sum += cal->body[b].time - earliest;
-    double width = EVENTS_PER_BUCKET * (sum / finite) / finite;
+    double width = cal->events_per_bucket * (sum / finite) / finite;
     double inverse = 1.0 / width;
     cal->origin = earliest;
     cal->inverse_width = inverse > 0.0 && isfinite(inverse) ? inverse : 1.0; /* any width is correct */
@@ -431,10 +444,12 @@ int calendar_init(calendar *cal, int32_t capacity)
     return calendar_reserve(cal, capacity);
 }
 
+static int wide_buckets(int32_t capacity) { return capacity >= CALENDAR_WIDE_FROM_BODIES; }
+
 static int32_t ring_size_for(int32_t capacity)
 {
-    int32_t size = MIN_BUCKETS;
-    while (size < capacity / BODIES_PER_BUCKET) size *= 2;
+    int32_t size = MIN_BUCKETS, bodies = wide_buckets(capacity) ? BODIES_PER_BUCKET_LARGE : BODIES_PER_BUCKET;
+    while (size < capacity / bodies) size *= 2;
     return size;
 }
 
@@ -479,6 +494,7 @@ int calendar_reserve(calendar *cal, int32_t capacity)
     cal->head = head;
     cal->capacity = capacity;
     cal->flat_most = capacity < PREFETCH_FROM_BODIES ? FLAT_MAX : 0;
+    cal->events_per_bucket = wide_buckets(capacity) ? EVENTS_PER_BUCKET_LARGE : EVENTS_PER_BUCKET;
     cal->bucket_count = buckets;
     for (int32_t b = 0; b <= buckets; b++) head[b] = NO_BODY;
     cal->mode = CALENDAR_COLLECTING; /* buckets are chosen at the next calendar_first */

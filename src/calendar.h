@@ -23,6 +23,9 @@ _Static_assert(sizeof(calendar_entry) == 16, "four heap entries, a node's childr
  * in calendars for fewer than PREFETCH_FROM_BODIES bodies; slots from
  * near_count up to it always hold an infinite time. */
 enum { CALENDAR_FLAT_MAX = 64 };
+/* From this many bodies the buckets are eight times wider and the ring eight
+ * times shorter (calendar.c says why). */
+enum { CALENDAR_WIDE_FROM_BODIES = 1 << 18 };
 
 /* Where a body's event is: in the near heap (where >= 0, its position), in
  * bucket b of the ring (where = -2 - b; b = bucket_count is the overflow
@@ -57,6 +60,7 @@ typedef struct calendar {
     int32_t first;         /* heap[first]: the entry calendar_first returned */
     int near_is_heap;      /* 1: heap[] is a 4-ary heap; 0: unsorted (few near events, see calendar.c) */
     int32_t flat_most;     /* the most near events held unsorted: CALENDAR_FLAT_MAX, or 0 for large calendars */
+    int32_t events_per_bucket; /* about this many events a bucket near the front: 8, or 64 from CALENDAR_WIDE_FROM_BODIES */
     int32_t ring_count;    /* of which in ring buckets (not in the overflow list) */
     int32_t capacity;      /* bodies 0 .. capacity-1 may be scheduled */
     int32_t bucket_count;  /* ring size, a power of two */

@@ -15,7 +15,10 @@
  * order across both; a calendar for 2^16 bodies or more keeps the heap.
  * An engine-like sequence on 20,000 bodies (pop, re-time the popped body and a
  * partner later, now and then a far or infinite time) turns the ring many
- * times and is checked against an independent binary heap with lazy deletion.
+ * times and is checked against an independent binary heap with lazy deletion;
+ * so is one on 2^18 bodies, where the buckets are eight times wider and the
+ * ring eight times shorter (and the first bucket is seen to hold about 64
+ * events there, about 8 below).
  */
 #include <math.h>
 #include <stdint.h>
@@ -24,6 +27,7 @@
 #include "calendar.h"
 #include "carom.h"
 #include "check.h"
+#include "prefetch.h"
 
 /* ---- random numbers: the library's seeded generator ---- */
 
@@ -511,7 +515,7 @@ static void test_large_calendars_keep_the_heap(void)
 
 /* ---- an engine-like sequence against a binary heap with lazy deletion ---- */
 
-enum { LONG_BODIES = 20000, LONG_STEPS = 400000 };
+enum { LONG_BODIES = 20000, LONG_STEPS = 400000, WIDE_BODIES = CALENDAR_WIDE_FROM_BODIES };
 
 typedef struct lazy_item {
     double time;
@@ -593,16 +597,16 @@ static double later_time(double now)
     return now + exponential(1.0);
 }
 
-static void test_engine_like_sequence(void)
+static void engine_like_sequence(int32_t bodies, int steps)
 {
     calendar cal;
-    lazy_heap h = {malloc(1024 * sizeof(lazy_item)), 0, 1024, calloc(LONG_BODIES, sizeof(uint32_t)),
-                   calloc(LONG_BODIES, sizeof(int)), calloc(LONG_BODIES, sizeof(double))};
-    CHECK_EQ_INT(calendar_init(&cal, LONG_BODIES), 0);
-    for (int32_t b = 0; b < LONG_BODIES; b++) set_both(&cal, &h, b, exponential(1.0));
+    lazy_heap h = {malloc(1024 * sizeof(lazy_item)), 0, 1024, calloc((size_t)bodies, sizeof(uint32_t)),
+                   calloc((size_t)bodies, sizeof(int)), calloc((size_t)bodies, sizeof(double))};
+    CHECK_EQ_INT(calendar_init(&cal, bodies), 0);
+    for (int32_t b = 0; b < bodies; b++) set_both(&cal, &h, b, exponential(1.0));
     double now = 0.0;
     int64_t faults = 0, turns_start = -1;
-    for (int step = 0; step < LONG_STEPS && faults == 0; step++) {
+    for (int step = 0; step < steps && faults == 0; step++) {
         int32_t b = calendar_first(&cal), expected = lazy_first(&h);
         if (turns_start < 0) turns_start = cal.current;
         if (b != expected || (b >= 0 && calendar_time(&cal, b) != h.time[b])) {
@@ -613,18 +617,18 @@ static void test_engine_like_sequence(void)
         if (b < 0) break;
         double t = calendar_time(&cal, b);
         if (isinf(t)) { /* everything left is infinite: start the bodies again */
-            for (int32_t c = 0; c < LONG_BODIES; c++) set_both(&cal, &h, c, now + exponential(1.0));
+            for (int32_t c = 0; c < bodies; c++) set_both(&cal, &h, c, now + exponential(1.0));
             continue;
         }
         CHECK(t >= now);
         now = t;
         calendar_look_ahead(&cal); /* a prefetch: it must change nothing */
-        if (cal.ahead < -1 || cal.ahead >= LONG_BODIES) {
+        if (cal.ahead < -1 || cal.ahead >= bodies) {
             CHECK_MSG(0, "step %d: the look-ahead reached body %d", step, (int)cal.ahead);
             faults++;
         }
         set_both(&cal, &h, b, later_time(now));
-        int32_t partner = below(LONG_BODIES);
+        int32_t partner = below(bodies);
         if (below(10) < 6) set_both(&cal, &h, partner, later_time(now));
         else if (below(10) == 0 && h.present[partner]) {
             calendar_remove(&cal, partner);
@@ -646,14 +650,46 @@ static void test_engine_like_sequence(void)
     free(h.time);
 }
 
+/* The sequence for a calendar of 20,000 bodies, and for one of 2^18, whose
+ * buckets are eight times wider (more steps, so that its ring turns twice). */
+static void test_engine_like_sequence(void) { engine_like_sequence(LONG_BODIES, LONG_STEPS); }
+static void test_engine_like_sequence_wide(void) { engine_like_sequence(WIDE_BODIES, 3 * LONG_STEPS); }
+
+/* About events_per_bucket events fall in the first bucket (the heap when the
+ * calendar is first served: n exponential times of mean 1 set a width of
+ * events_per_bucket / n there): 8 below CALENDAR_WIDE_FROM_BODIES (also for
+ * a calendar that keeps its heap), 64 from there, where the ring is eight
+ * times shorter (at most capacity / 16 buckets, against at least
+ * capacity / 8). */
+static void test_bucket_sizes(void)
+{
+    const int32_t sizes[3] = {LONG_BODIES, PREFETCH_FROM_BODIES + 4000, WIDE_BODIES};
+    for (int k = 0; k < 3; k++) {
+        calendar cal;
+        CHECK_EQ_INT(calendar_init(&cal, sizes[k]), 0);
+        for (int32_t b = 0; b < sizes[k]; b++) calendar_set(&cal, b, exponential(1.0));
+        CHECK(calendar_first(&cal) >= 0);
+        int large = sizes[k] >= CALENDAR_WIDE_FROM_BODIES, expected = large ? 64 : 8;
+        CHECK_EQ_INT(cal.events_per_bucket, expected);
+        /* Poisson counts of mean 8 and 64: 24 parts them by more than four
+         * standard deviations of either */
+        CHECK_MSG(large ? cal.near_count > 24 : cal.near_count < 24,
+                  "%d bodies: %d events in the first bucket, expected about %d", (int)sizes[k], (int)cal.near_count,
+                  expected);
+        if (large) CHECK_MSG(16 * (int64_t)cal.bucket_count <= sizes[k], "%d buckets", (int)cal.bucket_count);
+        else CHECK_MSG(8 * (int64_t)cal.bucket_count >= sizes[k], "%d buckets", (int)cal.bucket_count);
+        calendar_free(&cal);
+    }
+}
+
 /* calendar_look_ahead walks the list of the bucket served next, a body a
  * call, and then stops; once the current bucket moves on, it starts again
  * from the new next bucket's head. */
-static void test_look_ahead_walks_next_bucket(void)
+static void look_ahead_walks_next_bucket(int32_t bodies)
 {
     calendar cal;
-    CHECK_EQ_INT(calendar_init(&cal, LONG_BODIES), 0);
-    for (int32_t b = 0; b < LONG_BODIES; b++) calendar_set(&cal, b, exponential(1.0));
+    CHECK_EQ_INT(calendar_init(&cal, bodies), 0);
+    for (int32_t b = 0; b < bodies; b++) calendar_set(&cal, b, exponential(1.0));
     for (int round = 0; round < 3; round++) {
         int32_t first = calendar_first(&cal); /* sets the buckets, then serves them in turn */
         CHECK(first >= 0);
@@ -672,7 +708,7 @@ static void test_look_ahead_walks_next_bucket(void)
         calendar_look_ahead(&cal);
         CHECK_EQ_INT(cal.ahead, -1);
         int64_t served = cal.current;
-        for (int32_t k = 0; k < LONG_BODIES && cal.current == served; k++) { /* serve the current bucket out */
+        for (int32_t k = 0; k < bodies && cal.current == served; k++) { /* serve the current bucket out */
             int32_t b = calendar_first(&cal);
             calendar_set(&cal, b, calendar_time(&cal, b) + 10.0);
             calendar_first(&cal);
@@ -680,6 +716,12 @@ static void test_look_ahead_walks_next_bucket(void)
         CHECK(cal.current > served);
     }
     calendar_free(&cal);
+}
+
+static void test_look_ahead_walks_next_bucket(void)
+{
+    look_ahead_walks_next_bucket(LONG_BODIES);
+    look_ahead_walks_next_bucket(WIDE_BODIES);
 }
 
 /* A cooling gas: every event is followed by the next at a gap that keeps
@@ -731,6 +773,8 @@ int main(void)
     RUN(test_clear);
     RUN(test_remove_absent);
     RUN(test_engine_like_sequence);
+    RUN(test_engine_like_sequence_wide);
+    RUN(test_bucket_sizes);
     RUN(test_look_ahead_walks_next_bucket);
     RUN(test_drain_is_sorted);
     RUN(test_ties_go_by_key);
