@@ -67,8 +67,8 @@ enum {
     /* From CALENDAR_WIDE_FROM_BODIES bodies: wider buckets and a ring of
      * about capacity / 32 (a tenth of a megabyte of heads at 10^6 bodies,
      * which stays in cache; see the file's head). */
-    EVENTS_PER_BUCKET_LARGE = 64,
-    BODIES_PER_BUCKET_LARGE = 32,
+    EVENTS_PER_WIDE_BUCKET = 64,
+    BODIES_PER_WIDE_BUCKET = 32,
     NEAR_LIMIT_FLOOR = 1024,
     NO_BODY = -1,
     FLAT_MAX = CALENDAR_FLAT_MAX, /* more near events than this: a heap (a scan's ties fit a 64-bit mask) */
@@ -448,7 +448,7 @@ static int wide_buckets(int32_t capacity) { return capacity >= CALENDAR_WIDE_FRO
 
 static int32_t ring_size_for(int32_t capacity)
 {
-    int32_t size = MIN_BUCKETS, bodies = wide_buckets(capacity) ? BODIES_PER_BUCKET_LARGE : BODIES_PER_BUCKET;
+    int32_t size = MIN_BUCKETS, bodies = wide_buckets(capacity) ? BODIES_PER_WIDE_BUCKET : BODIES_PER_BUCKET;
     while (size < capacity / bodies) size *= 2;
     return size;
 }
@@ -494,7 +494,7 @@ int calendar_reserve(calendar *cal, int32_t capacity)
     cal->head = head;
     cal->capacity = capacity;
     cal->flat_most = capacity < PREFETCH_FROM_BODIES ? FLAT_MAX : 0;
-    cal->events_per_bucket = wide_buckets(capacity) ? EVENTS_PER_BUCKET_LARGE : EVENTS_PER_BUCKET;
+    cal->events_per_bucket = wide_buckets(capacity) ? EVENTS_PER_WIDE_BUCKET : EVENTS_PER_BUCKET;
     cal->bucket_count = buckets;
     for (int32_t b = 0; b <= buckets; b++) head[b] = NO_BODY;
     cal->mode = CALENDAR_COLLECTING; /* buckets are chosen at the next calendar_first */
