@@ -1,6 +1,7 @@
 /* fuzz_xyz.c — the extended XYZ reader (tools/xyz.c) on any bytes: refuse
  * with FILE:LINE:COL and what was expected, or give bodies whose numbers are
- * all finite, with radius and mass > 0 and a lattice > 0 when there is one. */
+ * all finite, with radius > 0, mass > 0 (finite, or inf: a kinematic body,
+ * which the format keeps as mass inf) and a lattice > 0 when there is one. */
 #include "fuzz_common.h"
 #include "xyz.h"
 
@@ -24,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const carom_body_state *b = &frame.bodies[i];
         PROMISE(fuzz_finite3(b->position) && fuzz_finite3(b->velocity), "body %d", (int)i);
         PROMISE(isfinite(b->radius) && b->radius > 0.0, "body %d: radius %g", (int)i, b->radius);
-        PROMISE(isfinite(b->mass) && b->mass > 0.0, "body %d: mass %g", (int)i, b->mass);
+        PROMISE(b->mass > 0.0 && (isfinite(b->mass) || b->mass == INFINITY), "body %d: mass %g", (int)i, b->mass);
     }
     xyz_frame_free(&frame);
     return 0;
