@@ -2,7 +2,7 @@
 # Builds and runs the whole test suite twice: optimised with warnings as
 # errors, then Debug (at -O1, asserts on) with AddressSanitizer and
 # UndefinedBehaviorSanitizer, the longest runs shortened (CAROM_TEST_QUICK=1);
-# then a short, reproducible run of each libFuzzer target (CAROM_FUZZ_RUNS
+# then a short run of each libFuzzer target from a fixed seed (CAROM_FUZZ_RUNS
 # executions, default 30000; scripts/fuzz.sh runs long campaigns), each
 # counted as one test.
 # The last line is "N passed, N failed" over all of them.
@@ -34,7 +34,7 @@ run_pass() { # name, extra environment, cmake options...
   failed=$((failed + fails))
 }
 
-# A short, reproducible run of each fuzz target (scripts/fuzz.sh), each
+# A short run of each fuzz target (scripts/fuzz.sh), each
 # counted as one test: a fixed number of executions from a fixed seed, the
 # targets side by side on the cores, the slowest first. fuzz_run runs a
 # simulation per input, about 30 times as long as the parsers' inputs, so it
