@@ -564,7 +564,8 @@ static int find_successors(const causes *before, int64_t count, successors *s)
     for (int64_t q = 0; q < before->count; q++) s->start[before->cause[q] + 2]++;
     for (int64_t e = 0; e < count; e++) s->start[e + 2] += s->start[e + 1];
     for (int64_t e = 0; e < count; e++)
-        for (int64_t q = before->start[e]; q < before->start[e + 1]; q++) s->after[s->start[before->cause[q] + 1]++] = e;
+        for (int64_t q = before->start[e]; q < before->start[e + 1]; q++)
+            s->after[s->start[before->cause[q] + 1]++] = e;
     return 0;
 }
 

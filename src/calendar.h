@@ -60,7 +60,7 @@ typedef struct calendar {
     int32_t first;         /* heap[first]: the entry calendar_first returned */
     int near_is_heap;      /* 1: heap[] is a 4-ary heap; 0: unsorted (few near events, see calendar.c) */
     int32_t flat_most;     /* the most near events held unsorted: CALENDAR_FLAT_MAX, or 0 for large calendars */
-    int32_t events_per_bucket; /* about this many events a bucket near the front: 8, or 64 from CALENDAR_WIDE_FROM_BODIES */
+    int32_t events_per_bucket; /* events a bucket near the front: 8, or 64 from CALENDAR_WIDE_FROM_BODIES */
     int32_t ring_count;    /* of which in ring buckets (not in the overflow list) */
     int32_t capacity;      /* bodies 0 .. capacity-1 may be scheduled */
     int32_t bucket_count;  /* ring size, a power of two */
