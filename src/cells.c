@@ -236,13 +236,26 @@ static void cell_coords(const cells *grid, int32_t cell, int32_t k[3])
     k[2] = cell / (grid->n[0] * grid->n[1]);
 }
 
-int32_t cells_locate(const cells *grid, const double x[3])
+static void locate(const cells *grid, const double x[3], int32_t k[3])
 {
-    int32_t k[3];
     for (int a = 0; a < 3; a++) {
         double f = floor((x[a] + grid->half[a]) / grid->width[a]);
         k[a] = f < 0.0 ? 0 : f >= grid->n[a] ? grid->n[a] - 1 : (int32_t)f;
     }
+}
+
+int32_t cells_locate(const cells *grid, const double x[3])
+{
+    int32_t k[3];
+    locate(grid, x, k);
+    return cell_index(grid, k);
+}
+
+int32_t cells_locate_pattern(const cells *grid, const double x[3], const cells_pattern **pattern)
+{
+    int32_t k[3];
+    locate(grid, x, k);
+    *pattern = &grid->pattern[axis_class(grid, 0, k[0]) | axis_class(grid, 1, k[1]) << 2 | axis_class(grid, 2, k[2]) << 4];
     return cell_index(grid, k);
 }
 

@@ -81,6 +81,10 @@ void cells_empty(cells *grid);
 
 /* The cell that contains position x (clamped into the grid). */
 int32_t cells_locate(const cells *grid, const double x[3]);
+/* The same, and the cell's stencil (cells_pattern_at's), found from the
+ * cell's place on each axis rather than read from the per-cell table: where
+ * a body has just moved, at 10^6 bodies, that table's line is a cache miss. */
+int32_t cells_locate_pattern(const cells *grid, const double x[3], const cells_pattern **pattern);
 void cells_insert(cells *grid, int32_t body, int32_t cell);
 /* Takes body out of its cell (the grid must keep cells). */
 void cells_remove(cells *grid, int32_t body);

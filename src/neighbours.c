@@ -269,11 +269,15 @@ static int32_t *long_row(const neighbours *nb, int32_t m) { return nb->long_entr
 static int32_t *row_of(const neighbours *nb, int32_t i) { return (int32_t *)neighbours_row(nb, i); }
 
 /* Widens block's rows rows from width old_width to width in place, the last
- * first, so a row never moves onto one not yet moved. */
+ * first, so a row never moves onto one not yet moved. The new entries are
+ * zero: every entry of a fixed row, used or not, is written, since the
+ * event loop's prefetcher reads a whole row without its count (run.c). */
 static void widen_in_place(int32_t *block, int32_t rows, int32_t old_width, int32_t width)
 {
-    for (int32_t r = rows - 1; r >= 0 && width > old_width; r--)
+    for (int32_t r = rows - 1; r >= 0 && width > old_width; r--) {
         memmove(block + (size_t)r * width, block + (size_t)r * old_width, (size_t)old_width * sizeof *block);
+        memset(block + (size_t)r * width + old_width, 0, (size_t)(width - old_width) * sizeof *block);
+    }
 }
 
 /* A free long row (one was reserved by reserve_long), now in use. */
@@ -339,6 +343,7 @@ static int reserve_rows(neighbours *nb, int32_t rows, int32_t width)
         {(void **)&nb->entry, nb->rows > 0 ? entry_bytes(nb->rows, nb->width) : 0, entry_bytes(rows, width), 1}};
     if (memory_grow_together(nb->mem, arrays, 3) != 0) return -1;
     widen_in_place(nb->entry, nb->rows, nb->width, width);
+    memset(nb->entry + (size_t)nb->rows * width, 0, (size_t)(rows - nb->rows) * width * sizeof *nb->entry);
     for (int32_t r = nb->rows; r < rows; r++) nb->count[r] = 0;
     int32_t old_width = nb->width, old_rows = nb->rows;
     nb->rows = rows;
@@ -843,8 +848,8 @@ INLINED int collect_row_in(carom_world *w, int32_t i, const double a_i[3], int32
                           const int sizes)
 {
     neighbours *nb = &w->nb;
-    int32_t home = cells_locate(&w->grid, a_i);
-    const cells_pattern *pattern = cells_pattern_at(&w->grid, home);
+    const cells_pattern *pattern;
+    int32_t home = cells_locate_pattern(&w->grid, a_i, &pattern);
     double gap[3][3], r_i = w->hot[i].radius, shell = nb->shell, split = nb->split;
     face_gaps(&w->grid, home, a_i, gap);
     const int32_t *head = w->grid.head + home, *next = w->grid.next;

@@ -399,21 +399,22 @@ PREFETCH_HELPER void prefetch_heads(const carom_world *w, int32_t k)
 
 /* The second stage: the hot records of every body body k's prediction will
  * read. A fixed row is walked over its whole width, whatever its count: a
- * loop of constant length is not mispredicted at its end. Entries past the
- * count (never written, perhaps) are masked to slot 0, whose record is
- * brought in for nothing. */
+ * loop of constant length is not mispredicted at its end, and the count, on
+ * a line of its own, is not waited for (at 10^6 bodies that wait was a
+ * tenth of the event loop's time). Entries past the count are zero or old
+ * slots (neighbours.c writes every entry), kept below the body count, so
+ * they bring in records for nothing; so does the fixed row of a body whose
+ * row is long (rare), which holds where that row is. */
 PREFETCH_HELPER void prefetch_neighbours(const carom_world *w, int32_t k)
 {
     if (w->nb.on) {
         const int32_t *row = neighbours_fixed_row(&w->nb, k);
-        int32_t n = w->nb.width, count = w->nb.count[k];
-        if (count > n) { /* a long row: rare */
-            row = neighbours_row(&w->nb, k);
-            n = count;
-        }
+        int32_t n = w->nb.width;
+        uint32_t rows = (uint32_t)w->count;
         const uint32_t *stamps = w->own_stamps ? w->counter : w->collisions; /* the pair kept reads one */
         for (int32_t m = 0; m < n; m++) {
-            int32_t j = neighbours_slot(row[m] & -(int32_t)(m < count));
+            int32_t j = neighbours_slot(row[m]);
+            j = (uint32_t)j < rows ? j : 0;
             PREFETCH(&w->hot[j]);
             PREFETCH(&stamps[j]);
         }
@@ -437,25 +438,27 @@ PREFETCH_HELPER void prefetch_neighbours(const carom_world *w, int32_t k)
  * will be, which its list renewal searches around (neighbours_prepare_renew).
  * Straight flight is assumed: near a box face the guess may be a cell off,
  * which costs only prefetches. */
-static inline int32_t renewal_cell(const carom_world *w, int32_t k)
+static inline int32_t renewal_cell(const carom_world *w, int32_t k, const cells_pattern **pattern)
 {
     const body_hot *b = &w->hot[k];
     double dt = w->cal.body[k].time - b->t, x[3];
     for (int a = 0; a < 3; a++) x[a] = b->x[a] + b->v[a] * dt;
-    return cells_locate(&w->grid, x);
+    return cells_locate_pattern(&w->grid, x, pattern);
 }
 
 /* The first stage for a body leaving its shell: the heads of those cells. */
 PREFETCH_HELPER void prefetch_renewal_heads(const carom_world *w, int32_t k)
 {
-    prefetch_cell_heads(w, renewal_cell(w, k));
+    const cells_pattern *pattern;
+    const int32_t *around = w->grid.head + renewal_cell(w, k, &pattern);
+    for (int m = 0; m < pattern->count; m += 3) PREFETCH(around + pattern->offset[m]);
 }
 
 /* The second stage: the anchor and link of the first body of each. */
 PREFETCH_HELPER void prefetch_renewal(const carom_world *w, int32_t k)
 {
-    int32_t cell = renewal_cell(w, k);
-    const cells_pattern *pattern = cells_pattern_at(&w->grid, cell);
+    const cells_pattern *pattern;
+    int32_t cell = renewal_cell(w, k, &pattern);
     const int32_t *around = w->grid.head + cell;
     for (int m = 0; m < pattern->count; m++) {
         int32_t j = around[pattern->offset[m]];
@@ -516,9 +519,13 @@ static int32_t partner_of(const carom_world *w, int32_t k)
 
 /* The second stage for the event of body k: what its predictions will read.
  * With cells, the partner's cell heads are only asked for here (its cell was
- * read in the first stage), and *later is set to the partner, whose
- * neighbours a third stage asks for at the next event; otherwise -1. */
-PREFETCH_HELPER void prefetch_event(const carom_world *w, int32_t k, int32_t *later)
+ * read in the first stage); with lists and defer, its records are. Either
+ * way *later is set to the partner, whose neighbours a third stage asks for
+ * at the next event (the partner is scanned after body k, so that is soon
+ * enough, and its row has arrived by then); otherwise -1. Without defer
+ * (body k's event is the one starting) the partner's neighbours are asked
+ * for now. */
+PREFETCH_HELPER void prefetch_event(const carom_world *w, int32_t k, int32_t *later, int defer)
 {
     if (w->nb.on && world_event(w, k)->kind == EVENT_SHELL) prefetch_renewal(w, k);
     int32_t partner = partner_of(w, k);
@@ -526,8 +533,11 @@ PREFETCH_HELPER void prefetch_event(const carom_world *w, int32_t k, int32_t *la
     *later = -1;
     if (partner < 0) return;
     PREFETCH(w->own_stamps ? (const void *)&w->counter[partner] : (const void *)&w->collisions[partner]);
-    if (w->nb.on) {
+    if (w->nb.on && !defer) {
         prefetch_neighbours(w, partner);
+    } else if (w->nb.on) {
+        prefetch_records(w, partner);
+        *later = partner;
     } else {
         prefetch_heads(w, partner);
         *later = partner;
@@ -538,12 +548,13 @@ PREFETCH_HELPER void prefetch_event(const carom_world *w, int32_t k, int32_t *la
  * at 10^6 bodies each of their records is a cache miss. Prefetching them in
  * stages, each reading only what an earlier one asked for, overlaps those
  * misses with the work of the events before them: the event records and
- * rows (or cells) of the heap's grandchildren; the records of the root's
- * four children (the next few events) and of their partners, with the cell
- * heads around each child (cells) or around where a child leaving its shell
- * will be anchored (lists); then the neighbours of the next one and of its
- * partner (prefetch_event). Returns the body guessed next; body now's event
- * is being processed. */
+ * rows (or cells) of the heap's grandchildren, and with lists their hot
+ * records; the records of the root's four children (the next few events)
+ * and of their partners, with the cell heads around each child (cells) or
+ * around where a child leaving its shell will be anchored (lists); then the
+ * neighbours of the next one, and at the next event those of its partner
+ * (prefetch_event). Returns the body guessed next; body now's event is
+ * being processed. */
 PREFETCH_HELPER int32_t prefetch_upcoming(const carom_world *w, int32_t now, int32_t *later)
 {
     const calendar *cal = &w->cal;
@@ -552,6 +563,7 @@ PREFETCH_HELPER int32_t prefetch_upcoming(const carom_world *w, int32_t now, int
         int32_t body = cal->heap[k].body;
         PREFETCH(world_event(w, body));
         PREFETCH(w->nb.on ? (const void *)neighbours_fixed_row(&w->nb, body) : (const void *)&w->grid.cell[body]);
+        if (w->nb.on) PREFETCH(&w->hot[body]); /* where a child leaving its shell will be: renewal_cell */
     }
     for (int32_t k = 1; k < last; k++) {
         int32_t body = cal->heap[k].body;
@@ -562,7 +574,7 @@ PREFETCH_HELPER int32_t prefetch_upcoming(const carom_world *w, int32_t now, int
     }
     int32_t next = next_body(cal, partner_of(w, now));
     *later = -1;
-    if (next >= 0) prefetch_event(w, next, later);
+    if (next >= 0) prefetch_event(w, next, later, 1);
     return next;
 }
 
@@ -605,8 +617,8 @@ carom_status carom_world_run(carom_world *w, double t_end, int64_t max_events)
                               "%.6g): runs are supported up to 2^32 time scales",
                               t, w->rest.clock_limit, w->rest.time_scale);
         if (w->count >= PREFETCH_FROM_BODIES) {
-            if (later >= 0) prefetch_neighbours(w, later); /* with cells, the third stage */
-            if (i != guessed) prefetch_event(w, i, &later); /* missed: its misses at least overlap now */
+            if (later >= 0) prefetch_neighbours(w, later); /* the third stage */
+            if (i != guessed) prefetch_event(w, i, &later, 0); /* missed: its misses at least overlap now */
             guessed = prefetch_upcoming(w, i, &later);
             calendar_look_ahead(&w->cal);
         }
