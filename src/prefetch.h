@@ -13,6 +13,9 @@
 #define CAROM_PREFETCH_H
 
 enum { PREFETCH_FROM_BODIES = 1 << 16 };
+/* From this many grid cells the prefetcher guesses a cell's stencil rather
+ * than read the cell's index of it (run.c, prefetch_cell_heads). */
+enum { PREFETCH_GUESS_FROM_CELLS = 1 << 20 };
 
 /* GCC counts a function whose only effect is prefetching as const and drops
  * calls to it, so the prefetching helpers are always inlined. Compilers

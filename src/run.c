@@ -384,18 +384,17 @@ PREFETCH_HELPER void prefetch_records(const carom_world *w, int32_t k)
 }
 
 /* The heads of the cells around cell (a row of three shares a line). In a
- * grid of GUESS_STENCIL_FROM_CELLS cells or more, whose per-cell stencil
+ * grid of PREFETCH_GUESS_FROM_CELLS cells or more, whose per-cell stencil
  * index (a byte a cell) no longer stays in cache, the stencil is taken to
  * be an inner cell's, and the line of the cell's own index is asked for,
  * which the next stage reads: reading it here waited on that line, a
  * quarter of the event loop's time with cells at 10^6 bodies. A cell on a
  * face of the box then gets a few wrong lines, kept inside the array. In
  * smaller grids the guess cost more than the wait (bench/README.md). */
-enum { GUESS_STENCIL_FROM_CELLS = 1 << 20 };
 PREFETCH_HELPER void prefetch_cell_heads(const carom_world *w, int32_t cell)
 {
     const cells *grid = &w->grid;
-    if (grid->total < GUESS_STENCIL_FROM_CELLS) {
+    if (grid->total < PREFETCH_GUESS_FROM_CELLS) {
         const cells_pattern *pattern = cells_pattern_at(grid, cell);
         for (int m = 0; m < pattern->count; m += 3) PREFETCH(grid->head + cell + pattern->offset[m]);
         return;

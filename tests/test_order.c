@@ -7,7 +7,9 @@
  * gravity and restitution, in 2D and 3D, after a snapshot too; and the
  * automatic sorting of a large world must keep every invariant and leave
  * the slots in cell order. Worlds of 70,000 bodies, above the size from which
- * the event loop prefetches the next events' records, are shuffled too. */
+ * the event loop prefetches the next events' records, are shuffled too, and
+ * dilute worlds of 330,000 and 400,000 bodies, whose grids have more than
+ * 2^20 cells, where the prefetcher guesses each cell's stencil. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include "carom.h"
 #include "check.h"
 #include "order.h"
+#include "prefetch.h"
 #include "state_hash.h"
 #include "world.h"
 
@@ -40,14 +43,15 @@ static int log_event(void *user, const carom_event *e)
  * them), 3 a size-asymmetric mixture: the first MIXTURE_LARGE bodies of
  * radius 1.6 (large bodies with long rows, when lists are on);
  * shell: world_def.neighbour_shell (> 0 forces neighbour lists). */
-enum { MIXTURE = 3, MIXTURE_LARGE = 6 };
+enum { MIXTURE = 3, MIXTURE_LARGE = 6, DILUTE = 4 };
 static carom_world *make_world(int dim, int granular, int n, double shell, event_log *log)
 {
     carom_world_def def = carom_default_world_def();
     def.dim = dim;
-    double side = dim == 3 ? cbrt(n / 0.5) : sqrt(n / 0.6);
+    double per_volume = granular == DILUTE ? 0.02 : dim == 3 ? 0.5 : 0.6;
+    double side = dim == 3 ? cbrt(n / per_volume) : sqrt(n / per_volume);
     def.box = (carom_vec){side, side, side};
-    if (granular && granular != MIXTURE) {
+    if (granular && granular != MIXTURE && granular != DILUTE) {
         def.boundary[1] = CAROM_WALLS;
         def.gravity = (carom_vec){0.05, -0.4, 0};
         def.restitution = 0.9;
@@ -128,6 +132,7 @@ static void check_layout_free_sized(int dim, int granular, int n, double t_end, 
         shuffle(moved, &rng);
     }
     CHECK(plain->nb.on == (shell > 0.0)); /* the structure under test is in use */
+    if (granular == DILUTE) CHECK_MSG(plain->grid.total >= PREFETCH_GUESS_FROM_CELLS && n >= PREFETCH_FROM_BODIES, "%d cells", (int)plain->grid.total);
     CHECK_MSG(plain_log.count > min_events, "only %lld events", (long long)plain_log.count);
     CHECK(moved_log.count == plain_log.count);
     CHECK(moved_log.hash == plain_log.hash);
@@ -146,6 +151,10 @@ static void check_layout_free(int dim, int granular, int64_t slice, double shell
 /* Above 2^16 bodies the loop prefetches from the calendar's near heap. */
 static void test_large_cells(void) { check_layout_free_sized(3, 0, 70000, 0.3, 17500, 20011, 0.0); }
 static void test_large_lists(void) { check_layout_free_sized(3, 0, 70000, 0.3, 17500, 20011, 0.2); }
+/* Dilute, 330,000 (2D) and 400,000 (3D) bodies: a grid of more than 2^20 cells (at most four a
+ * body), where the prefetcher guesses stencils. */
+static void test_large_dilute_3d(void) { check_layout_free_sized(3, DILUTE, 400000, 0.3, 1500, 4001, 0.0); }
+static void test_large_dilute_2d(void) { check_layout_free_sized(2, DILUTE, 330000, 0.3, 1500, 4001, 0.0); }
 
 static void test_periodic_3d(void) { check_layout_free(3, 0, 977, 0.0); }
 static void test_neighbour_lists_3d(void) { check_layout_free(3, 0, 733, 0.2); }
@@ -253,6 +262,8 @@ static void test_automatic_order_with_lists(void) { check_automatic_order(0.25);
 
 int main(void)
 {
+    RUN(test_large_dilute_3d);
+    RUN(test_large_dilute_2d);
     RUN(test_periodic_3d);
     RUN(test_neighbour_lists_3d);
     RUN(test_periodic_2d);
