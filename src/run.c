@@ -440,14 +440,19 @@ PREFETCH_HELPER void prefetch_neighbours(const carom_world *w, int32_t k)
     /* With cells, the first body of each cell (at packing 0.3 a cell holds
      * about one): following the links would wait on each in turn. An empty
      * cell asks for body 0's lines, which costs nothing, rather than take a
-     * branch that is a coin flip at that packing. */
+     * branch that is a coin flip at that packing. The stamps too: the pair
+     * kept reads its partner's, and at 10^6 bodies that wait was most of
+     * schedule_prediction's time (with lists the rows' stamps are asked for
+     * above). */
     const cells_pattern *pattern = cells_pattern_at(&w->grid, w->grid.cell[k]);
     const int32_t *head = w->grid.head + w->grid.cell[k];
+    const uint32_t *stamps = w->own_stamps ? w->counter : w->collisions; /* the pair kept reads one */
     for (int m = 0; m < pattern->count; m++) {
         int32_t j = head[pattern->offset[m]];
         j = j < 0 ? 0 : j; /* an empty cell (-1): body 0, by a conditional move */
         PREFETCH(&w->hot[j]);
         PREFETCH(&w->grid.next[j]);
+        PREFETCH(&stamps[j]);
     }
 }
 
