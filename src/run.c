@@ -646,6 +646,7 @@ carom_status carom_world_run(carom_world *w, double t_end, int64_t max_events)
         }
         int counted;
         st = process_next(w, i, t, &counted);
+        if (w->count >= PREFETCH_FROM_BODIES) calendar_look_ahead(&w->cal); /* its second step an event */
         processed += counted;
         if (st != CAROM_OK) return st;
         if (w->container_broken) return container_broken(w);
