@@ -372,6 +372,7 @@ PREFETCH_HELPER void prefetch_records(const carom_world *w, int32_t k)
         const int32_t *row = neighbours_fixed_row(&w->nb, k); /* a long row is rare */
         PREFETCH(&w->nb.count[k]);
         PREFETCH(&w->nb.anchor[3 * k]);
+        PREFETCH(&w->nb.anchor[3 * k + 2]); /* a record of 12 bytes may straddle two lines */
         PREFETCH(row);
         PREFETCH(row + w->nb.width - 1);
     } else {
