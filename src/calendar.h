@@ -96,10 +96,11 @@ void calendar_relabel(calendar *cal, const int32_t *new_of_old);
 /* Prefetching, for large calendars: one step along the list of the bucket
  * served after the current one, whose records its events will move into
  * the heap. About as many events are taken from a bucket as it holds, so one
- * step an event would just keep pace; the engine takes two, one before an
- * event and one after, so that the walk is ahead when the bucket's time
- * comes even where the lists' lengths vary. Each step reads only the record
- * the step before prefetched (half an event earlier). The list may change
+ * step an event would just keep pace; the engine takes two, one as an event
+ * starts and one halfway through a pair's, so that the walk is ahead when
+ * the bucket's time comes even where the lists' lengths vary. Each step
+ * reads only the record the step before prefetched, half an event earlier
+ * (a step right after an event, just before the next one's, waited). The list may change
  * under the walk; the walk then prefetches records of other lists, which
  * costs nothing but the traffic. */
 void calendar_look_ahead(calendar *cal);

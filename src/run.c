@@ -147,7 +147,10 @@ static carom_status process_pair(carom_world *w, int32_t owner, double t)
      * head its filing needs (a miss at 10^6 bodies); the order of filing
      * changes nothing, since no prediction reads the calendar. */
     double t_i = schedule_prediction(w, i);
-    if (w->count >= PREFETCH_FROM_BODIES) calendar_prefetch(&w->cal, t_i);
+    if (w->count >= PREFETCH_FROM_BODIES) {
+        calendar_prefetch(&w->cal, t_i);
+        calendar_look_ahead(&w->cal); /* its second step an event, half an event from the first */
+    }
     double t_j = schedule_prediction(w, j);
     calendar_set(&w->cal, i, t_i);
     calendar_set(&w->cal, j, t_j);
@@ -666,7 +669,6 @@ carom_status carom_world_run(carom_world *w, double t_end, int64_t max_events)
         }
         int counted;
         st = process_next(w, i, t, &counted);
-        if (w->count >= PREFETCH_FROM_BODIES) calendar_look_ahead(&w->cal); /* its second step an event */
         processed += counted;
         if (st != CAROM_OK) return st;
         if (w->container_broken) return container_broken(w);
