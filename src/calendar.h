@@ -100,9 +100,9 @@ void calendar_relabel(calendar *cal, const int32_t *new_of_old);
  * starts and one halfway through a pair's, so that the walk is ahead when
  * the bucket's time comes even where the lists' lengths vary. Each step
  * reads only the record the step before prefetched, half an event earlier
- * (a step right after an event, just before the next one's, waited). The list may change
- * under the walk; the walk then prefetches records of other lists, which
- * costs nothing but the traffic. */
+ * (a step right after an event, just before the next one's, waited). The
+ * list may change under the walk; the walk then prefetches records of
+ * other lists, which costs nothing but the traffic. */
 void calendar_look_ahead(calendar *cal);
 /* Prefetching: the head of the bucket list an event at time t would join
  * (at 10^6 bodies the ring's heads take a megabyte, and each filing reads

@@ -387,20 +387,26 @@ PREFETCH_HELPER void prefetch_records(const carom_world *w, int32_t k)
     }
 }
 
-/* The heads of the cells around cell (a row of three shares a line). In a
- * grid of PREFETCH_GUESS_FROM_CELLS cells or more, whose per-cell stencil
- * index (a byte a cell) no longer stays in cache, the stencil is taken to
- * be an inner cell's, and the line of the cell's own index is asked for,
- * which the next stage reads: reading it here waited on that line, a
- * quarter of the event loop's time with cells at 10^6 bodies. A cell on a
- * face of the box then gets a few wrong lines, kept inside the array. In
- * smaller grids the guess cost more than the wait (bench/README.md). */
+/* The heads of the cells of a stencil around cell (a row of three shares a
+ * line). */
+PREFETCH_HELPER void prefetch_stencil_heads(const cells *grid, int32_t cell, const cells_pattern *pattern)
+{
+    for (int m = 0; m < pattern->count; m += 3) PREFETCH(grid->head + cell + pattern->offset[m]);
+}
+
+/* The heads of the cells around cell. In a grid of PREFETCH_GUESS_FROM_CELLS
+ * cells or more, whose per-cell stencil index (a byte a cell) no longer
+ * stays in cache, the stencil is taken to be an inner cell's, and the line
+ * of the cell's own index is asked for, which the next stage reads: reading
+ * it here waited on that line, a quarter of the event loop's time with
+ * cells at 10^6 bodies. A cell on a face of the box then gets a few wrong
+ * lines, kept inside the array. In smaller grids the guess cost more than
+ * the wait (bench/README.md). */
 PREFETCH_HELPER void prefetch_cell_heads(const carom_world *w, int32_t cell)
 {
     const cells *grid = &w->grid;
     if (grid->total < PREFETCH_GUESS_FROM_CELLS) {
-        const cells_pattern *pattern = cells_pattern_at(grid, cell);
-        for (int m = 0; m < pattern->count; m += 3) PREFETCH(grid->head + cell + pattern->offset[m]);
+        prefetch_stencil_heads(grid, cell, cells_pattern_at(grid, cell));
         return;
     }
     const cells_pattern *pattern = cells_pattern_inside(grid);
@@ -418,6 +424,14 @@ PREFETCH_HELPER void prefetch_heads(const carom_world *w, int32_t k)
     if (!w->nb.on) prefetch_cell_heads(w, w->grid.cell[k]);
 }
 
+/* Entry m of a fixed row, as a slot kept below the body count: the
+ * prefetcher reads a row over its whole width, past its count too. */
+static inline int32_t listed_slot(const carom_world *w, const int32_t *row, int32_t m)
+{
+    int32_t j = neighbours_slot(row[m]);
+    return (uint32_t)j < (uint32_t)w->count ? j : 0;
+}
+
 /* The second stage: the hot records of every body body k's prediction will
  * read. A fixed row is walked over its whole width, whatever its count: a
  * loop of constant length is not mispredicted at its end, and the count, on
@@ -430,12 +444,9 @@ PREFETCH_HELPER void prefetch_neighbours(const carom_world *w, int32_t k)
 {
     if (w->nb.on) {
         const int32_t *row = neighbours_fixed_row(&w->nb, k);
-        int32_t n = w->nb.width;
-        uint32_t rows = (uint32_t)w->count;
         const uint32_t *stamps = w->own_stamps ? w->counter : w->collisions; /* the pair kept reads one */
-        for (int32_t m = 0; m < n; m++) {
-            int32_t j = neighbours_slot(row[m]);
-            j = (uint32_t)j < rows ? j : 0;
+        for (int32_t m = 0; m < w->nb.width; m++) {
+            int32_t j = listed_slot(w, row, m);
             PREFETCH(&w->hot[j]);
             PREFETCH(&stamps[j]);
         }
@@ -467,10 +478,8 @@ PREFETCH_HELPER void prefetch_neighbours(const carom_world *w, int32_t k)
 PREFETCH_HELPER void prefetch_old_rows(const carom_world *w, int32_t k)
 {
     const int32_t *row = neighbours_fixed_row(&w->nb, k);
-    uint32_t rows = (uint32_t)w->count;
     for (int32_t m = 0; m < w->nb.width; m++) {
-        int32_t j = neighbours_slot(row[m]);
-        j = (uint32_t)j < rows ? j : 0;
+        int32_t j = listed_slot(w, row, m);
         PREFETCH(neighbours_fixed_row(&w->nb, j));
         PREFETCH(&w->nb.count[j]);
     }
@@ -492,8 +501,8 @@ static inline int32_t renewal_cell(const carom_world *w, int32_t k, const cells_
 PREFETCH_HELPER void prefetch_renewal_heads(const carom_world *w, int32_t k)
 {
     const cells_pattern *pattern;
-    const int32_t *around = w->grid.head + renewal_cell(w, k, &pattern);
-    for (int m = 0; m < pattern->count; m += 3) PREFETCH(around + pattern->offset[m]);
+    int32_t cell = renewal_cell(w, k, &pattern);
+    prefetch_stencil_heads(&w->grid, cell, pattern);
 }
 
 /* The second stage: the anchor and link of the first body of each. */
