@@ -130,6 +130,12 @@ static void set_patterns(cells *grid)
     }
 }
 
+/* The pattern of the cell at k: its class on each axis. */
+static int pattern_index(const cells *grid, const int32_t k[3])
+{
+    return axis_class(grid, 0, k[0]) | axis_class(grid, 1, k[1]) << 2 | axis_class(grid, 2, k[2]) << 4;
+}
+
 /* Files every cell under its pattern. */
 static void set_pattern_of(cells *grid)
 {
@@ -137,8 +143,7 @@ static void set_pattern_of(cells *grid)
     for (int32_t k2 = 0; k2 < grid->n[2]; k2++)
         for (int32_t k1 = 0; k1 < grid->n[1]; k1++)
             for (int32_t k0 = 0; k0 < grid->n[0]; k0++)
-                grid->pattern_of[c++] =
-                    (uint8_t)(axis_class(grid, 0, k0) | axis_class(grid, 1, k1) << 2 | axis_class(grid, 2, k2) << 4);
+                grid->pattern_of[c++] = (uint8_t)pattern_index(grid, (const int32_t[3]){k0, k1, k2});
 }
 
 /* The new arrays are allocated before anything is changed, so a grid that
@@ -255,7 +260,7 @@ int32_t cells_locate_pattern(const cells *grid, const double x[3], const cells_p
 {
     int32_t k[3];
     locate(grid, x, k);
-    *pattern = &grid->pattern[axis_class(grid, 0, k[0]) | axis_class(grid, 1, k[1]) << 2 | axis_class(grid, 2, k[2]) << 4];
+    *pattern = &grid->pattern[pattern_index(grid, k)];
     return cell_index(grid, k);
 }
 
