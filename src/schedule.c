@@ -203,7 +203,7 @@ SCAN void scan_listed_pairs(const carom_world *w, int32_t i, candidate *best, co
 }
 
 /* Offers the pairs of body i with entries[0 .. count) (slot and image, as a
- * list writes them; count <= SCREEN_MAX) that pass the four-at-a-time
+ * list writes them; count <= SCREEN_MAX) that pass the four- or eight-lane
  * screen (screen.h), with the times it gives, in their order. A pair the
  * scalar scan would have rejected at its later horizon meets after that
  * horizon, past the best so far, and offer_pair refuses it; so the same
@@ -218,10 +218,13 @@ SCAN void offer_screened(const carom_world *w, int32_t i, candidate *best, const
     screened->horizon = best->reach;
     screened->limit = best->time;
     const double(*shift4)[4] = w->grid.image_shift4;
-    uint32_t pass = dim == 2 ? (lean ? screen_row_2d(w->hot, shift4, entries, count, screened, time, !check_just)
-                                     : screen_row_behind_2d(w->hot, shift4, entries, count, screened, time, !check_just))
-                             : (lean ? screen_row(w->hot, shift4, entries, count, screened, time, !check_just)
-                                     : screen_row_behind(w->hot, shift4, entries, count, screened, time, !check_just));
+    const int nearest = !check_just, eight = w->screen_lanes == 8;
+    uint32_t pass = dim == 2 ? (lean ? screen_row_2d(w->hot, shift4, entries, count, screened, time, nearest)
+                                     : screen_row_behind_2d(w->hot, shift4, entries, count, screened, time, nearest))
+                    : eight  ? (lean ? screen_row8(w->hot, shift4, entries, count, screened, time, nearest)
+                                     : screen_row8_behind(w->hot, shift4, entries, count, screened, time, nearest))
+                             : (lean ? screen_row(w->hot, shift4, entries, count, screened, time, nearest)
+                                     : screen_row_behind(w->hot, shift4, entries, count, screened, time, nearest));
     for (; pass; pass &= pass - 1) {
         int k = lowest_bit(pass);
         int32_t j = neighbours_slot(entries[k]);
@@ -236,8 +239,8 @@ static inline screen_body screen_body_of(const body_hot *a)
 }
 
 /* The list scan, the row screened SCREEN_MAX entries at a time. */
-SCAN void scan_listed_pairs_by_four(const carom_world *w, int32_t i, candidate *best, const int check_just,
-                                    const int lean, const int dim)
+SCAN void scan_listed_pairs_screened(const carom_world *w, int32_t i, candidate *best, const int check_just,
+                                     const int lean, const int dim)
 {
     const int32_t *row = neighbours_row(&w->nb, i);
     screen_body screened = screen_body_of(&w->hot[i]);
@@ -253,11 +256,11 @@ SCAN void scan_listed_pairs_by_four(const carom_world *w, int32_t i, candidate *
 SCAN void consider_listed_pairs(const carom_world *w, int32_t i, candidate *best, const int check_just)
 {
     int lean = w->hot[i].t == w->clock;
-    if (w->screens_by_four && w->dim == 2) {
-        if (lean) scan_listed_pairs_by_four(w, i, best, check_just, 1, 2);
-        else scan_listed_pairs_by_four(w, i, best, check_just, 0, 2);
-    } else if (w->screens_by_four && lean) scan_listed_pairs_by_four(w, i, best, check_just, 1, 3);
-    else if (w->screens_by_four) scan_listed_pairs_by_four(w, i, best, check_just, 0, 3);
+    if (w->screen_lanes && w->dim == 2) {
+        if (lean) scan_listed_pairs_screened(w, i, best, check_just, 1, 2);
+        else scan_listed_pairs_screened(w, i, best, check_just, 0, 2);
+    } else if (w->screen_lanes && lean) scan_listed_pairs_screened(w, i, best, check_just, 1, 3);
+    else if (w->screen_lanes) scan_listed_pairs_screened(w, i, best, check_just, 0, 3);
     else if (lean) scan_listed_pairs(w, i, best, check_just, 1, 1);
     else scan_listed_pairs(w, i, best, check_just, 0, 1);
 }
@@ -309,9 +312,9 @@ SCAN void scan_cell_pairs(const carom_world *w, int32_t i, const cells_pattern *
 }
 
 /* The cell scan with the stencil's bodies written as list entries (slot and
- * image), SCREEN_MAX at a time, each batch screened four at a time. */
-SCAN void scan_cell_pairs_by_four(const carom_world *w, int32_t i, const cells_pattern *pattern, candidate *best,
-                                  const int check_just, const int lean)
+ * image), SCREEN_MAX at a time, each batch screened four or eight at a time. */
+SCAN void scan_cell_pairs_screened(const carom_world *w, int32_t i, const cells_pattern *pattern, candidate *best,
+                                   const int check_just, const int lean)
 {
     screen_body screened = screen_body_of(&w->hot[i]);
     const int32_t *next = w->grid.next;
@@ -334,7 +337,7 @@ SCAN void scan_cell_pairs_by_four(const carom_world *w, int32_t i, const cells_p
 
 /* The scan in the variant that fits: lean when i is at the clock, and
  * without image shifts in a cell whose stencil wraps nowhere (adding a zero
- * shift would change no bit). Screened four at a time in 3D where the
+ * shift would change no bit). Screened four or eight at a time in 3D where the
  * processor can and the slots fit a list entry (a plane's 9 cells hold too
  * few bodies for the lanes to pay: 5% more instructions at area fraction
  * 0.3). */
@@ -342,9 +345,9 @@ SCAN void consider_cell_pairs(const carom_world *w, int32_t i, candidate *best, 
 {
     const cells_pattern *pattern = cells_pattern_at(&w->grid, w->grid.cell[i]);
     int lean = w->hot[i].t == w->clock;
-    if (w->screens_by_four && w->dim == 3 && w->count <= NEIGHBOURS_MAX_SLOTS) {
-        if (lean) scan_cell_pairs_by_four(w, i, pattern, best, check_just, 1);
-        else scan_cell_pairs_by_four(w, i, pattern, best, check_just, 0);
+    if (w->screen_lanes && w->dim == 3 && w->count <= NEIGHBOURS_MAX_SLOTS) {
+        if (lean) scan_cell_pairs_screened(w, i, pattern, best, check_just, 1);
+        else scan_cell_pairs_screened(w, i, pattern, best, check_just, 0);
     } else if (lean && !pattern->shifted) {
         scan_cell_pairs(w, i, pattern, best, check_just, 1, 0);
     } else if (lean) {

@@ -15,8 +15,8 @@
  * same, bit for bit.
  *
  * The functions exist on x86-64 with GCC or Clang, and are used where the
- * processor has AVX2 (screen_available, asked once a world), whatever the
- * build's -march. */
+ * processor has AVX2, or AVX-512F for eight lanes (screen_available, asked
+ * once a world), whatever the build's -march. */
 #ifndef CAROM_SCREEN_H
 #define CAROM_SCREEN_H
 
@@ -34,7 +34,9 @@ typedef struct screen_body {
     double limit; /* nearest: the best time so far */
 } screen_body;
 
-/* Whether this processor runs screen_row. */
+/* The lanes this processor screens at once: 8 where it has AVX-512F (and
+ * runs screen_row8 as well as the four-lane functions), 4 where it has
+ * AVX2, 0 where neither (the scans are then scalar). */
 int screen_available(void);
 
 /* Bit k set where entries[k] (k < count <= SCREEN_MAX) may meet a before the
@@ -69,6 +71,15 @@ uint32_t screen_row(const body_hot *hot, const double (*shift4)[4], const int32_
  * time[k] = t + predict_pair. */
 uint32_t screen_row_behind(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,
                            const screen_body *a, double time[SCREEN_TIMES], int nearest);
+
+/* screen_row and screen_row_behind eight entries at a time (AVX-512F; 3D
+ * only: a 2D row of about ten entries fills eight lanes worse than four),
+ * the same bits and times. A short last group (four entries or fewer) is
+ * screened four at a time. */
+uint32_t screen_row8(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,
+                     const screen_body *a, double time[SCREEN_TIMES], int nearest);
+uint32_t screen_row8_behind(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,
+                            const screen_body *a, double time[SCREEN_TIMES], int nearest);
 
 /* The same two for a 2D world. */
 uint32_t screen_row_2d(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,

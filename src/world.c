@@ -299,7 +299,7 @@ carom_status carom_world_create(const carom_world_def *def, carom_world **world,
         w->def.container = w->container;
     }
     settle_configure(w);
-    w->screens_by_four = screen_available();
+    w->screen_lanes = screen_available();
     w->own_stamps = w->rest.floors; /* bodies come to rest: a change of motion that is not a collision */
     w->spin.rough = def->tangential_restitution > -1.0 || def->wall_tangential_restitution > -1.0;
     if (w->spin.rough) spin_enable(w); /* no bodies yet: allocates nothing */

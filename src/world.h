@@ -66,7 +66,7 @@ struct carom_world {
     uint32_t *collisions;
     carries carried;
     double max_radius;
-    int screens_by_four; /* pair scans (lists, 3D cells) screen four entries at a time (screen.h) */
+    int screen_lanes; /* pair scans (lists, 3D cells) screen this many entries at a time (screen.h): 0, 4 or 8 */
 
     cells grid;       /* bodies by position, or by anchor when neighbour lists are on */
     neighbours nb;

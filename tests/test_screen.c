@@ -1,6 +1,7 @@
-/* test_screen.c — the four-at-a-time screen of neighbour rows (src/screen.c).
+/* test_screen.c — the four- and eight-lane screens of neighbour rows (src/screen.c).
  *
- * Each bit of screen_row and screen_row_behind is compared with the scalar
+ * Each bit of screen_row and screen_row_behind (and of screen_row8 and
+ * screen_row8_behind, where the processor has AVX-512F) is compared with the scalar
  * predicate the list scan used before (predict_pair_may_meet_scaled and
  * predict_pair_may_meet, on the scan's own arithmetic written out here), and
  * each time of contact with predict_pair's, bit for bit, and the nearest
@@ -9,7 +10,7 @@
  * thresholds placed within a unit in the last place of c, pairs exactly
  * touching or parallel, and NaN records; in 3D, and in 2D (every z zero,
  * some velocities -0 along z) with the z terms left out. Then whole runs of dense fluids
- * with the screen and without it must give the same bits: every event's
+ * with each screen and without one must give the same bits: every event's
  * time and bodies, and every body's state at the end.
  */
 #include <math.h>
@@ -128,10 +129,14 @@ static uint32_t expected_nearest(const double *time, int count, double limit)
     return earliest < INFINITY ? mask : 0;
 }
 
-/* The screen of rc's first count entries, in the variant for dim and behind. */
-static uint32_t screen(int behind, int dim, const row_case *rc, int count, double *time, int nearest)
+/* The screen of rc's first count entries, in the variant for dim, behind
+ * and lanes (eight: 3D only). */
+static uint32_t screen(int behind, int dim, int lanes, const row_case *rc, int count, double *time, int nearest)
 {
     const double(*shift4)[4] = (const double(*)[4])rc->shift4;
+    if (lanes == 8)
+        return behind ? screen_row8_behind(rc->hot, shift4, rc->entries, count, &rc->a, time, nearest)
+                      : screen_row8(rc->hot, shift4, rc->entries, count, &rc->a, time, nearest);
     if (dim == 2)
         return behind ? screen_row_behind_2d(rc->hot, shift4, rc->entries, count, &rc->a, time, nearest)
                       : screen_row_2d(rc->hot, shift4, rc->entries, count, &rc->a, time, nearest);
@@ -140,8 +145,8 @@ static uint32_t screen(int behind, int dim, const row_case *rc, int count, doubl
 }
 
 /* Every bit of every length of each random row against the scalar verdict. */
-static int compare_rows(int behind, int dim, int cases, int *passing, int *wrong_times, int *wrong_nearest,
-                        int *nearest_found)
+static int compare_rows(int behind, int dim, int lanes, int cases, int *passing, int *wrong_times,
+                        int *wrong_nearest, int *nearest_found)
 {
     carom_rng rng = carom_rng_seed(behind ? 31 : 17);
     row_case *rc = malloc(sizeof *rc);
@@ -152,7 +157,7 @@ static int compare_rows(int behind, int dim, int cases, int *passing, int *wrong
         if (n % 3 == 1) aim_threshold(rc, rc->entries[n % SCREEN_MAX], behind, (int)(n % 7) - 3);
         for (int count = 0; count <= SCREEN_MAX; count++) {
             for (int k = 0; k < SCREEN_TIMES; k++) time[k] = -1.0;
-            uint32_t mask = screen(behind, dim, rc, count, time, 0);
+            uint32_t mask = screen(behind, dim, lanes, rc, count, time, 0);
             double expected_times[SCREEN_MAX];
             for (int k = 0; k < SCREEN_MAX; k++) {
                 double expected_time = 0.0;
@@ -165,7 +170,7 @@ static int compare_rows(int behind, int dim, int cases, int *passing, int *wrong
                     ++*wrong_times;
                 if (count == SCREEN_MAX) *passing += expected;
             }
-            uint32_t nearest = screen(behind, dim, rc, count, time, 1);
+            uint32_t nearest = screen(behind, dim, lanes, rc, count, time, 1);
             *wrong_nearest += nearest != expected_nearest(expected_times, count, rc->a.limit);
             *nearest_found += count == SCREEN_MAX && nearest != 0;
         }
@@ -179,28 +184,31 @@ static void test_screen_matches_scalar(void)
     carom_world *w = NULL;
     carom_world_def def = carom_default_world_def();
     CHECK(carom_world_create(&def, &w, NULL, 0) == CAROM_OK);
-    CHECK_EQ_INT(w->screens_by_four, screen_available());
+    CHECK_EQ_INT(w->screen_lanes, screen_available());
     carom_world_destroy(w);
+    CHECK(screen_available() == 0 || screen_available() == 4 || screen_available() == 8);
     if (!screen_available()) {
         printf("  (this processor has no AVX2: the scans run the scalar screen, checked by every other test)\n");
         return;
     }
+    if (screen_available() < 8) printf("  (this processor has no AVX-512F: the eight-lane screen is not run here)\n");
     int cases = check_quick() ? 300 : 3000;
-    for (int variant = 0; variant < 4; variant++) {
-        int behind = variant & 1, dim = variant < 2 ? 3 : 2;
+    for (int variant = 0; variant < 6; variant++) { /* 3D and 2D in four lanes, then 3D in eight */
+        int behind = variant & 1, dim = variant < 2 || variant >= 4 ? 3 : 2, lanes = variant < 4 ? 4 : 8;
+        if (lanes > screen_available()) continue;
         int passing = 0, wrong_times = 0, wrong_nearest = 0, nearest_found = 0;
-        int wrong = compare_rows(behind, dim, cases, &passing, &wrong_times, &wrong_nearest, &nearest_found);
-        CHECK_MSG(wrong_nearest == 0, "%dD, %s: %d rows' earliest entries differ", dim,
-                  behind ? "behind" : "at the clock", wrong_nearest);
-        CHECK_MSG(nearest_found > cases / 4 && nearest_found < cases, "%s: an earliest entry in %d of %d full rows",
-                  behind ? "behind" : "at the clock", nearest_found, cases);
-        CHECK_MSG(wrong == 0, "%dD, %s: %d bits differ from the scalar screen", dim,
-                  behind ? "behind" : "at the clock", wrong);
-        CHECK_MSG(wrong_times == 0, "%dD, %s: %d times differ from predict_pair's", dim,
-                  behind ? "behind" : "at the clock", wrong_times);
+        int wrong = compare_rows(behind, dim, lanes, cases, &passing, &wrong_times, &wrong_nearest, &nearest_found);
+        const char *where = behind ? "behind" : "at the clock";
+        CHECK_MSG(wrong_nearest == 0, "%dD, %d lanes, %s: %d rows' earliest entries differ", dim, lanes, where,
+                  wrong_nearest);
+        CHECK_MSG(nearest_found > cases / 4 && nearest_found < cases,
+                  "%d lanes, %s: an earliest entry in %d of %d full rows", lanes, where, nearest_found, cases);
+        CHECK_MSG(wrong == 0, "%dD, %d lanes, %s: %d bits differ from the scalar screen", dim, lanes, where, wrong);
+        CHECK_MSG(wrong_times == 0, "%dD, %d lanes, %s: %d times differ from predict_pair's", dim, lanes, where,
+                  wrong_times);
         /* the cases reach both answers */
-        CHECK_MSG(passing > cases && passing < cases * SCREEN_MAX / 2, "%s: %d of %d pass",
-                  behind ? "behind" : "at the clock", passing, cases * SCREEN_MAX);
+        CHECK_MSG(passing > cases && passing < cases * SCREEN_MAX / 2, "%d lanes, %s: %d of %d pass", lanes, where,
+                  passing, cases * SCREEN_MAX);
     }
 }
 
@@ -311,22 +319,49 @@ static int same_bits(const void *a, const void *b, size_t bytes) { return memcmp
 
 enum fluid { ONE_SIZE, POLYDISPERSE, MIXTURE, DISKS };
 
-/* One fluid run twice, with the screen and without: the same events and
- * the same final states, bit for bit. lists: 0, cell lists at packing 0.3;
- * walled worlds are also inelastic. */
-static void run_both_ways(enum fluid fluid, int walled, int lists)
+/* The collisions of a run and every body's state at its end, two runs
+ * compared bit for bit; how many differ. */
+static int differing_events(const event_log *a, const event_log *b)
 {
-    enum { EVENTS = 30000 };
+    int differing = 0;
+    for (int k = 0; k < a->count && k < b->count; k++) {
+        const carom_event *e = &a->events[k], *f = &b->events[k];
+        differing += !(e->kind == f->kind && e->i == f->i && e->j == f->j &&
+                       same_bits(&e->time, &f->time, sizeof(double)));
+    }
+    return differing + abs(a->count - b->count);
+}
+
+static int32_t differing_states(const carom_world *a, const carom_world *b)
+{
+    int32_t n = carom_world_body_count(a), states_differ = 0;
+    for (int32_t id = 0; id < n; id++) {
+        carom_body_state p, q;
+        CHECK(carom_world_get_body(a, id, &p) == CAROM_OK && carom_world_get_body(b, id, &q) == CAROM_OK);
+        states_differ += !(same_bits(&p.position, &q.position, sizeof p.position) &&
+                           same_bits(&p.velocity, &q.velocity, sizeof p.velocity) && p.collisions == q.collisions);
+    }
+    return states_differ;
+}
+
+/* One fluid run without a screen, then with each this processor has (four
+ * lanes, eight): the same events and the same final states, bit for bit.
+ * lists: 0, cell lists at packing 0.3; walled worlds are also inelastic. */
+static void run_every_way(enum fluid fluid, int walled, int lists)
+{
+    enum { EVENTS = 30000, WAYS = 3 };
+    static const int lanes_of[WAYS] = {0, 4, 8};
     int events = check_quick() ? EVENTS / 10 : EVENTS;
-    event_log logs[2];
-    carom_world *w[2];
-    for (int s = 0; s < 2; s++) {
+    event_log logs[WAYS];
+    carom_world *w[WAYS];
+    int ways = 0;
+    for (int s = 0; s < WAYS && lanes_of[s] <= screen_available(); s++, ways++) {
         logs[s] = (event_log){calloc((size_t)events, sizeof(carom_event)), 0, events};
         w[s] = fluid == DISKS     ? disk_world(24, 0.6, lists ? 0.0 : -1.0, &logs[s]) /* dense disks: lists by default */
                : fluid == MIXTURE ? mixture_world(&logs[s])
                                   : dense_world(5, lists ? 0.45 : 0.3, fluid == POLYDISPERSE, walled,
                                                 lists ? 0.3 : -1.0, walled ? 0.95 : 1.0, &logs[s]);
-        w[s]->screens_by_four = s == 0 ? screen_available() : 0;
+        w[s]->screen_lanes = lanes_of[s];
         CHECK(carom_world_run(w[s], INFINITY, events) == CAROM_OK);
         CHECK_EQ_INT(w[s]->nb.on, lists);
     }
@@ -335,25 +370,16 @@ static void run_both_ways(enum fluid fluid, int walled, int lists)
         longest = w[0]->nb.count[i] > longest ? w[0]->nb.count[i] : longest;
     CHECK_MSG(fluid != MIXTURE || longest > SCREEN_MAX, "the longest row holds %d entries", longest);
     /* the log holds the collisions among the run's events (renewals are the rest) */
-    CHECK_EQ_INT(logs[0].count, logs[1].count);
     CHECK_MSG(logs[0].count > events / 2, "%d collisions in %d events", logs[0].count, events);
-    int differing = 0;
-    for (int k = 0; k < logs[0].count && k < logs[1].count; k++) {
-        const carom_event *e = &logs[0].events[k], *f = &logs[1].events[k];
-        differing += !(e->kind == f->kind && e->i == f->i && e->j == f->j &&
-                       same_bits(&e->time, &f->time, sizeof(double)));
+    for (int s = 1; s < ways; s++) {
+        int differing = differing_events(&logs[0], &logs[s]);
+        CHECK_MSG(differing == 0, "fluid %d walled %d lists %d, %d lanes: %d events differ", fluid, walled, lists,
+                  lanes_of[s], differing);
+        int32_t states_differ = differing_states(w[0], w[s]);
+        CHECK_MSG(states_differ == 0, "fluid %d walled %d lists %d, %d lanes: %d of %d bodies differ", fluid, walled,
+                  lists, lanes_of[s], states_differ, carom_world_body_count(w[0]));
     }
-    CHECK_MSG(differing == 0, "fluid %d walled %d lists %d: %d events differ", fluid, walled, lists, differing);
-    int32_t n = carom_world_body_count(w[0]), states_differ = 0;
-    for (int32_t id = 0; id < n; id++) {
-        carom_body_state p, q;
-        CHECK(carom_world_get_body(w[0], id, &p) == CAROM_OK && carom_world_get_body(w[1], id, &q) == CAROM_OK);
-        states_differ += !(same_bits(&p.position, &q.position, sizeof p.position) &&
-                           same_bits(&p.velocity, &q.velocity, sizeof p.velocity) && p.collisions == q.collisions);
-    }
-    CHECK_MSG(states_differ == 0, "fluid %d walled %d lists %d: %d of %d bodies differ", fluid, walled, lists,
-              states_differ, n);
-    for (int s = 0; s < 2; s++) {
+    for (int s = 0; s < ways; s++) {
         carom_world_destroy(w[s]);
         free(logs[s].events);
     }
@@ -362,13 +388,13 @@ static void run_both_ways(enum fluid fluid, int walled, int lists)
 static void test_runs_keep_their_bits(void)
 {
     for (int lists = 0; lists <= 1; lists++) {
-        run_both_ways(ONE_SIZE, 0, lists);
-        run_both_ways(POLYDISPERSE, 0, lists);
-        run_both_ways(POLYDISPERSE, 1, lists);
+        run_every_way(ONE_SIZE, 0, lists);
+        run_every_way(POLYDISPERSE, 0, lists);
+        run_every_way(POLYDISPERSE, 1, lists);
     }
-    run_both_ways(MIXTURE, 0, 1);
-    run_both_ways(DISKS, 0, 0);
-    run_both_ways(DISKS, 0, 1);
+    run_every_way(MIXTURE, 0, 1);
+    run_every_way(DISKS, 0, 0);
+    run_every_way(DISKS, 0, 1);
 }
 
 /* A body that touches its last partner, approaching it by round-off, must
@@ -379,7 +405,7 @@ static void test_runs_keep_their_bits(void)
 static void test_last_partner_is_skipped(void)
 {
     for (int lists = 0; lists <= 1; lists++)
-        for (int screened = 0; screened <= screen_available(); screened++) {
+        for (int screened = 0; screened <= screen_available(); screened += 4) { /* scalar, four lanes, eight */
             carom_world_def def = carom_default_world_def();
             def.box = (carom_vec){20.0, 20.0, 20.0};
             def.restitution = 0.5;
@@ -396,7 +422,7 @@ static void test_last_partner_is_skipped(void)
             }
             CHECK(carom_world_run(w, 0.0, 0) == CAROM_OK); /* lists, cells and the calendar built */
             CHECK_EQ_INT(w->nb.on, lists);
-            w->screens_by_four = screened;
+            w->screen_lanes = screened;
             CHECK(w->rest.last_partner != NULL);
             if (!w->rest.last_partner) {
                 carom_world_destroy(w);
