@@ -93,9 +93,10 @@ void calendar_remove(calendar *cal, int32_t body);
  * now at new_of_old[b], for every scheduled body), renames the links. */
 void calendar_relabel(calendar *cal, const int32_t *new_of_old);
 
-/* Prefetching, for large calendars: one step along the list of the bucket
- * served after the current one, whose records its events will move into
- * the heap. About as many events are taken from a bucket as it holds, so one
+/* Prefetching, at every size: one step along the list of the bucket served
+ * after the current one, whose records its events will move into the near
+ * events (from L2 at 10^4 bodies, from memory at 10^6: either way a wait on
+ * each record in turn). About as many events are taken from a bucket as it holds, so one
  * step an event would just keep pace; the engine takes two, one as an event
  * starts and one halfway through a pair's, so that the walk is ahead when
  * the bucket's time comes even where the lists' lengths vary. Each step
