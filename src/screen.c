@@ -188,7 +188,7 @@ AVX512 static inline __attribute__((always_inline)) void transpose8(const __m512
  * shifts two to a register, then two rounds of permutations (a gather was
  * slower here than the whole screen in four lanes). */
 AVX512 static inline __attribute__((always_inline)) void images8(const double (*shift4)[4], const int32_t e[8],
-                                                                 __m512d sh[3], const int dim)
+                                                                 __m512d sh[3])
 {
     enum { IMAGE_MASK = (1 << NEIGHBOURS_IMAGE_BITS) - 1 };
     __m512d z[4], fields01[2], fields23[2];
@@ -200,41 +200,40 @@ AVX512 static inline __attribute__((always_inline)) void images8(const double (*
     const __m512i pick23 = _mm512_set_epi64(15, 11, 7, 3, 14, 10, 6, 2);
     for (int h = 0; h < 2; h++) {
         fields01[h] = _mm512_permutex2var_pd(z[2 * h], pick01, z[2 * h + 1]);
-        if (dim == 3) fields23[h] = _mm512_permutex2var_pd(z[2 * h], pick23, z[2 * h + 1]);
+        fields23[h] = _mm512_permutex2var_pd(z[2 * h], pick23, z[2 * h + 1]);
     }
     sh[0] = _mm512_shuffle_f64x2(fields01[0], fields01[1], 0x44);
     sh[1] = _mm512_shuffle_f64x2(fields01[0], fields01[1], 0xEE);
-    if (dim == 3) sh[2] = _mm512_shuffle_f64x2(fields23[0], fields23[1], 0x44);
+    sh[2] = _mm512_shuffle_f64x2(fields23[0], fields23[1], 0x44);
 }
 
-/* screen_four's bits and times for the eight entries e[0..7], by the same
- * operations in the same order (a mask register where it has a mask). */
+/* screen_four's bits and times (in 3D) for the eight entries e[0..7], by
+ * the same operations in the same order (a mask register where it has a
+ * mask). */
 AVX512 static inline __attribute__((always_inline)) uint32_t screen_eight(const body_hot *hot,
                                                                          const double (*shift4)[4],
                                                                          const int32_t e[8], const screen_body *a,
                                                                          double time[8], __m512d *times,
-                                                                         const int behind, const int dim)
+                                                                         const int behind)
 {
     __m512d rec[8], f[8], sh[3];
     for (int l = 0; l < 8; l++) rec[l] = _mm512_loadu_pd(hot[e[l] >> NEIGHBOURS_IMAGE_BITS].x);
     transpose8(rec, f); /* x0 x1 x2 v0 v1 v2 t r */
-    images8(shift4, e, sh, dim);
+    images8(shift4, e, sh);
     const __m512d v[3] = {f[3], f[4], f[5]}, t_a = _mm512_set1_pd(a->t), t_b = f[6];
     __m512d t = behind ? _mm512_mask_blend_pd(_mm512_cmp_pd_mask(t_b, t_a, _CMP_LE_OQ), t_b, t_a) : t_a;
     __m512d dta = _mm512_sub_pd(t, t_a), dtb = _mm512_sub_pd(t, t_b), dr[3], dv[3];
-    for (int k = 0; k < dim; k++) {
+    for (int k = 0; k < 3; k++) {
         __m512d x_a = _mm512_set1_pd(a->x[k]), v_a = _mm512_set1_pd(a->v[k]);
         __m512d moved_b = _mm512_add_pd(f[k], _mm512_mul_pd(v[k], dtb));
         __m512d moved_a = behind ? _mm512_add_pd(x_a, _mm512_mul_pd(v_a, dta)) : x_a;
         dr[k] = _mm512_add_pd(_mm512_sub_pd(moved_b, moved_a), sh[k]);
         dv[k] = _mm512_sub_pd(v[k], v_a);
     }
-    __m512d b = _mm512_add_pd(_mm512_mul_pd(dr[0], dv[0]), _mm512_mul_pd(dr[1], dv[1]));
-    __m512d r2 = _mm512_add_pd(_mm512_mul_pd(dr[0], dr[0]), _mm512_mul_pd(dr[1], dr[1]));
-    if (dim == 3) {
-        b = _mm512_add_pd(b, _mm512_mul_pd(dr[2], dv[2]));
-        r2 = _mm512_add_pd(r2, _mm512_mul_pd(dr[2], dr[2]));
-    }
+    __m512d b = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(dr[0], dv[0]), _mm512_mul_pd(dr[1], dv[1])),
+                              _mm512_mul_pd(dr[2], dv[2]));
+    __m512d r2 = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(dr[0], dr[0]), _mm512_mul_pd(dr[1], dr[1])),
+                               _mm512_mul_pd(dr[2], dr[2]));
     __m512d sigma = _mm512_add_pd(_mm512_set1_pd(a->radius), f[7]);
     __m512d c = _mm512_sub_pd(r2, _mm512_mul_pd(sigma, sigma));
     __m512d threshold = behind ? _mm512_mul_pd(_mm512_mul_pd(_mm512_mul_pd(_mm512_set1_pd(-2.0), b),
@@ -246,8 +245,8 @@ AVX512 static inline __attribute__((always_inline)) uint32_t screen_eight(const 
     __mmask8 touching = _mm512_cmp_pd_mask(c, zero, _CMP_LE_OQ);
     __mmask8 within = _mm512_cmp_pd_mask(c, threshold, _CMP_NGT_UQ);
     __m512d never = _mm512_set1_pd(INFINITY);
-    __m512d dv2 = _mm512_add_pd(_mm512_mul_pd(dv[0], dv[0]), _mm512_mul_pd(dv[1], dv[1]));
-    if (dim == 3) dv2 = _mm512_add_pd(dv2, _mm512_mul_pd(dv[2], dv[2]));
+    __m512d dv2 = _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(dv[0], dv[0]), _mm512_mul_pd(dv[1], dv[1])),
+                                _mm512_mul_pd(dv[2], dv[2]));
     __m512d disc = _mm512_sub_pd(_mm512_mul_pd(b, b), _mm512_mul_pd(dv2, c));
     __m512d s = _mm512_div_pd(c, _mm512_sub_pd(_mm512_sqrt_pd(disc), b));
     s = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(disc, zero, _CMP_LE_OQ), s, never);
@@ -283,27 +282,26 @@ AVX512 static inline __attribute__((always_inline)) uint32_t screen_entries8(con
                                                                             const double (*shift4)[4],
                                                                             const int32_t *entries, int count,
                                                                             const screen_body *a, double *time,
-                                                                            const int behind, const int nearest,
-                                                                            const int dim)
+                                                                            const int behind, const int nearest)
 {
     assert(count >= 0 && count <= SCREEN_MAX);
     uint32_t mask = 0;
     __m512d times, least = _mm512_set1_pd(INFINITY);
     int k = 0;
     for (; k + 8 <= count; k += 8) {
-        mask |= screen_eight(hot, shift4, entries + k, a, time + k, &times, behind, dim) << k;
+        mask |= screen_eight(hot, shift4, entries + k, a, time + k, &times, behind) << k;
         least = _mm512_min_pd(times, least);
     }
     if (count - k > 4) { /* the tail, filled with its first entry (whose extra bits are dropped) */
         int32_t tail[8];
         for (int l = 0; l < 8; l++) tail[l] = entries[k + l < count ? k + l : k];
-        mask |= (screen_eight(hot, shift4, tail, a, time + k, &times, behind, dim) & ((1u << (count - k)) - 1)) << k;
+        mask |= (screen_eight(hot, shift4, tail, a, time + k, &times, behind) & ((1u << (count - k)) - 1)) << k;
         least = _mm512_min_pd(times, least);
     } else if (k < count) { /* a short tail, likewise filled, in four lanes */
         int32_t tail[4];
         __m256d times4;
         for (int l = 0; l < 4; l++) tail[l] = entries[k + l < count ? k + l : k];
-        mask |= (screen_four(hot, shift4, tail, a, time + k, &times4, behind, dim) & ((1u << (count - k)) - 1)) << k;
+        mask |= (screen_four(hot, shift4, tail, a, time + k, &times4, behind, 3) & ((1u << (count - k)) - 1)) << k;
         _mm256_storeu_pd(time + k + 4, _mm256_set1_pd(INFINITY));
         least = _mm512_min_pd(_mm512_insertf64x4(_mm512_castpd256_pd512(times4), _mm256_set1_pd(INFINITY), 1), least);
     }
@@ -311,15 +309,15 @@ AVX512 static inline __attribute__((always_inline)) uint32_t screen_entries8(con
 }
 
 /* The two entry points of eight lanes, 3D only. */
-#define SCREEN_ENTRY8(name, behind, dim)                                                                     \
+#define SCREEN_ENTRY8(name, behind)                                                                          \
     AVX512 uint32_t name(const body_hot *hot, const double (*shift4)[4], const int32_t *entries, int count,    \
                          const screen_body *a, double time[SCREEN_TIMES], int nearest)                       \
     {                                                                                                        \
-        return nearest ? screen_entries8(hot, shift4, entries, count, a, time, behind, 1, dim)              \
-                       : screen_entries8(hot, shift4, entries, count, a, time, behind, 0, dim);             \
+        return nearest ? screen_entries8(hot, shift4, entries, count, a, time, behind, 1)                   \
+                       : screen_entries8(hot, shift4, entries, count, a, time, behind, 0);                  \
     }
-SCREEN_ENTRY8(screen_row8, 0, 3)
-SCREEN_ENTRY8(screen_row8_behind, 1, 3)
+SCREEN_ENTRY8(screen_row8, 0)
+SCREEN_ENTRY8(screen_row8_behind, 1)
 
 /* The four entry points: at the clock or behind it, in 3D or in 2D. */
 #define SCREEN_ENTRY(name, behind, dim)                                                                      \
