@@ -275,9 +275,9 @@ AVX512 static inline __attribute__((always_inline)) uint32_t earliest_of8(const 
     return mask & (count < 32 ? (1u << count) - 1 : ~0u) & (0u - keep);
 }
 
-/* screen_entries eight at a time; a last group of four entries or fewer in
- * four lanes (its other four times set to never, so that the row's times
- * are whole groups of eight). */
+/* screen_entries eight at a time; a row of four entries or fewer, and a last
+ * group of four or fewer, in four lanes (the group's other four times set
+ * to never, so that the row's times are whole groups of eight). */
 AVX512 static inline __attribute__((always_inline)) uint32_t screen_entries8(const body_hot *hot,
                                                                             const double (*shift4)[4],
                                                                             const int32_t *entries, int count,
@@ -285,6 +285,7 @@ AVX512 static inline __attribute__((always_inline)) uint32_t screen_entries8(con
                                                                             const int behind, const int nearest)
 {
     assert(count >= 0 && count <= SCREEN_MAX);
+    if (count <= 4) return screen_entries(hot, shift4, entries, count, a, time, behind, nearest, 3); /* one group */
     uint32_t mask = 0;
     __m512d times, least = _mm512_set1_pd(INFINITY);
     int k = 0;
