@@ -258,8 +258,8 @@ AVX512 static inline __attribute__((always_inline)) uint32_t screen_eight(const 
 }
 
 /* earliest_of over eight lanes: the eight least times are folded to four
- * first (least never holds a NaN, so the order of the folding changes no
- * bit of the least). */
+ * first. least never holds a NaN, so the folding's order changes no answer
+ * (at most the sign of a zero least, which == and <= take alike). */
 AVX512 static inline __attribute__((always_inline)) uint32_t earliest_of8(const double *time, int count,
                                                                          __m512d least, double limit)
 {
