@@ -119,6 +119,23 @@ AVX2 static inline __attribute__((always_inline)) uint32_t screen_four(const bod
     return (uint32_t)_mm256_movemask_pd(_mm256_and_pd(approaching, _mm256_or_pd(touching, within)));
 }
 
+/* The end of earliest_of at either width: of the entries at the row's
+ * earliest time (mask), those of the row, and none unless that time is
+ * finite and no later than limit. */
+static inline uint32_t earliest_bits(uint32_t mask, int count, double earliest, double limit)
+{
+    uint32_t keep = (uint32_t)((earliest <= limit) & (earliest < INFINITY));
+    return mask & (count < 32 ? (1u << count) - 1 : ~0u) & (0u - keep);
+}
+
+/* A row's last group of lanes entries from entries[k] (k < count), each
+ * place past the row filled with entries[k]: its bits are dropped, and its
+ * time repeats one of the row's. */
+static inline void fill_tail(const int32_t *entries, int k, int count, int lanes, int32_t *tail)
+{
+    for (int l = 0; l < lanes; l++) tail[l] = entries[k + l < count ? k + l : k];
+}
+
 /* nearest: the entries (k < count) whose time is the earliest of the row,
  * where that time is finite and no later than limit; least holds each
  * lane's earliest time (a NaN never is). */
@@ -132,8 +149,7 @@ AVX2 static inline __attribute__((always_inline)) uint32_t earliest_of(const dou
     uint32_t mask = 0;
     for (int k = 0; k < count; k += 4)
         mask |= (uint32_t)_mm256_movemask_pd(_mm256_cmp_pd(_mm256_loadu_pd(time + k), at, _CMP_EQ_OQ)) << k;
-    uint32_t keep = (uint32_t)((earliest <= limit) & (earliest < INFINITY));
-    return mask & (count < 32 ? (1u << count) - 1 : ~0u) & (0u - keep);
+    return earliest_bits(mask, count, earliest, limit);
 }
 
 AVX2 static inline __attribute__((always_inline)) uint32_t screen_entries(const body_hot *hot,
@@ -153,7 +169,7 @@ AVX2 static inline __attribute__((always_inline)) uint32_t screen_entries(const 
     }
     if (k < count) { /* the tail, filled with its first entry (whose extra bits are dropped) */
         int32_t tail[4];
-        for (int l = 0; l < 4; l++) tail[l] = entries[k + l < count ? k + l : k];
+        fill_tail(entries, k, count, 4, tail);
         mask |= (screen_four(hot, shift4, tail, a, time + k, &times, behind, dim) & ((1u << (count - k)) - 1)) << k;
         least = _mm256_min_pd(times, least); /* the filler repeats a time of the row */
     }
@@ -271,8 +287,7 @@ AVX512 static inline __attribute__((always_inline)) uint32_t earliest_of8(const 
     uint32_t mask = 0;
     for (int k = 0; k < count; k += 8)
         mask |= (uint32_t)_mm512_cmp_pd_mask(_mm512_loadu_pd(time + k), at, _CMP_EQ_OQ) << k;
-    uint32_t keep = (uint32_t)((earliest <= limit) & (earliest < INFINITY));
-    return mask & (count < 32 ? (1u << count) - 1 : ~0u) & (0u - keep);
+    return earliest_bits(mask, count, earliest, limit);
 }
 
 /* screen_entries eight at a time; a row of four entries or fewer, and a last
@@ -295,13 +310,13 @@ AVX512 static inline __attribute__((always_inline)) uint32_t screen_entries8(con
     }
     if (count - k > 4) { /* the tail, filled with its first entry (whose extra bits are dropped) */
         int32_t tail[8];
-        for (int l = 0; l < 8; l++) tail[l] = entries[k + l < count ? k + l : k];
+        fill_tail(entries, k, count, 8, tail);
         mask |= (screen_eight(hot, shift4, tail, a, time + k, &times, behind) & ((1u << (count - k)) - 1)) << k;
         least = _mm512_min_pd(times, least);
     } else if (k < count) { /* a short tail, likewise filled, in four lanes */
         int32_t tail[4];
         __m256d times4;
-        for (int l = 0; l < 4; l++) tail[l] = entries[k + l < count ? k + l : k];
+        fill_tail(entries, k, count, 4, tail);
         mask |= (screen_four(hot, shift4, tail, a, time + k, &times4, behind, 3) & ((1u << (count - k)) - 1)) << k;
         _mm256_storeu_pd(time + k + 4, _mm256_set1_pd(INFINITY));
         least = _mm512_min_pd(_mm512_insertf64x4(_mm512_castpd256_pd512(times4), _mm256_set1_pd(INFINITY), 1), least);
