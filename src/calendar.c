@@ -79,9 +79,24 @@ enum {
 
 static int32_t key_of(const calendar *cal, int32_t b) { return cal->key_of ? cal->key_of[b] : b; }
 
+/* The key a heap entry for body b carries. A small calendar's keys are in
+ * cache, and its unsorted scan meets a tie at nearly every event (flat_earliest
+ * reads only the entries' keys): read when filed. A large one's are misses,
+ * and a bucket's bodies move into the heap without a read: read at a tie. */
+static int32_t filed_key(const calendar *cal, int32_t b)
+{
+    return cal->flat_most > 0 ? key_of(cal, b) : CALENDAR_KEY_UNREAD;
+}
+
+/* An entry's key, from the entry or else from the owner. */
+static int32_t entry_key(const calendar *cal, const calendar_entry *e)
+{
+    return e->key != CALENDAR_KEY_UNREAD ? e->key : key_of(cal, e->body);
+}
+
 static int earlier(const calendar *cal, const calendar_entry *a, const calendar_entry *b)
 {
-    return a->time < b->time || (a->time == b->time && key_of(cal, a->body) < key_of(cal, b->body));
+    return a->time < b->time || (a->time == b->time && entry_key(cal, a) < entry_key(cal, b));
 }
 
 static void place(calendar *cal, int32_t k, calendar_entry e)
@@ -147,7 +162,7 @@ static void heapify(calendar *cal)
 
 static void near_push(calendar *cal, int32_t b)
 {
-    place(cal, cal->near_count++, (calendar_entry){cal->body[b].time, b});
+    place(cal, cal->near_count++, (calendar_entry){cal->body[b].time, b, filed_key(cal, b)});
     if (cal->near_is_heap) sift_up(cal, cal->near_count - 1);
     else if (cal->near_count > cal->flat_most) heapify(cal);
 }
@@ -226,10 +241,11 @@ static int32_t flat_earliest(const calendar *cal)
     int32_t first = __builtin_ctzll(at_best);
     uint64_t rest = at_best & (at_best - 1);
     int32_t second = __builtin_ctzll(rest | (uint64_t)(rest == 0) << first);
-    first = key_of(cal, near[second].body) < key_of(cal, near[first].body) ? second : first;
+    assert(near[first].key != CALENDAR_KEY_UNREAD && near[second].key != CALENDAR_KEY_UNREAD);
+    first = near[second].key < near[first].key ? second : first;
     for (rest &= rest - 1; rest; rest &= rest - 1) {
         int32_t k = __builtin_ctzll(rest);
-        if (key_of(cal, near[k].body) < key_of(cal, near[first].body)) first = k;
+        if (near[k].key < near[first].key) first = k;
     }
     return first;
 }
@@ -489,7 +505,7 @@ int calendar_reserve(calendar *cal, int32_t capacity)
     free_arrays(cal);
     cal->block = block;
     cal->heap = block + 3;
-    for (int32_t k = 0; k < FLAT_MAX; k++) cal->heap[k] = (calendar_entry){INFINITY, NO_BODY};
+    for (int32_t k = 0; k < FLAT_MAX; k++) cal->heap[k] = (calendar_entry){INFINITY, NO_BODY, CALENDAR_KEY_UNREAD};
     cal->body = body;
     cal->head = head;
     cal->capacity = capacity;
@@ -546,6 +562,7 @@ static int32_t renamed(const int32_t *new_of_old, int32_t b) { return b == NO_BO
 
 void calendar_relabel(calendar *cal, const int32_t *new_of_old)
 {
+    /* An entry's key stays: the owner moves each key with its body. */
     for (int32_t k = 0; k < cal->near_count; k++) cal->heap[k].body = new_of_old[cal->heap[k].body];
     cal->ahead_bucket = -1; /* calendar_look_ahead starts again */
     for (int32_t bucket = 0; bucket <= cal->bucket_count; bucket++)

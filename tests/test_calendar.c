@@ -23,6 +23,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "calendar.h"
 #include "carom.h"
@@ -119,6 +120,8 @@ static int32_t check_list(const calendar *cal, int32_t bucket)
     return n;
 }
 
+static int32_t key_in(const calendar *cal, int32_t b) { return cal->key_of ? cal->key_of[b] : b; }
+
 /* Every heap event before every listed one, lists consistent, counts right. */
 static int structure_holds(const calendar *cal)
 {
@@ -135,9 +138,11 @@ static int structure_holds(const calendar *cal)
     for (int32_t k = 0; k < cal->near_count; k++) {
         const calendar_entry *e = &cal->heap[k];
         if (cal->body[e->body].where != k || cal->body[e->body].time != e->time) return 0;
+        if (e->key != CALENDAR_KEY_UNREAD && e->key != key_in(cal, e->body)) return 0; /* its body's key */
+        if (cal->flat_most > 0 && e->key == CALENDAR_KEY_UNREAD) return 0; /* small calendars carry every key */
         if (k > 0 && cal->near_is_heap) {
             const calendar_entry *p = &cal->heap[(k - 1) / 4];
-            if (e->time < p->time || (e->time == p->time && e->body < p->body)) return 0;
+            if (e->time < p->time || (e->time == p->time && key_in(cal, e->body) < key_in(cal, p->body))) return 0;
         }
         if (cal->mode == CALENDAR_BUCKETED && !(position_of(cal, e->time) < (double)(cal->current + 1)))
             return 0;
@@ -429,9 +434,13 @@ static void test_drain_is_sorted(void)
 
 /* With keys that are not the bodies' indices (the world's ids after a
  * re-sort): equal times go by key, however the bodies came into the heap
- * (from buckets, directly, or moved within it to an equal time). Mostly
- * ties, over enough distinct times to fill many buckets. */
-static int32_t test_keys[5000];
+ * (from buckets, directly, or moved within it to an equal time), and after
+ * the owner moves bodies and keys (calendar_relabel) while their events are
+ * filed. Mostly ties, over enough distinct times to fill many buckets. Both
+ * a small calendar (unsorted near events, whose entries carry their keys)
+ * and a large one (a heap, whose entries read their keys at a tie). */
+enum { KEYED_MOST = PREFETCH_FROM_BODIES };
+static int32_t test_keys[KEYED_MOST];
 
 static int compare_by_test_key(const void *pa, const void *pb)
 {
@@ -440,33 +449,57 @@ static int compare_by_test_key(const void *pa, const void *pb)
     return test_keys[a->body] < test_keys[b->body] ? -1 : test_keys[a->body] > test_keys[b->body];
 }
 
-static void test_ties_go_by_key(void)
+static void shuffle(int32_t *values, int n)
 {
-    enum { N = 5000 };
-    static keyed keys[N];
-    for (int b = 0; b < N; b++) test_keys[b] = b;
-    for (int b = N - 1; b > 0; b--) { /* a random permutation */
+    for (int b = n - 1; b > 0; b--) {
         int other = below(b + 1);
-        int32_t swap = test_keys[b];
-        test_keys[b] = test_keys[other];
-        test_keys[other] = swap;
+        int32_t swap = values[b];
+        values[b] = values[other];
+        values[other] = swap;
     }
+}
+
+/* The owner moves body b to new_of_old[b], its key with it, and tells the calendar. */
+static void move_bodies(calendar *cal, keyed *keys, int n)
+{
+    static int32_t new_of_old[KEYED_MOST], moved_keys[KEYED_MOST];
+    for (int b = 0; b < n; b++) new_of_old[b] = b;
+    shuffle(new_of_old, n);
+    for (int b = 0; b < n; b++) moved_keys[new_of_old[b]] = test_keys[b];
+    memcpy(test_keys, moved_keys, (size_t)n * sizeof *test_keys);
+    for (int b = 0; b < n; b++) keys[b].body = new_of_old[keys[b].body];
+    static calendar_body moved[KEYED_MOST]; /* the records move with their bodies, as order.c's do */
+    for (int b = 0; b < n; b++) moved[new_of_old[b]] = cal->body[b];
+    memcpy(cal->body, moved, (size_t)n * sizeof *moved);
+    calendar_relabel(cal, new_of_old);
+}
+
+static void ties_go_by_key(int n)
+{
+    static keyed keys[KEYED_MOST];
+    for (int b = 0; b < n; b++) test_keys[b] = b;
+    shuffle(test_keys, n);
     calendar cal;
-    CHECK_EQ_INT(calendar_init(&cal, N), 0);
+    CHECK_EQ_INT(calendar_init(&cal, n), 0);
     cal.key_of = test_keys;
-    for (int b = 0; b < N; b++) {
+    for (int b = 0; b < n; b++) {
         keys[b] = (keyed){(double)below(400) * 0.25, b};
         calendar_set(&cal, b, keys[b].time);
     }
-    int mismatches = 0;
-    for (int round = 0; round < 3 * N; round++) {
-        if (round % N == 0) (void)calendar_first(&cal); /* fills the heap from the first bucket */
-        int b = below(N);
-        keys[b].time = (double)below(400) * 0.25; /* often a time already in the heap */
-        calendar_set(&cal, b, keys[b].time);
+    for (int round = 0; round < 3 * n; round++) {
+        if (round % n == 0) (void)calendar_first(&cal); /* fills the heap from the first bucket */
+        if (round == 3 * n / 2) {
+            move_bodies(&cal, keys, n);
+            CHECK(structure_holds(&cal));
+        }
+        int m = below(n); /* keys[m] is about body keys[m].body */
+        keys[m].time = (double)below(400) * 0.25; /* often a time already in the heap */
+        calendar_set(&cal, keys[m].body, keys[m].time);
     }
-    qsort(keys, N, sizeof keys[0], compare_by_test_key);
-    for (int i = 0; i < N; i++) {
+    CHECK(structure_holds(&cal));
+    qsort(keys, (size_t)n, sizeof keys[0], compare_by_test_key);
+    int mismatches = 0;
+    for (int i = 0; i < n; i++) {
         int b = calendar_first(&cal);
         if (b != keys[i].body && mismatches++ < 5)
             CHECK_MSG(0, "position %d: body %d (key %d), expected %d (key %d)", i, b, b < 0 ? -1 : (int)test_keys[b],
@@ -476,6 +509,12 @@ static void test_ties_go_by_key(void)
     }
     CHECK_EQ_INT(mismatches, 0);
     calendar_free(&cal);
+}
+
+static void test_ties_go_by_key(void)
+{
+    ties_go_by_key(5000);
+    ties_go_by_key(KEYED_MOST);
 }
 
 /* A calendar for PREFETCH_FROM_BODIES bodies or more keeps its near events
