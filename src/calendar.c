@@ -88,15 +88,11 @@ static int32_t filed_key(const calendar *cal, int32_t b)
     return cal->flat_most > 0 ? key_of(cal, b) : CALENDAR_KEY_UNREAD;
 }
 
-/* An entry's key, from the entry or else from the owner. */
-static int32_t entry_key(const calendar *cal, const calendar_entry *e)
-{
-    return e->key != CALENDAR_KEY_UNREAD ? e->key : key_of(cal, e->body);
-}
-
+/* The heap's order: by time, then by key, read from the owner (a heap's
+ * entries may have no key of their own; see filed_key). */
 static int earlier(const calendar *cal, const calendar_entry *a, const calendar_entry *b)
 {
-    return a->time < b->time || (a->time == b->time && entry_key(cal, a) < entry_key(cal, b));
+    return a->time < b->time || (a->time == b->time && key_of(cal, a->body) < key_of(cal, b->body));
 }
 
 static void place(calendar *cal, int32_t k, calendar_entry e)
@@ -160,7 +156,12 @@ static void heapify(calendar *cal)
     cal->near_is_heap = 1;
 }
 
-static void near_push(calendar *cal, int32_t b)
+/* Inlined into its callers, as it was before entries carried keys: called
+ * apart, it cost 2-3% at N = 10^5 (bench/README.md, "Keys in the near events' entries"). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void near_push(calendar *cal, int32_t b)
 {
     place(cal, cal->near_count++, (calendar_entry){cal->body[b].time, b, filed_key(cal, b)});
     if (cal->near_is_heap) sift_up(cal, cal->near_count - 1);
