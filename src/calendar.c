@@ -79,17 +79,6 @@ enum {
 
 static int32_t key_of(const calendar *cal, int32_t b) { return cal->key_of ? cal->key_of[b] : b; }
 
-/* The key a heap entry for body b carries. A small calendar's keys are in
- * cache, and its unsorted scan meets a tie at nearly every event (flat_earliest
- * reads only the entries' keys): read when filed. A large one's are misses,
- * and a bucket's bodies move into the heap without a read: read at a tie. */
-static int32_t filed_key(const calendar *cal, int32_t b)
-{
-    return cal->flat_most > 0 ? key_of(cal, b) : CALENDAR_KEY_UNREAD;
-}
-
-/* The heap's order: by time, then by key, read from the owner (a heap's
- * entries may have no key of their own; see filed_key). */
 static int earlier(const calendar *cal, const calendar_entry *a, const calendar_entry *b)
 {
     return a->time < b->time || (a->time == b->time && key_of(cal, a->body) < key_of(cal, b->body));
@@ -156,14 +145,10 @@ static void heapify(calendar *cal)
     cal->near_is_heap = 1;
 }
 
-/* Inlined into its callers, as it was before entries carried keys: called
- * apart, it cost 2-3% at N = 10^5 (bench/README.md, "Keys in the near events' entries"). */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline void near_push(calendar *cal, int32_t b)
+static void near_push(calendar *cal, int32_t b)
 {
-    place(cal, cal->near_count++, (calendar_entry){cal->body[b].time, b, filed_key(cal, b)});
+    if (!cal->near_is_heap && cal->near_count < cal->flat_most) cal->near_key[cal->near_count] = key_of(cal, b);
+    place(cal, cal->near_count++, (calendar_entry){cal->body[b].time, b});
     if (cal->near_is_heap) sift_up(cal, cal->near_count - 1);
     else if (cal->near_count > cal->flat_most) heapify(cal);
 }
@@ -175,13 +160,17 @@ static void near_remove(calendar *cal, int32_t k)
     calendar_entry last = cal->heap[--cal->near_count];
     if (!cal->near_is_heap) {
         place(cal, k, last); /* when k was the last, only its own slot, rewritten below */
+        cal->near_key[k] = cal->near_key[cal->near_count];
     } else if (k != cal->near_count) {
         place(cal, k, last);
         sift_up(cal, k);
         sift_down(cal, cal->body[last.body].where);
     }
     cal->heap[cal->near_count].time = INFINITY;
-    if (cal->near_count <= cal->flat_most / 4) cal->near_is_heap = 0; /* apart, so that no count flips it back and forth */
+    if (cal->near_is_heap && cal->near_count <= cal->flat_most / 4) { /* apart, so that no count flips it back and forth */
+        cal->near_is_heap = 0;
+        for (int32_t m = 0; m < cal->near_count; m++) cal->near_key[m] = key_of(cal, cal->heap[m].body);
+    }
 }
 
 /* Empties the near events' slots (their bodies are filed elsewhere or none). */
@@ -242,11 +231,11 @@ static int32_t flat_earliest(const calendar *cal)
     int32_t first = __builtin_ctzll(at_best);
     uint64_t rest = at_best & (at_best - 1);
     int32_t second = __builtin_ctzll(rest | (uint64_t)(rest == 0) << first);
-    assert(near[first].key != CALENDAR_KEY_UNREAD && near[second].key != CALENDAR_KEY_UNREAD);
-    first = near[second].key < near[first].key ? second : first;
+    const int32_t *key = cal->near_key;
+    first = key[second] < key[first] ? second : first;
     for (rest &= rest - 1; rest; rest &= rest - 1) {
         int32_t k = __builtin_ctzll(rest);
-        if (near[k].key < near[first].key) first = k;
+        if (key[k] < key[first]) first = k;
     }
     return first;
 }
@@ -506,7 +495,7 @@ int calendar_reserve(calendar *cal, int32_t capacity)
     free_arrays(cal);
     cal->block = block;
     cal->heap = block + 3;
-    for (int32_t k = 0; k < FLAT_MAX; k++) cal->heap[k] = (calendar_entry){INFINITY, NO_BODY, CALENDAR_KEY_UNREAD};
+    for (int32_t k = 0; k < FLAT_MAX; k++) cal->heap[k] = (calendar_entry){INFINITY, NO_BODY};
     cal->body = body;
     cal->head = head;
     cal->capacity = capacity;
@@ -563,7 +552,6 @@ static int32_t renamed(const int32_t *new_of_old, int32_t b) { return b == NO_BO
 
 void calendar_relabel(calendar *cal, const int32_t *new_of_old)
 {
-    /* An entry's key stays: the owner moves each key with its body. */
     for (int32_t k = 0; k < cal->near_count; k++) cal->heap[k].body = new_of_old[cal->heap[k].body];
     cal->ahead_bucket = -1; /* calendar_look_ahead starts again */
     for (int32_t bucket = 0; bucket <= cal->bucket_count; bucket++)

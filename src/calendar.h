@@ -9,16 +9,13 @@
 #include "event.h"
 
 /* A near-future heap entry carries its time, so sifting compares neighbouring
- * entries without visiting the per-body records. Equal times are common: a
- * pair's event is held by both its bodies at one time. They are told apart
- * by the bodies' keys, read from the owner's array the first time a tie needs
- * one and kept in the entry from then on (at 10^6 bodies each read is a miss
- * that the sift waits for; a sift meets the same tie again and again). A
- * body moved from a bucket into the heap costs no read of its key. */
+ * entries without visiting the per-body records. Equal times, which are
+ * rare, are told apart by the bodies' keys, read only then: a body moved
+ * from a bucket into the heap costs no read of its key (at 10^6 bodies,
+ * a miss each). */
 typedef struct calendar_entry {
     double time;
     int32_t body;
-    int32_t key; /* the body's key, or CALENDAR_KEY_UNREAD */
 } calendar_entry;
 _Static_assert(sizeof(calendar_entry) == 16, "four heap entries, a node's children, to a cache line");
 
@@ -34,8 +31,6 @@ enum { CALENDAR_WIDE_FROM_BODIES = 1 << 18 };
  * bucket b of the ring (where = -2 - b; b = bucket_count is the overflow
  * list), or nowhere (CALENDAR_ABSENT). */
 enum { CALENDAR_ABSENT = -1 };
-/* A heap entry's key not read yet (keys are never this value). */
-enum { CALENDAR_KEY_UNREAD = INT32_MIN };
 
 /* How events are filed: after a clear or a reserve, all wait in the overflow
  * list until the next calendar_first sets the buckets from them; if no time
@@ -59,11 +54,14 @@ typedef struct calendar {
     calendar_entry *heap;  /* the near future: heap[k], k < near_count */
     calendar_entry *block; /* the allocation heap lives in */
     int32_t *head;         /* head[b]: first body of bucket b (bucket_count: overflow) */
-    const int32_t *key_of; /* per body: its key (the owner keeps it, and sets it again when it moves); never CALENDAR_KEY_UNREAD; NULL: the body */
+    const int32_t *key_of; /* per body: its key (the owner keeps it, and sets it again when it moves); NULL: the body */
     int32_t count;         /* bodies scheduled, anywhere */
     int32_t near_count;    /* of which in the heap */
     int32_t first;         /* heap[first]: the entry calendar_first returned */
     int near_is_heap;      /* 1: heap[] is a 4-ary heap; 0: unsorted (few near events, see calendar.c) */
+    /* While unsorted: near_key[k] is heap[k]'s body's key, read when filed
+     * (calendar.c, flat_earliest); not kept while a heap. */
+    int32_t near_key[CALENDAR_FLAT_MAX];
     int32_t flat_most;     /* the most near events held unsorted: CALENDAR_FLAT_MAX, or 0 for large calendars */
     int32_t events_per_bucket; /* events a bucket near the front: 8, or 64 from CALENDAR_WIDE_FROM_BODIES */
     int32_t ring_count;    /* of which in ring buckets (not in the overflow list) */

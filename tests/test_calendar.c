@@ -138,8 +138,7 @@ static int structure_holds(const calendar *cal)
     for (int32_t k = 0; k < cal->near_count; k++) {
         const calendar_entry *e = &cal->heap[k];
         if (cal->body[e->body].where != k || cal->body[e->body].time != e->time) return 0;
-        if (e->key != CALENDAR_KEY_UNREAD && e->key != key_in(cal, e->body)) return 0; /* its body's key */
-        if (cal->flat_most > 0 && e->key == CALENDAR_KEY_UNREAD) return 0; /* small calendars carry every key */
+        if (!cal->near_is_heap && cal->near_key[k] != key_in(cal, e->body)) return 0; /* the scan's keys */
         if (k > 0 && cal->near_is_heap) {
             const calendar_entry *p = &cal->heap[(k - 1) / 4];
             if (e->time < p->time || (e->time == p->time && key_in(cal, e->body) < key_in(cal, p->body))) return 0;
