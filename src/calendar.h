@@ -9,10 +9,11 @@
 #include "event.h"
 
 /* A near-future heap entry carries its time, so sifting compares neighbouring
- * entries without visiting the per-body records. Equal times, which are
- * rare, are told apart by the bodies' keys, read only then: a body moved
- * from a bucket into the heap costs no read of its key (at 10^6 bodies,
- * a miss each). */
+ * entries without visiting the per-body records. Equal times are common (a
+ * pair's event is held by both its bodies at one time) and are told apart by
+ * the bodies' keys: a heap reads them only at a tie, so that a body moved
+ * from a bucket into the heap costs no read of its key (at 10^6 bodies, a
+ * miss each); unsorted near events keep theirs beside them (near_key). */
 typedef struct calendar_entry {
     double time;
     int32_t body;
