@@ -31,7 +31,11 @@
  * finite time, all near) turn the array into a heap with four children per
  * node, which share one 64-byte cache line (LaMarca & Ladner, J. Exp.
  * Algorithmics 1996), until a quarter of that is left; any heap is also a
- * valid unsorted array, so going back costs nothing. Either way the earliest
+ * valid unsorted array, so going back costs only reading the keys of the
+ * few events left: unsorted events keep their bodies' keys beside them
+ * (near_key), read when filed, since the scan meets a tie at nearly every
+ * event (a pair's two bodies hold its event at one time; bench/README.md,
+ * "The unsorted near events' keys beside them"). Either way the earliest
  * in (time, key) is served, so the order of events does not depend on which.
  * A calendar for PREFETCH_FROM_BODIES bodies or more keeps the heap always:
  * there the engine prefetches the next events' records from the heap's top

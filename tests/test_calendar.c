@@ -436,8 +436,8 @@ static void test_drain_is_sorted(void)
  * (from buckets, directly, or moved within it to an equal time), and after
  * the owner moves bodies and keys (calendar_relabel) while their events are
  * filed. Mostly ties, over enough distinct times to fill many buckets. Both
- * a small calendar (unsorted near events, whose entries carry their keys)
- * and a large one (a heap, whose entries read their keys at a tie). */
+ * a small calendar (unsorted near events, their keys kept beside them) and
+ * a large one (a heap, which reads the keys at a tie). */
 enum { KEYED_MOST = PREFETCH_FROM_BODIES };
 static int32_t test_keys[KEYED_MOST];
 
