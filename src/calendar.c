@@ -1,28 +1,28 @@
-/* calendar.c — the event calendar: a small heap for the near future and a
- * ring of time buckets for the rest.
+/* calendar.c — the event calendar: a few near events, unsorted, and a ring
+ * of time buckets for the rest.
  *
  * Single-event scheduling (Smallenburg, "Efficient event-driven simulations
  * of hard spheres", Eur. Phys. J. E 45, 22 (2022)) leaves one event per body,
  * so the calendar holds at most N times. A heap of all N costs a sift of
  * log N levels per event, and at 10^6 bodies the lower levels are cache
  * misses, one after the other. Following Paul (J. Comput. Phys. 221, 615
- * (2007)), as Smallenburg does, only events in the bucket being served sit in
- * a heap (a few dozen: it stays in L1); a later event goes into the unsorted,
- * doubly linked list of its time bucket, O(1), and a bucket's list moves into
- * the heap when its time comes. Events past the ring's reach wait in an
+ * (2007)), as Smallenburg does, only events in the bucket being served are
+ * kept in order (a few: they stay in L1); a later event goes into the
+ * unsorted, doubly linked list of its time bucket, O(1), and a bucket's list
+ * moves into the near events when its time comes. Events past the ring's reach wait in an
  * overflow list that is swept once per turn of the ring.
  *
  * The order is (time, key), where the world's key is the body's id: a total
  * order, so equal times go to the lower id, whatever the buckets and wherever
  * the body sits in memory. Bucket b holds times with floor((t - origin) /
- * width) = b, which never decreases as t grows, so every event in the heap
- * comes before every event outside it, and the earliest is the heap's root.
+ * width) = b, which never decreases as t grows, so every near event comes
+ * before every event outside them, and the earliest is the earliest near.
  * The bucket width only changes the speed, never the order: it is set from
  * the events themselves (about events_per_bucket per bucket near the front)
  * whenever the buckets are rebuilt.
  *
  * The near future is held two ways. Up to FLAT_MAX events (nearly always:
- * a bucket's events, a few dozen at most) sit unsorted, and the earliest is
+ * a bucket's events, about 8) sit unsorted, and the earliest is
  * found by a scan with selections, not branches: in a heap, which child is
  * earliest and where a sift stops are coin flips, and the sifts cost more
  * mispredicted branches than any other part of the engine (issue 16). An
@@ -37,18 +37,22 @@
  * event (a pair's two bodies hold its event at one time; bench/README.md,
  * "The unsorted near events' keys beside them"). Either way the earliest
  * in (time, key) is served, so the order of events does not depend on which.
- * A calendar for PREFETCH_FROM_BODIES bodies or more keeps the heap always:
- * there the engine prefetches the next events' records from the heap's top
- * (the root's children are the next few), which an unsorted array does not
- * give for free (bench/README.md, "The calendar's near events unsorted").
- * From CALENDAR_WIDE_FROM_BODIES bodies the buckets are also eight times
- * wider, and the ring eight times shorter: at 10^6 bodies a ring of
- * capacity / 4 buckets took a megabyte of heads, and nearly every filing
- * missed the cache on one; with about 64 events a bucket the heads take a
- * tenth of that and stay in cache, for a heap of some 64 events, and the
- * ring still reaches about two events a body ahead. Below that size the
- * heads are in cache anyway, and the larger heap's sifts only cost
- * (bench/README.md, "Wider buckets for large calendars").
+ * From CALENDAR_WIDE_FROM_BODIES bodies the buckets are eight times wider,
+ * and the ring eight times shorter: at 10^6 bodies a ring of capacity / 4
+ * buckets took a megabyte of heads, and nearly every filing missed the
+ * cache on one; with about 64 events a bucket the heads take a tenth of
+ * that and stay in cache, and the ring still reaches about two events a
+ * body ahead (bench/README.md, "Wider buckets for large calendars"). Such
+ * a bucket is served in CALENDAR_SUB_BUCKETS sub-buckets of equal width
+ * (a hierarchical calendar queue): when it comes up, its events go into
+ * small arrays by eighth, and each eighth in turn becomes the near events,
+ * about 8, unsorted, as in a small calendar. A 64-event heap's sifts took
+ * 7% of the time at 10^6 bodies, and the keys they read at ties were
+ * misses (bench/README.md, "Wide buckets served in eighths"). A sub-bucket
+ * that would overflow its room (a crowd at one time) merges the bucket's
+ * later sub-buckets into the near events, which may then become a heap.
+ * Either way the earliest in (time, key) is served, so no order depends on
+ * the buckets, the sub-buckets or the form of the near events.
  */
 #include "calendar.h"
 
@@ -78,6 +82,15 @@ enum {
     FLAT_MAX = CALENDAR_FLAT_MAX, /* more near events than this: a heap (a scan's ties fit a 64-bit mask) */
     SCAN_BLOCK = 8,  /* a scan reads whole blocks, so that its loop rarely changes its count of turns */
 };
+
+/* Kept out of the filing's common path (attach), so that the path stays
+ * short enough to be inlined where a calendar of fewer than
+ * CALENDAR_WIDE_FROM_BODIES bodies files its events. */
+#if defined(__GNUC__)
+#define OUT_OF_LINE __attribute__((noinline))
+#else
+#define OUT_OF_LINE
+#endif
 
 /* ---- the near events: a heap, or unsorted ---- */
 
@@ -151,10 +164,10 @@ static void heapify(calendar *cal)
 
 static void near_push(calendar *cal, int32_t b)
 {
-    if (!cal->near_is_heap && cal->near_count < cal->flat_most) cal->near_key[cal->near_count] = key_of(cal, b);
+    if (!cal->near_is_heap && cal->near_count < FLAT_MAX) cal->near_key[cal->near_count] = key_of(cal, b);
     place(cal, cal->near_count++, (calendar_entry){cal->body[b].time, b});
     if (cal->near_is_heap) sift_up(cal, cal->near_count - 1);
-    else if (cal->near_count > cal->flat_most) heapify(cal);
+    else if (cal->near_count > FLAT_MAX) heapify(cal);
 }
 
 /* Every slot from near_count up to FLAT_MAX holds an infinite time, so that
@@ -171,7 +184,7 @@ static void near_remove(calendar *cal, int32_t k)
         sift_down(cal, cal->body[last.body].where);
     }
     cal->heap[cal->near_count].time = INFINITY;
-    if (cal->near_is_heap && cal->near_count <= cal->flat_most / 4) { /* apart, so that no count flips it back and forth */
+    if (cal->near_is_heap && cal->near_count <= FLAT_MAX / 4) { /* apart, so that no count flips it back and forth */
         cal->near_is_heap = 0;
         for (int32_t m = 0; m < cal->near_count; m++) cal->near_key[m] = key_of(cal, cal->heap[m].body);
     }
@@ -275,23 +288,95 @@ static void unlink_body(calendar *cal, int32_t b)
  * times compare correctly). */
 static double bucket_position(const calendar *cal, double t) { return (t - cal->origin) * cal->inverse_width; }
 
-/* Whether time t belongs in the heap. */
+/* Whether the current bucket is served sub-bucket by sub-bucket. */
+static int subs_on(const calendar *cal) { return cal->sub_count > 1 && !cal->sub_whole; }
+
+/* Whether position x, in or before the bucket being served, is near: before
+ * the end of its sub-bucket being served, in a wide calendar. Scaling a
+ * position by the sub-bucket count, a power of two, is exact, so a
+ * sub-bucket's bounds are those of its bucket refined. */
+static int near_in_bucket(const calendar *cal, double x)
+{
+    return !subs_on(cal) || x * cal->sub_count < (double)(cal->current * cal->sub_count + cal->sub_current + 1);
+}
+
+/* Whether time t belongs in the near events. */
 static int near(const calendar *cal, double t)
 {
-    return cal->mode == CALENDAR_ALL_NEAR ||
-           (cal->mode == CALENDAR_BUCKETED && bucket_position(cal, t) < (double)(cal->current + 1));
+    if (cal->mode != CALENDAR_BUCKETED) return cal->mode == CALENDAR_ALL_NEAR;
+    double x = bucket_position(cal, t);
+    return x < (double)(cal->current + 1) && near_in_bucket(cal, x);
+}
+
+/* ---- sub-buckets: a wide calendar's bucket served in eighths ---- */
+
+static int32_t sub_where(const calendar *cal, int32_t place) { return -3 - cal->bucket_count - place; }
+static int in_sub(const calendar *cal, int32_t where) { return where < -2 - cal->bucket_count; }
+
+/* The sub-bucket of the current bucket that position x (in it, not near) falls in. */
+static int32_t sub_of(const calendar *cal, double x)
+{
+    return (int32_t)((int64_t)(x * cal->sub_count) - cal->current * cal->sub_count);
+}
+
+/* Every event of the sub-buckets after the current one joins the near
+ * events, which then hold the whole bucket (when a sub-bucket is full). */
+static void subs_merge(calendar *cal)
+{
+    cal->sub_whole = 1;
+    for (int32_t s = cal->sub_current + 1; s < cal->sub_count; s++) {
+        for (int32_t k = 0; k < cal->sub_fill[s]; k++) near_push(cal, cal->sub_body[s * CALENDAR_SUB_ROOM + k]);
+        cal->sub_held -= cal->sub_fill[s];
+        cal->sub_fill[s] = 0;
+    }
+}
+
+/* Files body b in sub-bucket s of the current bucket. Its key is prefetched
+ * for near_push, a sub-bucket later (at 10^6 bodies a miss each). */
+static OUT_OF_LINE void sub_add(calendar *cal, int32_t b, int32_t s)
+{
+    if (cal->sub_fill[s] == CALENDAR_SUB_ROOM) {
+        subs_merge(cal);
+        near_push(cal, b);
+        return;
+    }
+    int32_t place = s * CALENDAR_SUB_ROOM + cal->sub_fill[s]++;
+    cal->sub_body[place] = b;
+    cal->body[b].where = sub_where(cal, place);
+    cal->sub_held++;
+    if (cal->key_of) PREFETCH(&cal->key_of[b]);
+}
+
+/* Takes body b out of its sub-bucket; the last of that sub-bucket moves into its place. */
+static void sub_remove(calendar *cal, int32_t b)
+{
+    int32_t place = -3 - cal->bucket_count - cal->body[b].where, s = place / CALENDAR_SUB_ROOM;
+    int32_t last = s * CALENDAR_SUB_ROOM + --cal->sub_fill[s], moved = cal->sub_body[last];
+    cal->sub_body[place] = moved;
+    cal->body[moved].where = sub_where(cal, place);
+    cal->sub_held--;
+}
+
+/* Empties the sub-buckets (their bodies are filed elsewhere or none). */
+static void subs_forget(calendar *cal)
+{
+    for (int32_t s = 0; s < CALENDAR_SUB_BUCKETS; s++) cal->sub_fill[s] = 0;
+    cal->sub_held = cal->sub_current = cal->sub_whole = 0;
 }
 
 /* Files body b (its time set, in no list) in the heap, the ring or overflow. */
 static void attach(calendar *cal, int32_t b)
 {
-    if (cal->mode == CALENDAR_COLLECTING) {
-        link(cal, b, overflow_bucket(cal));
+    if (cal->mode != CALENDAR_BUCKETED) {
+        if (cal->mode == CALENDAR_ALL_NEAR) near_push(cal, b);
+        else link(cal, b, overflow_bucket(cal));
         return;
     }
     double x = bucket_position(cal, cal->body[b].time);
-    if (near(cal, cal->body[b].time)) near_push(cal, b);
-    else if (x < (double)(cal->current + cal->bucket_count))
+    if (x < (double)(cal->current + 1)) {
+        if (near_in_bucket(cal, x)) near_push(cal, b);
+        else sub_add(cal, b, sub_of(cal, x));
+    } else if (x < (double)(cal->current + cal->bucket_count))
         link(cal, b, (int32_t)((int64_t)x & (cal->bucket_count - 1)));
     else link(cal, b, overflow_bucket(cal));
 }
@@ -300,6 +385,7 @@ static void detach(calendar *cal, int32_t b)
 {
     int32_t where = cal->body[b].where;
     if (where >= 0) near_remove(cal, where);
+    else if (in_sub(cal, where)) sub_remove(cal, b);
     else if (where != CALENDAR_ABSENT) unlink_body(cal, b);
     cal->body[b].where = CALENDAR_ABSENT;
 }
@@ -324,6 +410,13 @@ static int32_t gather(calendar *cal)
         }
         cal->head[bucket] = NO_BODY;
     }
+    for (int32_t s = 0; s < CALENDAR_SUB_BUCKETS; s++)
+        for (int32_t k = 0; k < cal->sub_fill[s]; k++) {
+            int32_t b = cal->sub_body[s * CALENDAR_SUB_ROOM + k];
+            cal->body[b].next = pending;
+            pending = b;
+        }
+    subs_forget(cal);
     near_forget(cal);
     cal->ring_count = 0;
     return pending;
@@ -350,6 +443,7 @@ static int choose_buckets(calendar *cal, int32_t pending)
     cal->origin = earliest;
     cal->inverse_width = inverse > 0.0 && isfinite(inverse) ? inverse : 1.0; /* any width is correct */
     cal->current = 0;
+    cal->sub_current = 0;
     return 1;
 }
 
@@ -387,15 +481,25 @@ static int sweep_overflow(calendar *cal)
             beyond++;
         }
     }
-    return beyond > cal->ring_count + cal->near_count;
+    return beyond > cal->ring_count + cal->near_count + cal->sub_held;
 }
 
-/* Serves the next bucket: its events move into the heap. When a turn of the
- * ring finds the buckets too narrow, they are set again from the events
- * (the order does not depend on them). */
+/* Serves the next sub-bucket, whose events move into the near events, or
+ * the next bucket: its events move into the near events or, in a wide
+ * calendar, into the sub-buckets after the first. When a turn of the ring
+ * finds the buckets too narrow, they are set again from the events (the
+ * order does not depend on them). */
 static void advance(calendar *cal)
 {
+    if (subs_on(cal) && cal->sub_current < cal->sub_count - 1) {
+        int32_t s = ++cal->sub_current;
+        for (int32_t k = 0; k < cal->sub_fill[s]; k++) near_push(cal, cal->sub_body[s * CALENDAR_SUB_ROOM + k]);
+        cal->sub_held -= cal->sub_fill[s];
+        cal->sub_fill[s] = 0;
+        return;
+    }
     cal->current++;
+    cal->sub_current = cal->sub_whole = 0;
     if ((cal->current & (cal->bucket_count - 1)) == 0 && sweep_overflow(cal)) {
         rebuild(cal);
         return;
@@ -404,32 +508,35 @@ static void advance(calendar *cal)
     for (int32_t b = cal->head[bucket], next; b != NO_BODY; b = next) {
         next = cal->body[b].next;
         cal->ring_count--;
-        near_push(cal, b);
+        if (cal->sub_count == 1) near_push(cal, b);
+        else attach(cal, b);
     }
     cal->head[bucket] = NO_BODY;
 }
 
-void calendar_look_ahead(calendar *cal)
+int32_t calendar_look_ahead(calendar *cal)
 {
-    if (cal->mode != CALENDAR_BUCKETED) return;
-    int32_t b;
+    if (cal->mode != CALENDAR_BUCKETED) return NO_BODY;
+    int32_t b, read = NO_BODY;
     if (cal->ahead_bucket != cal->current + 1) { /* the current bucket moved on: a new walk */
         cal->ahead_bucket = cal->current + 1;
         b = cal->head[(int32_t)(cal->ahead_bucket & (cal->bucket_count - 1))];
     } else if (cal->ahead != NO_BODY) {
-        b = cal->body[cal->ahead].next;
+        read = cal->ahead;
+        b = cal->body[read].next;
     } else {
-        return;
+        return NO_BODY;
     }
     cal->ahead = b >= 0 && b < cal->capacity ? b : NO_BODY;
     if (cal->ahead != NO_BODY) PREFETCH(&cal->body[cal->ahead]);
+    return read;
 }
 
 void calendar_prefetch(const calendar *cal, double t)
 {
     if (cal->mode != CALENDAR_BUCKETED || near(cal, t)) return;
     double x = bucket_position(cal, t);
-    if (x < (double)(cal->current + cal->bucket_count))
+    if (x >= (double)(cal->current + 1) && x < (double)(cal->current + cal->bucket_count))
         PREFETCH(&cal->head[(int32_t)((int64_t)x & (cal->bucket_count - 1))]);
 }
 
@@ -439,7 +546,7 @@ int32_t calendar_first(calendar *cal)
     if (cal->mode == CALENDAR_COLLECTING || cal->near_count > cal->near_limit) rebuild(cal);
     while (cal->near_count == 0) {
         if (cal->count == 0) return NO_BODY;
-        if (cal->ring_count == 0) rebuild(cal); /* only overflow left: start again at its earliest */
+        if (cal->ring_count == 0 && cal->sub_held == 0) rebuild(cal); /* only overflow left: start again at its earliest */
         else advance(cal);
     }
     cal->first = cal->near_is_heap ? 0 : flat_earliest(cal);
@@ -503,7 +610,7 @@ int calendar_reserve(calendar *cal, int32_t capacity)
     cal->body = body;
     cal->head = head;
     cal->capacity = capacity;
-    cal->flat_most = capacity < PREFETCH_FROM_BODIES ? FLAT_MAX : 0;
+    cal->sub_count = wide_buckets(capacity) ? CALENDAR_SUB_BUCKETS : 1;
     cal->events_per_bucket = wide_buckets(capacity) ? EVENTS_PER_WIDE_BUCKET : EVENTS_PER_BUCKET;
     cal->bucket_count = buckets;
     for (int32_t b = 0; b <= buckets; b++) head[b] = NO_BODY;
@@ -528,6 +635,7 @@ void calendar_clear(calendar *cal)
     for (int32_t b = 0; b < cal->capacity; b++) cal->body[b].where = CALENDAR_ABSENT;
     for (int32_t b = 0; b <= cal->bucket_count; b++) cal->head[b] = NO_BODY;
     near_forget(cal);
+    subs_forget(cal);
     cal->count = cal->ring_count = 0;
     cal->mode = CALENDAR_COLLECTING;
 }
@@ -557,6 +665,9 @@ static int32_t renamed(const int32_t *new_of_old, int32_t b) { return b == NO_BO
 void calendar_relabel(calendar *cal, const int32_t *new_of_old)
 {
     for (int32_t k = 0; k < cal->near_count; k++) cal->heap[k].body = new_of_old[cal->heap[k].body];
+    for (int32_t s = 0; s < CALENDAR_SUB_BUCKETS; s++)
+        for (int32_t k = 0; k < cal->sub_fill[s]; k++)
+            cal->sub_body[s * CALENDAR_SUB_ROOM + k] = new_of_old[cal->sub_body[s * CALENDAR_SUB_ROOM + k]];
     cal->ahead_bucket = -1; /* calendar_look_ahead starts again */
     for (int32_t bucket = 0; bucket <= cal->bucket_count; bucket++)
         cal->head[bucket] = renamed(new_of_old, cal->head[bucket]);

@@ -20,17 +20,21 @@ typedef struct calendar_entry {
 } calendar_entry;
 _Static_assert(sizeof(calendar_entry) == 16, "four heap entries, a node's children, to a cache line");
 
-/* At most this many near events are held unsorted (calendar.c), and only
- * in calendars for fewer than PREFETCH_FROM_BODIES bodies; slots from
+/* At most this many near events are held unsorted (calendar.c); slots from
  * near_count up to it always hold an infinite time. */
 enum { CALENDAR_FLAT_MAX = 64 };
-/* From this many bodies the buckets are eight times wider and the ring eight
- * times shorter (calendar.c says why). */
-enum { CALENDAR_WIDE_FROM_BODIES = 1 << 18 };
+/* From this many bodies the buckets are eight times wider, the ring eight
+ * times shorter, and each bucket is served in sub-buckets (calendar.c says
+ * why). */
+enum { CALENDAR_WIDE_FROM_BODIES = 1 << 16 };
+/* A wide calendar serves each bucket in this many sub-buckets of equal
+ * width, each holding at most CALENDAR_SUB_ROOM events (calendar.c). */
+enum { CALENDAR_SUB_BUCKETS = 8, CALENDAR_SUB_ROOM = 64 };
 
 /* Where a body's event is: in the near heap (where >= 0, its position), in
  * bucket b of the ring (where = -2 - b; b = bucket_count is the overflow
- * list), or nowhere (CALENDAR_ABSENT). */
+ * list), in place q of the sub-buckets (where = -3 - bucket_count - q), or
+ * nowhere (CALENDAR_ABSENT). */
 enum { CALENDAR_ABSENT = -1 };
 
 /* How events are filed: after a clear or a reserve, all wait in the overflow
@@ -63,14 +67,19 @@ typedef struct calendar {
     /* While unsorted: near_key[k] is heap[k]'s body's key, read when filed
      * (calendar.c, flat_earliest); not kept while a heap. */
     int32_t near_key[CALENDAR_FLAT_MAX];
-    int32_t flat_most;     /* the most near events held unsorted: CALENDAR_FLAT_MAX, or 0 for large calendars */
     int32_t events_per_bucket; /* events a bucket near the front: 8, or 64 from CALENDAR_WIDE_FROM_BODIES */
     int32_t ring_count;    /* of which in ring buckets (not in the overflow list) */
     int32_t capacity;      /* bodies 0 .. capacity-1 may be scheduled */
     int32_t bucket_count;  /* ring size, a power of two */
     int32_t near_limit;    /* a heap larger than this asks for new buckets */
     int mode;              /* CALENDAR_* below */
-    int64_t current;       /* the bucket being served: the heap holds every event before its end */
+    int64_t current;       /* the bucket being served: the heap holds every event before its end, */
+    int32_t sub_current;   /* or, in a wide calendar, before the end of this sub-bucket of it */
+    int32_t sub_count;     /* sub-buckets a bucket: CALENDAR_SUB_BUCKETS in wide calendars, else 1 */
+    int sub_whole;         /* 1: this bucket's sub-buckets were merged into the near events (one was full) */
+    int32_t sub_held;      /* events in sub-buckets */
+    int32_t sub_fill[CALENDAR_SUB_BUCKETS];
+    int32_t sub_body[CALENDAR_SUB_BUCKETS * CALENDAR_SUB_ROOM]; /* sub-bucket s: sub_body[s * ROOM ..] */
     double origin, inverse_width; /* bucket of time t: floor((t - origin) * inverse_width) */
     int64_t overflow_visits;      /* overflow entries looked at by the sweeps (for tests and benchmarks) */
     int64_t ahead_bucket;         /* calendar_look_ahead: the bucket whose list it walks, */
@@ -107,8 +116,9 @@ void calendar_relabel(calendar *cal, const int32_t *new_of_old);
  * reads only the record the step before prefetched, half an event earlier
  * (a step right after an event, just before the next one's, waited). The
  * list may change under the walk; the walk then prefetches records of
- * other lists, which costs nothing but the traffic. */
-void calendar_look_ahead(calendar *cal);
+ * other lists, which costs nothing but the traffic. Returns the body whose
+ * record the step read (its line is in cache now), or -1. */
+int32_t calendar_look_ahead(calendar *cal);
 /* Prefetching: the head of the bucket list an event at time t would join
  * (at 10^6 bodies the ring's heads take a megabyte, and each filing reads
  * one at random). Nothing for an event bound for the heap or overflow. */

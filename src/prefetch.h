@@ -3,7 +3,7 @@
  * At 10^6 bodies nearly every record an event reads is a cache miss: events
  * come in time order, which is random order in space. What the next events
  * will read is often known an event or two ahead (the calendar's near
- * heap, a bucket's list, the cells a renewing body will search), and asking
+ * events, a bucket's list, the cells a renewing body will search), and asking
  * for it then overlaps the misses with the work before (bench/README.md,
  * "Where the time goes"). Below PREFETCH_FROM_BODIES bodies the hot data
  * sits in cache and prefetching only costs instructions. A prefetch never

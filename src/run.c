@@ -13,8 +13,12 @@
  * A body that collides max_collisions_per_instant times without the clock
  * moving is jammed (seed 002, 2.1.2: a row pinned between walls): the run
  * stops with CAROM_JAMMED rather than spin on zero-time events.
- * In large worlds the records the next events will read are prefetched an
- * event ahead, from the top of the calendar's near-future heap.
+ * In large worlds the records the next events will read are prefetched
+ * ahead of them: their first stages a bucket ahead, as the calendar's walk
+ * along the next bucket's list reaches each body (look_ahead), and the
+ * neighbours of the earliest near event after the current one an event
+ * ahead (or from the near heap's top, where a crowd made the near events a
+ * heap).
  */
 #include <assert.h>
 #include <math.h>
@@ -30,6 +34,8 @@
 #include "settle.h"
 #include "shapes.h"
 #include "world.h"
+
+static void look_ahead(carom_world *w, int32_t read);
 
 /* Brings body i to time t, closing its flight in the kinetic-energy integral. */
 static void advance(carom_world *w, int32_t i, double t)
@@ -148,7 +154,7 @@ static carom_status process_pair(carom_world *w, int32_t owner, double t)
      * changes nothing, since no prediction reads the calendar. */
     double t_i = schedule_prediction(w, i);
     if (w->count >= PREFETCH_FROM_BODIES) calendar_prefetch(&w->cal, t_i);
-    calendar_look_ahead(&w->cal); /* its second step an event, half an event from the first */
+    look_ahead(w, calendar_look_ahead(&w->cal)); /* its second step an event, half an event from the first */
     double t_j = schedule_prediction(w, j);
     calendar_set(&w->cal, i, t_i);
     calendar_set(&w->cal, j, t_j);
@@ -596,8 +602,10 @@ PREFETCH_HELPER void prefetch_event(const carom_world *w, int32_t k, int32_t *la
     }
 }
 
-/* The events due next are known a few events ahead (the near heap's top), and
- * at 10^6 bodies each of their records is a cache miss. Prefetching them in
+/* Where a large calendar's near events are a heap (a crowd at one time
+ * merged a bucket's sub-buckets into them), the events due next are known a
+ * few events ahead (the heap's top), and at 10^6 bodies each of their
+ * records is a cache miss. Prefetching them in
  * stages, each reading only what an earlier one asked for, overlaps those
  * misses with the work of the events before them: the event records and
  * rows (or cells) of the heap's grandchildren, and with lists their hot
@@ -630,6 +638,65 @@ PREFETCH_HELPER int32_t prefetch_upcoming(const carom_world *w, int32_t now, int
     return next;
 }
 
+/* The first stage for body k: its records, the cell heads around it (cells)
+ * or around where it will be anchored if it is leaving its shell (lists),
+ * and its partner's records. */
+PREFETCH_HELPER void prefetch_body_stage(const carom_world *w, int32_t body)
+{
+    int32_t partner;
+    prefetch_records(w, body);
+    prefetch_heads(w, body);
+    if (w->nb.on && world_event(w, body)->kind == EVENT_SHELL) prefetch_renewal_heads(w, body);
+    if ((partner = partner_of(w, body)) >= 0) prefetch_records(w, partner);
+}
+
+/* The body of the earliest near event other than body now's and its twin's
+ * (the partner of now's pair event), by time alone; -1 if none. */
+static int32_t next_near_body(const calendar *cal, int32_t now, int32_t twin)
+{
+    int32_t best = -1;
+    double best_time = INFINITY;
+    for (int32_t k = 0; k < cal->near_count; k++) {
+        int32_t body = cal->heap[k].body;
+        double t = cal->heap[k].time;
+        int take = t < best_time && body != now && body != twin;
+        best = take ? body : best;
+        best_time = take ? t : best_time;
+    }
+    return best;
+}
+
+/* prefetch_upcoming for a wide calendar, whose near events are a
+ * sub-bucket's few, unsorted: the second stage for the earliest near event
+ * after now's (look_ahead took the first stages a bucket before). */
+PREFETCH_HELPER int32_t prefetch_upcoming_subs(const carom_world *w, int32_t now, int32_t *later)
+{
+    int32_t next = next_near_body(&w->cal, now, partner_of(w, now));
+    *later = -1;
+    if (next >= 0) prefetch_event(w, next, later, 1);
+    return next;
+}
+
+/* After a step of the calendar's walk along the next bucket's list, which
+ * read body read's record (calendar_look_ahead; -1: none). In a wide
+ * calendar, whose near events come a few at a time from sub-buckets and so
+ * give no heap's top to prefetch from, the walk also leads the first
+ * stages: the row, hot record and cell of that body, and the records of the
+ * body it read two steps before (prefetch_body_stage), whose row has
+ * arrived by then. A bucket ahead of their time, these lines wait in L2. */
+static inline void look_ahead(carom_world *w, int32_t read)
+{
+    if (w->cal.sub_count == 1 || w->count < PREFETCH_FROM_BODIES) return;
+    int32_t staged = w->walked[1];
+    w->walked[1] = w->walked[0];
+    w->walked[0] = read;
+    if ((uint32_t)read < (uint32_t)w->count) {
+        PREFETCH(w->nb.on ? (const void *)neighbours_fixed_row(&w->nb, read) : (const void *)&w->grid.cell[read]);
+        PREFETCH(&w->hot[read]);
+    }
+    if ((uint32_t)staged < (uint32_t)w->count) prefetch_body_stage(w, staged);
+}
+
 static carom_status container_broken(carom_world *w)
 {
     return world_fail(w, CAROM_INVALID_ARGUMENT,
@@ -657,6 +724,7 @@ carom_status carom_world_run(carom_world *w, double t_end, int64_t max_events)
     if (!(w->rest.time_scale > 0.0)) settle_resolve_scales(w); /* bodies set moving since */
     int64_t processed = 0;
     int32_t guessed = -1, later = -1; /* the body whose event the prefetching took for the next; see prefetch_event */
+    w->walked[0] = w->walked[1] = -1;
     while (max_events < 0 || processed < max_events) {
         int32_t i = calendar_first(&w->cal);
         if (i < 0 || world_event(w, i)->kind == EVENT_NONE) break;
@@ -671,12 +739,13 @@ carom_status carom_world_run(carom_world *w, double t_end, int64_t max_events)
         if (w->count >= PREFETCH_FROM_BODIES) {
             if (later >= 0) prefetch_neighbours(w, later); /* the third stage */
             if (i != guessed) prefetch_event(w, i, &later, 0); /* missed: its misses at least overlap now */
-            guessed = prefetch_upcoming(w, i, &later);
+            guessed = w->cal.sub_count > 1 && !w->cal.near_is_heap ? prefetch_upcoming_subs(w, i, &later)
+                                                                      : prefetch_upcoming(w, i, &later);
         }
         /* At every size: the next bucket's list is a chain of records that
          * moves into the near events at once (a wait on each in turn, from
          * L2 at 10^4 bodies, from memory at 10^6). */
-        calendar_look_ahead(&w->cal);
+        look_ahead(w, calendar_look_ahead(&w->cal));
         int counted;
         st = process_next(w, i, t, &counted);
         processed += counted;

@@ -47,6 +47,9 @@ struct carom_world {
     int32_t *id_of;   /* slot -> id */
     int32_t *slot_of; /* id -> slot */
     int64_t events_since_order;
+    /* The bodies the calendar's look-ahead walk read one and two steps ago
+     * (run.c, look_ahead: a wide calendar's prefetching; -1: none). */
+    int32_t walked[2];
     body_hot *hot;
     /* Masses by slot; NULL while every body has common_mass (a fluid of one
      * kind: 8 bytes a body saved, and no load in a collision). world_mass reads it. */

@@ -12,11 +12,13 @@
  * event before every other, each list event in the right bucket, the counts,
  * the empty slots that the unsorted near events' scans read). The near
  * events turn from an unsorted array into a heap and back, and keep the
- * order across both; a calendar for 2^16 bodies or more keeps the heap.
+ * order across both; a calendar for 2^16 bodies or more serves each bucket
+ * in eight sub-buckets, and merges them into the near events when one is
+ * overfilled.
  * An engine-like sequence on 20,000 bodies (pop, re-time the popped body and a
  * partner later, now and then a far or infinite time) turns the ring many
  * times and is checked against an independent binary heap with lazy deletion;
- * so is one on 2^18 bodies, where the buckets are eight times wider and the
+ * so is one on 2^16 bodies, where the buckets are eight times wider and the
  * ring eight times shorter (and the first bucket is seen to hold about 64
  * events there, about 8 below).
  */
@@ -122,6 +124,38 @@ static int32_t check_list(const calendar *cal, int32_t bucket)
 
 static int32_t key_in(const calendar *cal, int32_t b) { return cal->key_of ? cal->key_of[b] : b; }
 
+/* Whether a near event at time t ends before the bucket being served ends,
+ * or its sub-bucket being served, in a wide calendar. */
+static int near_bound_holds(const calendar *cal, double t)
+{
+    double x = position_of(cal, t);
+    if (cal->sub_count == 1 || cal->sub_whole) return x < (double)(cal->current + 1);
+    return x * cal->sub_count < (double)(cal->current * cal->sub_count + cal->sub_current + 1);
+}
+
+/* Walks the sub-buckets: only sub-buckets after the one served hold events,
+ * each names its place in where, and its time falls in that eighth of the
+ * bucket being served. Returns how many events they hold, or -1 on a fault. */
+static int32_t check_subs(const calendar *cal)
+{
+    int32_t n = 0;
+    for (int32_t s = 0; s < CALENDAR_SUB_BUCKETS; s++) {
+        int32_t fill = cal->sub_fill[s];
+        if (fill < 0 || fill > CALENDAR_SUB_ROOM) return -1;
+        if (fill > 0 && (cal->sub_count == 1 || cal->sub_whole || s <= cal->sub_current ||
+                         cal->mode != CALENDAR_BUCKETED))
+            return -1;
+        for (int32_t k = 0; k < fill; k++, n++) {
+            int32_t place = s * CALENDAR_SUB_ROOM + k, b = cal->sub_body[place];
+            if (b < 0 || b >= cal->capacity || cal->body[b].where != -3 - cal->bucket_count - place) return -1;
+            double x = position_of(cal, cal->body[b].time) * cal->sub_count;
+            int64_t first = cal->current * cal->sub_count + s;
+            if (!(x >= (double)first && x < (double)(first + 1))) return -1;
+        }
+    }
+    return n == cal->sub_held ? n : -1;
+}
+
 /* Every heap event before every listed one, lists consistent, counts right. */
 static int structure_holds(const calendar *cal)
 {
@@ -132,7 +166,9 @@ static int structure_holds(const calendar *cal)
         listed += n;
         if (bucket < cal->bucket_count) ring += n;
     }
-    if (!cal->near_is_heap && cal->near_count > cal->flat_most) return 0;
+    int32_t in_subs = check_subs(cal);
+    if (in_subs < 0) return 0;
+    if (!cal->near_is_heap && cal->near_count > CALENDAR_FLAT_MAX) return 0;
     for (int32_t k = cal->near_count; k < CALENDAR_FLAT_MAX; k++)
         if (cal->heap[k].time != INFINITY) return 0; /* the scans read these slots */
     for (int32_t k = 0; k < cal->near_count; k++) {
@@ -143,10 +179,9 @@ static int structure_holds(const calendar *cal)
             const calendar_entry *p = &cal->heap[(k - 1) / 4];
             if (e->time < p->time || (e->time == p->time && key_in(cal, e->body) < key_in(cal, p->body))) return 0;
         }
-        if (cal->mode == CALENDAR_BUCKETED && !(position_of(cal, e->time) < (double)(cal->current + 1)))
-            return 0;
+        if (cal->mode == CALENDAR_BUCKETED && !near_bound_holds(cal, e->time)) return 0;
     }
-    return ring == cal->ring_count && listed + cal->near_count == cal->count;
+    return ring == cal->ring_count && listed + in_subs + cal->near_count == cal->count;
 }
 
 /* 1 if the calendar agrees with the reference; prints the first difference. */
@@ -458,15 +493,16 @@ static void shuffle(int32_t *values, int n)
     }
 }
 
-/* The owner moves body b to new_of_old[b], its key with it, and tells the calendar. */
-static void move_bodies(calendar *cal, keyed *keys, int n)
+/* The owner moves body b < n to new_of_old[b], its key with it, and tells
+ * the calendar; keys[0 .. used) follow their bodies. */
+static void move_bodies(calendar *cal, keyed *keys, int used, int n)
 {
     static int32_t new_of_old[KEYED_MOST], moved_keys[KEYED_MOST];
     for (int b = 0; b < n; b++) new_of_old[b] = b;
     shuffle(new_of_old, n);
     for (int b = 0; b < n; b++) moved_keys[new_of_old[b]] = test_keys[b];
     memcpy(test_keys, moved_keys, (size_t)n * sizeof *test_keys);
-    for (int b = 0; b < n; b++) keys[b].body = new_of_old[keys[b].body];
+    for (int b = 0; b < used; b++) keys[b].body = new_of_old[keys[b].body];
     static calendar_body moved[KEYED_MOST]; /* the records move with their bodies, as order.c's do */
     for (int b = 0; b < n; b++) moved[new_of_old[b]] = cal->body[b];
     memcpy(cal->body, moved, (size_t)n * sizeof *moved);
@@ -488,7 +524,7 @@ static void ties_go_by_key(int n)
     for (int round = 0; round < 3 * n; round++) {
         if (round % n == 0) (void)calendar_first(&cal); /* fills the heap from the first bucket */
         if (round == 3 * n / 2) {
-            move_bodies(&cal, keys, n);
+            move_bodies(&cal, keys, n, n);
             CHECK(structure_holds(&cal));
         }
         int m = below(n); /* keys[m] is about body keys[m].body */
@@ -516,36 +552,68 @@ static void test_ties_go_by_key(void)
     ties_go_by_key(KEYED_MOST);
 }
 
-/* A calendar for PREFETCH_FROM_BODIES bodies or more keeps its near events
- * in a heap, whose top the engine's prefetching reads, and serves the same
- * order: many shared times, drained after random retimings. */
-static void test_large_calendars_keep_the_heap(void)
+/* A calendar for CALENDAR_WIDE_FROM_BODIES bodies or more serves its wide
+ * buckets in sub-buckets, whose events are few and unsorted, and serves the
+ * same order: many shared times, drained after random retimings, with the
+ * structure checked at every step; halfway, the calendar grows
+ * (calendar_reserve) and the bodies move (calendar_relabel) while events
+ * wait in sub-buckets. Then a sub-bucket is overfilled (more events at one
+ * time than it has room for): the bucket's sub-buckets merge into the near
+ * events, which become a heap, and the order still holds. */
+static void test_wide_calendars_serve_sub_buckets(void)
 {
-    enum { N = 1 << 16, USED = 3000 };
+    enum { N = CALENDAR_WIDE_FROM_BODIES, USED = 3000, CROWD = 3 * CALENDAR_SUB_ROOM };
+    _Static_assert((int)N <= (int)KEYED_MOST, "keys for every body");
     static keyed keys[USED];
+    for (int b = 0; b < N; b++) test_keys[b] = b;
+    shuffle(test_keys, N);
     calendar cal;
     CHECK_EQ_INT(calendar_init(&cal, N), 0);
-    CHECK_EQ_INT(cal.flat_most, 0);
+    cal.key_of = test_keys;
+    CHECK_EQ_INT(cal.sub_count, CALENDAR_SUB_BUCKETS);
     for (int b = 0; b < USED; b++) {
-        keys[b] = (keyed){(double)below(300) * 0.5, b * 21};
+        keys[b] = (keyed){(double)below(3000) * 0.01, b * 21};
         calendar_set(&cal, keys[b].body, keys[b].time);
     }
     (void)calendar_first(&cal);
+    int32_t most_in_subs = 0, most_near = 0, faults = 0;
     for (int round = 0; round < USED; round++) {
         int m = below(USED);
-        keys[m].time = (double)below(300) * 0.5;
+        keys[m].time = (double)below(3000) * 0.01;
         calendar_set(&cal, keys[m].body, keys[m].time);
-        if (cal.near_count > 0) CHECK(cal.near_is_heap);
+        if (round % 7 == 0 && calendar_first(&cal) >= 0) calendar_set(&cal, calendar_first(&cal), 30.0 + round);
+        if (cal.sub_held > most_in_subs) most_in_subs = cal.sub_held;
+        if (cal.near_count > most_near) most_near = cal.near_count;
+        if (!structure_holds(&cal) && faults++ == 0) CHECK_MSG(0, "round %d: the buckets' invariants fail", round);
+        if (round == USED / 2) {
+            CHECK_MSG(cal.sub_held > 0, "%d events in sub-buckets", (int)cal.sub_held);
+            move_bodies(&cal, keys, USED, N);
+            CHECK(structure_holds(&cal));
+            CHECK_EQ_INT(calendar_reserve(&cal, N + 4096), 0); /* gathers every event and files it again */
+            CHECK(structure_holds(&cal));
+            (void)calendar_first(&cal);
+        }
     }
+    CHECK_EQ_INT(faults, 0);
+    CHECK_MSG(most_in_subs > 0 && most_near < CALENDAR_FLAT_MAX, "%d events in sub-buckets, %d near at most",
+              (int)most_in_subs, (int)most_near);
+    /* A crowd at one time, in the last sub-bucket of the bucket served. */
+    for (int k = 0; k < USED && calendar_first(&cal) >= 0 && cal.sub_current == CALENDAR_SUB_BUCKETS - 1; k++)
+        calendar_set(&cal, calendar_first(&cal), 100.0 + k);
+    double later = cal.origin + ((double)cal.current + 0.9375) / cal.inverse_width;
+    for (int c = 0; c < CROWD; c++) calendar_set(&cal, keys[c].body, later);
+    for (int b = 0; b < USED; b++) keys[b].time = calendar_time(&cal, keys[b].body); /* the pops' retimings */
     CHECK(structure_holds(&cal));
-    qsort(keys, USED, sizeof keys[0], compare_keys);
+    CHECK_MSG(cal.sub_whole && cal.near_is_heap, "sub-buckets merged: %d, a heap: %d", cal.sub_whole,
+              cal.near_is_heap);
+    qsort(keys, USED, sizeof keys[0], compare_by_test_key);
     int mismatches = 0;
     for (int i = 0; i < USED; i++) {
         int b = calendar_first(&cal);
         if (b != keys[i].body && mismatches++ < 5) CHECK_MSG(0, "position %d: body %d, expected %d", i, b, keys[i].body);
         if (b < 0) break;
-        CHECK(cal.near_is_heap);
         calendar_remove(&cal, b);
+        if (i % 97 == 0) CHECK(structure_holds(&cal));
     }
     CHECK_EQ_INT(mismatches, 0);
     calendar_free(&cal);
@@ -693,12 +761,12 @@ static void engine_like_sequence(int32_t bodies, int steps)
 static void test_engine_like_sequence(void) { engine_like_sequence(LONG_BODIES, LONG_STEPS); }
 static void test_engine_like_sequence_wide(void) { engine_like_sequence(WIDE_BODIES, 3 * LONG_STEPS); }
 
-/* About events_per_bucket events fall in the first bucket (the heap when the
- * calendar is first served: n exponential times of mean 1 set a width of
- * events_per_bucket / n there): 8 below CALENDAR_WIDE_FROM_BODIES (also for
- * a calendar that keeps its heap), 64 from there, where the ring is eight
- * times shorter (at most capacity / 16 buckets, against at least
- * capacity / 8). */
+/* About events_per_bucket events fall in the first bucket (the near events
+ * when the calendar is first served, and in a wide calendar its sub-buckets
+ * too: n exponential times of mean 1 set a width of events_per_bucket / n
+ * there): 8 below CALENDAR_WIDE_FROM_BODIES, 64 from there, where the ring
+ * is eight times shorter (at most capacity / 16 buckets, against at least
+ * capacity / 8), and the near events are a sub-bucket's, about 8. */
 static void test_bucket_sizes(void)
 {
     const int32_t sizes[3] = {LONG_BODIES, PREFETCH_FROM_BODIES + 4000, WIDE_BODIES};
@@ -711,9 +779,12 @@ static void test_bucket_sizes(void)
         CHECK_EQ_INT(cal.events_per_bucket, expected);
         /* Poisson counts of mean 8 and 64: 24 parts them by more than four
          * standard deviations of either */
-        CHECK_MSG(large ? cal.near_count > 24 : cal.near_count < 24,
-                  "%d bodies: %d events in the first bucket, expected about %d", (int)sizes[k], (int)cal.near_count,
+        int32_t first_bucket = cal.near_count + cal.sub_held; /* a wide one's is in sub-buckets, after the first */
+        CHECK_MSG(large ? first_bucket > 24 : first_bucket < 24,
+                  "%d bodies: %d events in the first bucket, expected about %d", (int)sizes[k], (int)first_bucket,
                   expected);
+        CHECK_MSG(cal.near_count < 24, "%d bodies: %d near events, expected about 8", (int)sizes[k],
+                  (int)cal.near_count);
         if (large) CHECK_MSG(16 * (int64_t)cal.bucket_count <= sizes[k], "%d buckets", (int)cal.bucket_count);
         else CHECK_MSG(8 * (int64_t)cal.bucket_count >= sizes[k], "%d buckets", (int)cal.bucket_count);
         calendar_free(&cal);
@@ -806,7 +877,7 @@ int main(void)
     RUN(test_random_sequences);
     RUN(test_ties_and_infinity);
     RUN(test_near_events_change_form);
-    RUN(test_large_calendars_keep_the_heap);
+    RUN(test_wide_calendars_serve_sub_buckets);
     RUN(test_reserve_keeps_contents);
     RUN(test_clear);
     RUN(test_remove_absent);
