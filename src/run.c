@@ -651,17 +651,29 @@ PREFETCH_HELPER void prefetch_body_stage(const carom_world *w, int32_t body)
 }
 
 /* The body of the earliest near event other than body now's and its twin's
- * (the partner of now's pair event), by time alone; -1 if none. */
+ * (the partner of now's pair event), in (time, key) as the calendar serves
+ * them, so that of another pair's two events the one served is taken; if
+ * there is none, the earliest of the next sub-bucket, whose records the
+ * look-ahead walk brought in. -1 if none. */
 static int32_t next_near_body(const calendar *cal, int32_t now, int32_t twin)
 {
-    int32_t best = -1;
+    int32_t best = -1, best_key = INT32_MAX;
     double best_time = INFINITY;
     for (int32_t k = 0; k < cal->near_count; k++) {
-        int32_t body = cal->heap[k].body;
+        int32_t body = cal->heap[k].body, key = cal->near_key[k];
         double t = cal->heap[k].time;
-        int take = t < best_time && body != now && body != twin;
+        int take = (t < best_time || (t == best_time && key < best_key)) && body != now && body != twin;
         best = take ? body : best;
+        best_key = take ? key : best_key;
         best_time = take ? t : best_time;
+    }
+    int32_t s = cal->sub_current + 1;
+    if (best >= 0 || cal->sub_whole || s >= cal->sub_count) return best;
+    const int32_t *sub = cal->sub_body + s * CALENDAR_SUB_ROOM;
+    for (int32_t k = 0; k < cal->sub_fill[s]; k++) {
+        double t = cal->body[sub[k]].time;
+        best = t < best_time ? sub[k] : best;
+        best_time = t < best_time ? t : best_time;
     }
     return best;
 }
