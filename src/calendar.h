@@ -27,6 +27,11 @@ enum { CALENDAR_FLAT_MAX = 64 };
  * times shorter, and each bucket is served in sub-buckets (calendar.c says
  * why). */
 enum { CALENDAR_WIDE_FROM_BODIES = 1 << 16 };
+/* From this many bodies the engine streams the calendar's links while it
+ * runs (calendar_stream): below it the records mostly sit in the last-level
+ * cache, and a streamed store, which evicts its line, cost more than it
+ * saved (bench/README.md). */
+enum { CALENDAR_STREAM_FROM_BODIES = 1 << 18 };
 /* A wide calendar serves each bucket in this many sub-buckets of equal
  * width, each holding at most CALENDAR_SUB_ROOM events (calendar.c). */
 enum { CALENDAR_SUB_BUCKETS = 8, CALENDAR_SUB_ROOM = 64 };
@@ -78,6 +83,7 @@ typedef struct calendar {
     int32_t sub_count;     /* sub-buckets a bucket: CALENDAR_SUB_BUCKETS in wide calendars, else 1 */
     int sub_whole;         /* 1: this bucket's sub-buckets were merged into the near events (one was full) */
     int32_t sub_held;      /* events in sub-buckets */
+    int streaming;         /* calendar_stream */
     int32_t sub_fill[CALENDAR_SUB_BUCKETS];
     int32_t sub_body[CALENDAR_SUB_BUCKETS * CALENDAR_SUB_ROOM]; /* sub-bucket s: sub_body[s * ROOM ..] */
     double origin, inverse_width; /* bucket of time t: floor((t - origin) * inverse_width) */
@@ -119,6 +125,15 @@ void calendar_relabel(calendar *cal, const int32_t *new_of_old);
  * other lists, which costs nothing but the traffic. Returns the body whose
  * record the step read (its line is in cache now), or -1. */
 int32_t calendar_look_ahead(calendar *cal);
+/* While on, the links a filing or a removal writes into other bodies'
+ * records (the first record of the bucket filed into, the neighbours of a
+ * record taken out) are stored past the caches (non-temporal stores). At
+ * 10^6 bodies each such record is a random line, and a plain store must
+ * first fetch it, which holds up every later store; streamed, the store
+ * costs no fetch (bench/README.md, "Links streamed past the caches"). Off
+ * (the start) fences them, so that every store before it is seen before
+ * any after, by this thread and others. */
+void calendar_stream(calendar *cal, int on);
 /* Prefetching: the head of the bucket list an event at time t would join
  * (at 10^6 bodies the ring's heads take a megabyte, and each filing reads
  * one at random). Nothing for an event bound for the heap or overflow. */

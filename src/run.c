@@ -725,9 +725,8 @@ double carom_world_next_event_time(carom_world *w)
     return calendar_first_time(&w->cal);
 }
 
-carom_status carom_world_run(carom_world *w, double t_end, int64_t max_events)
+static carom_status run_until(carom_world *w, double t_end, int64_t max_events)
 {
-    if (!w) return CAROM_INVALID_ARGUMENT;
     carom_status st = check_run_arguments(w, t_end, max_events);
     if (st != CAROM_OK) return st;
     if (w->needs_rebuild && (st = schedule_rebuild(w)) != CAROM_OK) return st;
@@ -768,6 +767,19 @@ carom_status carom_world_run(carom_world *w, double t_end, int64_t max_events)
     }
     if (isfinite(t_end) && (max_events < 0 || processed < max_events)) w->clock = t_end;
     return CAROM_OK;
+}
+
+/* In large worlds the calendar streams the links it writes into other
+ * bodies' records while the loop runs (calendar_stream), and fences them
+ * before the run returns. */
+carom_status carom_world_run(carom_world *w, double t_end, int64_t max_events)
+{
+    if (!w) return CAROM_INVALID_ARGUMENT;
+    if (w->in_callback) return run_until(w, t_end, max_events); /* refused there, with its message */
+    calendar_stream(&w->cal, w->count >= CALENDAR_STREAM_FROM_BODIES);
+    carom_status st = run_until(w, t_end, max_events);
+    calendar_stream(&w->cal, 0);
+    return st;
 }
 
 carom_status carom_world_advance(carom_world *w, double dt)

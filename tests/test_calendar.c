@@ -703,12 +703,13 @@ static double later_time(double now)
     return now + exponential(1.0);
 }
 
-static void engine_like_sequence(int32_t bodies, int steps)
+static void engine_like_sequence(int32_t bodies, int steps, int streamed)
 {
     calendar cal;
     lazy_heap h = {malloc(1024 * sizeof(lazy_item)), 0, 1024, calloc((size_t)bodies, sizeof(uint32_t)),
                    calloc((size_t)bodies, sizeof(int)), calloc((size_t)bodies, sizeof(double))};
     CHECK_EQ_INT(calendar_init(&cal, bodies), 0);
+    calendar_stream(&cal, streamed);
     for (int32_t b = 0; b < bodies; b++) set_both(&cal, &h, b, exponential(1.0));
     double now = 0.0;
     int64_t faults = 0, turns_start = -1;
@@ -749,6 +750,7 @@ static void engine_like_sequence(int32_t bodies, int steps)
     /* The sequence must have turned the ring and swept the overflow list. */
     CHECK_MSG(cal.current - turns_start > 2 * (int64_t)cal.bucket_count, "only %lld buckets served",
               (long long)(cal.current - turns_start));
+    calendar_stream(&cal, 0);
     calendar_free(&cal);
     free(h.item);
     free(h.stamp);
@@ -756,10 +758,13 @@ static void engine_like_sequence(int32_t bodies, int steps)
     free(h.time);
 }
 
-/* The sequence for a calendar of 20,000 bodies, and for one of 2^18, whose
+/* The sequence for a calendar of 20,000 bodies, and for one of 2^16, whose
  * buckets are eight times wider (more steps, so that its ring turns twice). */
-static void test_engine_like_sequence(void) { engine_like_sequence(LONG_BODIES, LONG_STEPS); }
-static void test_engine_like_sequence_wide(void) { engine_like_sequence(WIDE_BODIES, 3 * LONG_STEPS); }
+static void test_engine_like_sequence(void) { engine_like_sequence(LONG_BODIES, LONG_STEPS, 0); }
+static void test_engine_like_sequence_wide(void) { engine_like_sequence(WIDE_BODIES, 3 * LONG_STEPS, 0); }
+/* The links streamed past the caches (calendar_stream), as large worlds
+ * write them while they run: the same order. */
+static void test_engine_like_sequence_streamed(void) { engine_like_sequence(WIDE_BODIES, 3 * LONG_STEPS, 1); }
 
 /* About events_per_bucket events fall in the first bucket (the near events
  * when the calendar is first served, and in a wide calendar its sub-buckets
@@ -883,6 +888,7 @@ int main(void)
     RUN(test_remove_absent);
     RUN(test_engine_like_sequence);
     RUN(test_engine_like_sequence_wide);
+    RUN(test_engine_like_sequence_streamed);
     RUN(test_bucket_sizes);
     RUN(test_look_ahead_walks_next_bucket);
     RUN(test_drain_is_sorted);
