@@ -150,12 +150,14 @@ static carom_status process_pair(carom_world *w, int32_t owner, double t)
     w->meas.window_pairs++;
     w->meas.virial += virial;
     /* i is filed after j's prediction, which hides the read of the bucket
-     * head its filing needs (a miss at 10^6 bodies); the order of filing
-     * changes nothing, since no prediction reads the calendar. */
+     * head its filing needs (a miss at 10^6 bodies), and j after i, which
+     * hides some of j's; the order of filing changes nothing, since no
+     * prediction reads the calendar. */
     double t_i = schedule_prediction(w, i);
     if (w->count >= PREFETCH_FROM_BODIES) calendar_prefetch(&w->cal, t_i);
     look_ahead(w, calendar_look_ahead(&w->cal)); /* its second step an event, half an event from the first */
     double t_j = schedule_prediction(w, j);
+    if (w->count >= PREFETCH_FROM_BODIES) calendar_prefetch(&w->cal, t_j);
     calendar_set(&w->cal, i, t_i);
     calendar_set(&w->cal, j, t_j);
     return report(w, CAROM_EVENT_PAIR, i, j, impulse, 0);
