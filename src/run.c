@@ -393,11 +393,21 @@ PREFETCH_HELPER void prefetch_records(const carom_world *w, int32_t k)
     }
 }
 
-/* The heads of the cells of a stencil around cell (a row of three shares a
- * line). */
+/* The heads of the cells of a stencil around cell. A row of three is 12
+ * bytes, on one line or two: in a grid of PREFETCH_BOTH_ENDS_FROM_CELLS
+ * cells or more the last head of each row is asked for too (a line in
+ * eight would otherwise wait in the next stage); below, the heads mostly
+ * sit in cache, and the second request cost more than it saved
+ * (bench/README.md, "Both ends of a row of cell heads"). */
+enum { PREFETCH_BOTH_ENDS_FROM_CELLS = 1 << 18 };
+
 PREFETCH_HELPER void prefetch_stencil_heads(const cells *grid, int32_t cell, const cells_pattern *pattern)
 {
-    for (int m = 0; m < pattern->count; m += 3) PREFETCH(grid->head + cell + pattern->offset[m]);
+    int both_ends = grid->total >= PREFETCH_BOTH_ENDS_FROM_CELLS;
+    for (int m = 0; m < pattern->count; m += 3) {
+        PREFETCH(grid->head + cell + pattern->offset[m]);
+        if (both_ends) PREFETCH(grid->head + cell + pattern->offset[m + 2 < pattern->count ? m + 2 : m]);
+    }
 }
 
 /* The heads of the cells around cell. In a grid of PREFETCH_GUESS_FROM_CELLS
@@ -417,10 +427,11 @@ PREFETCH_HELPER void prefetch_cell_heads(const carom_world *w, int32_t cell)
     }
     const cells_pattern *pattern = cells_pattern_inside(grid);
     PREFETCH(&grid->pattern_of[cell]);
-    for (int m = 0; m < pattern->count; m += 3) {
+    for (int m = 0; m < pattern->count; m += 3) { /* each row's first and last, as prefetch_stencil_heads */
         int32_t c = cell + pattern->offset[m];
-        c = c < 0 ? 0 : c < grid->total ? c : grid->total - 1;
+        c = c < 0 ? 0 : c < grid->total - 2 ? c : grid->total - 3;
         PREFETCH(grid->head + c);
+        PREFETCH(grid->head + c + 2);
     }
 }
 
