@@ -344,16 +344,20 @@ static int32_t sub_of(const calendar *cal, double x)
     return (int32_t)((int64_t)(x * cal->sub_count) - cal->current * cal->sub_count);
 }
 
+/* Sub-bucket s's events join the near events. */
+static void sub_to_near(calendar *cal, int32_t s)
+{
+    for (int32_t k = 0; k < cal->sub_fill[s]; k++) near_push(cal, cal->sub_body[s * CALENDAR_SUB_ROOM + k]);
+    cal->sub_held -= cal->sub_fill[s];
+    cal->sub_fill[s] = 0;
+}
+
 /* Every event of the sub-buckets after the current one joins the near
  * events, which then hold the whole bucket (when a sub-bucket is full). */
 static void subs_merge(calendar *cal)
 {
     cal->sub_whole = 1;
-    for (int32_t s = cal->sub_current + 1; s < cal->sub_count; s++) {
-        for (int32_t k = 0; k < cal->sub_fill[s]; k++) near_push(cal, cal->sub_body[s * CALENDAR_SUB_ROOM + k]);
-        cal->sub_held -= cal->sub_fill[s];
-        cal->sub_fill[s] = 0;
-    }
+    for (int32_t s = cal->sub_current + 1; s < cal->sub_count; s++) sub_to_near(cal, s);
 }
 
 /* Files body b in sub-bucket s of the current bucket. Its key is prefetched
@@ -517,10 +521,7 @@ static int sweep_overflow(calendar *cal)
 static void advance(calendar *cal)
 {
     if (subs_on(cal) && cal->sub_current < cal->sub_count - 1) {
-        int32_t s = ++cal->sub_current;
-        for (int32_t k = 0; k < cal->sub_fill[s]; k++) near_push(cal, cal->sub_body[s * CALENDAR_SUB_ROOM + k]);
-        cal->sub_held -= cal->sub_fill[s];
-        cal->sub_fill[s] = 0;
+        sub_to_near(cal, ++cal->sub_current);
         return;
     }
     cal->current++;

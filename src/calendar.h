@@ -30,7 +30,7 @@ enum { CALENDAR_WIDE_FROM_BODIES = 1 << 16 };
 /* From this many bodies the engine streams the calendar's links while it
  * runs (calendar_stream): below it the records mostly sit in the last-level
  * cache, and a streamed store, which evicts its line, cost more than it
- * saved (bench/README.md). */
+ * saved (bench/README.md, "Links streamed past the caches"). */
 enum { CALENDAR_STREAM_FROM_BODIES = 1 << 18 };
 /* A wide calendar serves each bucket in this many sub-buckets of equal
  * width, each holding at most CALENDAR_SUB_ROOM events (calendar.c). */

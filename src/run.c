@@ -398,7 +398,8 @@ PREFETCH_HELPER void prefetch_records(const carom_world *w, int32_t k)
  * cells or more the last head of each row is asked for too (a line in
  * eight would otherwise wait in the next stage); below, the heads mostly
  * sit in cache, and the second request cost more than it saved
- * (bench/README.md, "Both ends of a row of cell heads"). */
+ * (bench/README.md, "The cell a crossing leads into, both ends of a row of
+ * heads, and the second filing's head"). */
 enum { PREFETCH_BOTH_ENDS_FROM_CELLS = 1 << 18 };
 
 PREFETCH_HELPER void prefetch_stencil_heads(const cells *grid, int32_t cell, const cells_pattern *pattern)
@@ -633,6 +634,18 @@ PREFETCH_HELPER void prefetch_event(const carom_world *w, int32_t k, int32_t *la
     }
 }
 
+/* The first stage for body k: its records, the cell heads around it (cells)
+ * or around where it will be anchored if it is leaving its shell (lists),
+ * and its partner's records. */
+PREFETCH_HELPER void prefetch_body_stage(const carom_world *w, int32_t body)
+{
+    int32_t partner;
+    prefetch_records(w, body);
+    prefetch_heads(w, body, 1);
+    if (w->nb.on && world_event(w, body)->kind == EVENT_SHELL) prefetch_renewal_heads(w, body);
+    if ((partner = partner_of(w, body)) >= 0) prefetch_records(w, partner);
+}
+
 /* Where a large calendar's near events are a heap (a crowd at one time
  * merged a bucket's sub-buckets into them), the events due next are known a
  * few events ahead (the heap's top), and at 10^6 bodies each of their
@@ -649,36 +662,18 @@ PREFETCH_HELPER void prefetch_event(const carom_world *w, int32_t k, int32_t *la
 PREFETCH_HELPER int32_t prefetch_upcoming(const carom_world *w, int32_t now, int32_t *later)
 {
     const calendar *cal = &w->cal;
-    int32_t last = cal->near_count < 5 ? cal->near_count : 5, partner;
+    int32_t last = cal->near_count < 5 ? cal->near_count : 5;
     for (int32_t k = 5; k < cal->near_count && k < 21; k++) { /* the grandchildren: what the next stage reads first */
         int32_t body = cal->heap[k].body;
         PREFETCH(world_event(w, body));
         PREFETCH(w->nb.on ? (const void *)neighbours_fixed_row(&w->nb, body) : (const void *)&w->grid.cell[body]);
         if (w->nb.on) PREFETCH(&w->hot[body]); /* where a child leaving its shell will be: renewal_cell */
     }
-    for (int32_t k = 1; k < last; k++) {
-        int32_t body = cal->heap[k].body;
-        prefetch_records(w, body);
-        prefetch_heads(w, body, 1); /* its cell was asked for while it was a grandchild */
-        if (w->nb.on && world_event(w, body)->kind == EVENT_SHELL) prefetch_renewal_heads(w, body);
-        if ((partner = partner_of(w, body)) >= 0) prefetch_records(w, partner);
-    }
+    for (int32_t k = 1; k < last; k++) prefetch_body_stage(w, cal->heap[k].body); /* cells asked for as grandchildren */
     int32_t next = next_body(cal, partner_of(w, now));
     *later = -1;
     if (next >= 0) prefetch_event(w, next, later, 1);
     return next;
-}
-
-/* The first stage for body k: its records, the cell heads around it (cells)
- * or around where it will be anchored if it is leaving its shell (lists),
- * and its partner's records. */
-PREFETCH_HELPER void prefetch_body_stage(const carom_world *w, int32_t body)
-{
-    int32_t partner;
-    prefetch_records(w, body);
-    prefetch_heads(w, body, 1);
-    if (w->nb.on && world_event(w, body)->kind == EVENT_SHELL) prefetch_renewal_heads(w, body);
-    if ((partner = partner_of(w, body)) >= 0) prefetch_records(w, partner);
 }
 
 /* The body of the earliest near event other than body now's and its twin's
