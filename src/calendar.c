@@ -480,7 +480,7 @@ static int choose_buckets(calendar *cal, int32_t pending)
  * again. If no time is finite, all go into the heap. */
 static void rebuild(calendar *cal)
 {
-    cal->ahead_bucket = -1; /* calendar_look_ahead starts again */
+    cal->ahead_bucket = cal->warm_bucket = -1; /* both walks start again */
     int32_t pending = gather(cal);
     cal->mode = choose_buckets(cal, pending) ? CALENDAR_BUCKETED : CALENDAR_ALL_NEAR;
     for (int32_t b = pending, next; b != NO_BODY; b = next) {
@@ -540,22 +540,37 @@ static void advance(calendar *cal)
     cal->head[bucket] = NO_BODY;
 }
 
-int32_t calendar_look_ahead(calendar *cal)
+/* A step of a walk along the list of bucket (a bucket after the current
+ * one), whose state is *walked (the bucket it walks) and *reached (the body
+ * whose record it asked for last): a new bucket starts the walk at its
+ * head; otherwise the record asked for before is read for its link, and
+ * the next one asked for. Returns the body whose record it read, or -1. */
+static inline int32_t walk_step(calendar *cal, int64_t bucket, int64_t *walked, int32_t *reached)
 {
-    if (cal->mode != CALENDAR_BUCKETED) return NO_BODY;
     int32_t b, read = NO_BODY;
-    if (cal->ahead_bucket != cal->current + 1) { /* the current bucket moved on: a new walk */
-        cal->ahead_bucket = cal->current + 1;
-        b = cal->head[(int32_t)(cal->ahead_bucket & (cal->bucket_count - 1))];
-    } else if (cal->ahead != NO_BODY) {
-        read = cal->ahead;
+    if (*walked != bucket) { /* the current bucket moved on: a new walk */
+        *walked = bucket;
+        b = cal->head[(int32_t)(bucket & (cal->bucket_count - 1))];
+    } else if (*reached != NO_BODY) {
+        read = *reached;
         b = cal->body[read].next;
     } else {
         return NO_BODY;
     }
-    cal->ahead = b >= 0 && b < cal->capacity ? b : NO_BODY;
-    if (cal->ahead != NO_BODY) PREFETCH(&cal->body[cal->ahead]);
+    *reached = b >= 0 && b < cal->capacity ? b : NO_BODY;
+    if (*reached != NO_BODY) PREFETCH(&cal->body[*reached]);
     return read;
+}
+
+int32_t calendar_look_ahead(calendar *cal)
+{
+    if (cal->mode != CALENDAR_BUCKETED) return NO_BODY;
+    return walk_step(cal, cal->current + 1, &cal->ahead_bucket, &cal->ahead);
+}
+
+void calendar_warm_walk(calendar *cal)
+{
+    if (cal->mode == CALENDAR_BUCKETED) (void)walk_step(cal, cal->current + 2, &cal->warm_bucket, &cal->warm_next);
 }
 
 void calendar_prefetch(const calendar *cal, double t)
@@ -694,7 +709,7 @@ void calendar_relabel(calendar *cal, const int32_t *new_of_old)
     for (int32_t s = 0; s < CALENDAR_SUB_BUCKETS; s++)
         for (int32_t k = 0; k < cal->sub_fill[s]; k++)
             cal->sub_body[s * CALENDAR_SUB_ROOM + k] = new_of_old[cal->sub_body[s * CALENDAR_SUB_ROOM + k]];
-    cal->ahead_bucket = -1; /* calendar_look_ahead starts again */
+    cal->ahead_bucket = cal->warm_bucket = -1; /* both walks start again */
     for (int32_t bucket = 0; bucket <= cal->bucket_count; bucket++)
         cal->head[bucket] = renamed(new_of_old, cal->head[bucket]);
     for (int32_t b = 0; b < cal->capacity; b++) {

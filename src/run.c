@@ -781,8 +781,13 @@ static carom_status run_until(carom_world *w, double t_end, int64_t max_events)
         }
         /* At every size: the next bucket's list is a chain of records that
          * moves into the near events at once (a wait on each in turn, from
-         * L2 at 10^4 bodies, from memory at 10^6). */
+         * L2 at 10^4 bodies, from memory at 10^6). In a large wide calendar
+         * with neighbour lists, the list of the bucket after is walked a
+         * step an event too, so that the first walk finds its links in
+         * cache; with cells it cost more than it saved (bench/README.md,
+         * "A walk a bucket before the look-ahead"). */
         look_ahead(w, calendar_look_ahead(&w->cal));
+        if (w->nb.on && w->cal.sub_count > 1 && w->count >= PREFETCH_FROM_BODIES) calendar_warm_walk(&w->cal);
         int counted;
         st = process_next(w, i, t, &counted);
         processed += counted;

@@ -729,9 +729,10 @@ static void engine_like_sequence(int32_t bodies, int steps, int streamed)
         }
         CHECK(t >= now);
         now = t;
-        calendar_look_ahead(&cal); /* a prefetch: it must change nothing */
-        if (cal.ahead < -1 || cal.ahead >= bodies) {
-            CHECK_MSG(0, "step %d: the look-ahead reached body %d", step, (int)cal.ahead);
+        calendar_look_ahead(&cal); /* prefetches: they must change nothing */
+        calendar_warm_walk(&cal);
+        if (cal.ahead < -1 || cal.ahead >= bodies || cal.warm_next < -1 || cal.warm_next >= bodies) {
+            CHECK_MSG(0, "step %d: the walks reached bodies %d and %d", step, (int)cal.ahead, (int)cal.warm_next);
             faults++;
         }
         set_both(&cal, &h, b, later_time(now));
@@ -838,6 +839,51 @@ static void test_look_ahead_walks_next_bucket(void)
     look_ahead_walks_next_bucket(WIDE_BODIES);
 }
 
+/* calendar_warm_walk walks the list of the bucket after the next one, a
+ * body a call, and then stops; once the current bucket moves on, it starts
+ * again from the new bucket after next; either walk leaves the other's
+ * place alone. */
+static void warm_walk_walks_bucket_after_next(int32_t bodies)
+{
+    calendar cal;
+    CHECK_EQ_INT(calendar_init(&cal, bodies), 0);
+    for (int32_t b = 0; b < bodies; b++) calendar_set(&cal, b, exponential(1.0));
+    for (int round = 0; round < 3; round++) {
+        CHECK(calendar_first(&cal) >= 0);
+        int32_t bucket = (int32_t)((cal.current + 2) & (cal.bucket_count - 1)), listed = 0;
+        calendar_look_ahead(&cal);
+        int32_t ahead = cal.ahead;
+        for (int32_t b = cal.head[bucket]; b >= 0; b = cal.body[b].next, listed++) {
+            calendar_warm_walk(&cal);
+            if (cal.warm_next != b) {
+                CHECK_MSG(0, "round %d: step %d of the walk at %d, the list at %d", round, (int)listed,
+                          (int)cal.warm_next, (int)b);
+                break;
+            }
+        }
+        CHECK_MSG(listed > 0, "round %d: the bucket after next is empty", round);
+        CHECK_EQ_INT(cal.ahead, ahead);
+        calendar_warm_walk(&cal);
+        CHECK_EQ_INT(cal.warm_next, -1);
+        calendar_warm_walk(&cal);
+        CHECK_EQ_INT(cal.warm_next, -1);
+        int64_t served = cal.current;
+        for (int32_t k = 0; k < bodies && cal.current == served; k++) { /* serve the current bucket out */
+            int32_t b = calendar_first(&cal);
+            calendar_set(&cal, b, calendar_time(&cal, b) + 10.0);
+            calendar_first(&cal);
+        }
+        CHECK(cal.current > served);
+    }
+    calendar_free(&cal);
+}
+
+static void test_warm_walk_walks_bucket_after_next(void)
+{
+    warm_walk_walks_bucket_after_next(LONG_BODIES);
+    warm_walk_walks_bucket_after_next(WIDE_BODIES);
+}
+
 /* A cooling gas: every event is followed by the next at a gap that keeps
  * growing (here by a factor 10^4 over the run, as a granular gas whose
  * temperature falls 10^8-fold). Buckets set for the early events become far
@@ -891,6 +937,7 @@ int main(void)
     RUN(test_engine_like_sequence_streamed);
     RUN(test_bucket_sizes);
     RUN(test_look_ahead_walks_next_bucket);
+    RUN(test_warm_walk_walks_bucket_after_next);
     RUN(test_drain_is_sorted);
     RUN(test_ties_go_by_key);
     RUN(test_cooling_events_keep_sweeps_short);
