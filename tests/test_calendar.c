@@ -797,10 +797,21 @@ static void test_bucket_sizes(void)
     }
 }
 
-/* calendar_look_ahead walks the list of the bucket served next, a body a
- * call, and then stops; once the current bucket moves on, it starts again
- * from the new next bucket's head. */
-static void look_ahead_walks_next_bucket(int32_t bodies)
+/* calendar_look_ahead walks the list of the bucket served next (warm 0),
+ * calendar_warm_walk that of the bucket after it (warm 1), a body a call,
+ * and then stops; once the current bucket moves on, it starts again from
+ * its new bucket's head. Neither walk moves the other. */
+static int32_t walk_step_of(calendar *cal, int warm)
+{
+    if (warm) {
+        calendar_warm_walk(cal);
+        return cal->warm_next;
+    }
+    calendar_look_ahead(cal);
+    return cal->ahead;
+}
+
+static void walk_follows_its_bucket(int32_t bodies, int warm)
 {
     calendar cal;
     CHECK_EQ_INT(calendar_init(&cal, bodies), 0);
@@ -808,20 +819,20 @@ static void look_ahead_walks_next_bucket(int32_t bodies)
     for (int round = 0; round < 3; round++) {
         int32_t first = calendar_first(&cal); /* sets the buckets, then serves them in turn */
         CHECK(first >= 0);
-        int32_t bucket = (int32_t)((cal.current + 1) & (cal.bucket_count - 1)), listed = 0;
+        int32_t bucket = (int32_t)((cal.current + 1 + warm) & (cal.bucket_count - 1)), listed = 0;
+        int32_t other = walk_step_of(&cal, !warm);
         for (int32_t b = cal.head[bucket]; b >= 0; b = cal.body[b].next, listed++) {
-            calendar_look_ahead(&cal);
-            if (cal.ahead != b) {
-                CHECK_MSG(0, "round %d: step %d of the walk at %d, the list at %d", round, (int)listed,
-                          (int)cal.ahead, (int)b);
+            int32_t reached = walk_step_of(&cal, warm);
+            if (reached != b) {
+                CHECK_MSG(0, "round %d: step %d of the walk at %d, the list at %d", round, (int)listed, (int)reached,
+                          (int)b);
                 break;
             }
         }
-        CHECK_MSG(listed > 0, "round %d: the next bucket is empty", round);
-        calendar_look_ahead(&cal);
-        CHECK_EQ_INT(cal.ahead, -1);
-        calendar_look_ahead(&cal);
-        CHECK_EQ_INT(cal.ahead, -1);
+        CHECK_MSG(listed > 0, "round %d: the walk's bucket is empty", round);
+        CHECK_EQ_INT(warm ? cal.ahead : cal.warm_next, other);
+        CHECK_EQ_INT(walk_step_of(&cal, warm), -1);
+        CHECK_EQ_INT(walk_step_of(&cal, warm), -1);
         int64_t served = cal.current;
         for (int32_t k = 0; k < bodies && cal.current == served; k++) { /* serve the current bucket out */
             int32_t b = calendar_first(&cal);
@@ -835,53 +846,14 @@ static void look_ahead_walks_next_bucket(int32_t bodies)
 
 static void test_look_ahead_walks_next_bucket(void)
 {
-    look_ahead_walks_next_bucket(LONG_BODIES);
-    look_ahead_walks_next_bucket(WIDE_BODIES);
-}
-
-/* calendar_warm_walk walks the list of the bucket after the next one, a
- * body a call, and then stops; once the current bucket moves on, it starts
- * again from the new bucket after next; either walk leaves the other's
- * place alone. */
-static void warm_walk_walks_bucket_after_next(int32_t bodies)
-{
-    calendar cal;
-    CHECK_EQ_INT(calendar_init(&cal, bodies), 0);
-    for (int32_t b = 0; b < bodies; b++) calendar_set(&cal, b, exponential(1.0));
-    for (int round = 0; round < 3; round++) {
-        CHECK(calendar_first(&cal) >= 0);
-        int32_t bucket = (int32_t)((cal.current + 2) & (cal.bucket_count - 1)), listed = 0;
-        calendar_look_ahead(&cal);
-        int32_t ahead = cal.ahead;
-        for (int32_t b = cal.head[bucket]; b >= 0; b = cal.body[b].next, listed++) {
-            calendar_warm_walk(&cal);
-            if (cal.warm_next != b) {
-                CHECK_MSG(0, "round %d: step %d of the walk at %d, the list at %d", round, (int)listed,
-                          (int)cal.warm_next, (int)b);
-                break;
-            }
-        }
-        CHECK_MSG(listed > 0, "round %d: the bucket after next is empty", round);
-        CHECK_EQ_INT(cal.ahead, ahead);
-        calendar_warm_walk(&cal);
-        CHECK_EQ_INT(cal.warm_next, -1);
-        calendar_warm_walk(&cal);
-        CHECK_EQ_INT(cal.warm_next, -1);
-        int64_t served = cal.current;
-        for (int32_t k = 0; k < bodies && cal.current == served; k++) { /* serve the current bucket out */
-            int32_t b = calendar_first(&cal);
-            calendar_set(&cal, b, calendar_time(&cal, b) + 10.0);
-            calendar_first(&cal);
-        }
-        CHECK(cal.current > served);
-    }
-    calendar_free(&cal);
+    walk_follows_its_bucket(LONG_BODIES, 0);
+    walk_follows_its_bucket(WIDE_BODIES, 0);
 }
 
 static void test_warm_walk_walks_bucket_after_next(void)
 {
-    warm_walk_walks_bucket_after_next(LONG_BODIES);
-    warm_walk_walks_bucket_after_next(WIDE_BODIES);
+    walk_follows_its_bucket(LONG_BODIES, 1);
+    walk_follows_its_bucket(WIDE_BODIES, 1);
 }
 
 /* A cooling gas: every event is followed by the next at a gap that keeps
