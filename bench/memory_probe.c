@@ -15,6 +15,13 @@
  * benchmarks (McCalpin's STREAM measures bandwidth instead; lmbench's
  * lat_mem_rd chases one pointer).
  *
+ * With the core's misses in flight used up (32 chases), each step may also
+ * read a second line: the other half of its aligned 128-byte pair, or a line
+ * elsewhere. Where the pair's other half costs nothing (the L2 fetches the
+ * adjacent line, or the memory brings 128 bytes at once), a record of two
+ * lines costs no more waits than one (bench/README.md, "A record of two
+ * lines").
+ *
  * It also reads whole blocks of 1 MiB, each at a random place, word by word:
  * what a region-by-region order would do at each visit (stream a region's
  * records, about 200 bytes a body, into the cache). The GB/s it prints is
@@ -66,18 +73,37 @@ static void link_random_cycle(uint64_t *lines, uint64_t *order, size_t count)
     for (size_t k = 0; k < count; k++) lines[order[k] * LINE_WORDS] = order[(k + 1) % count];
 }
 
-/* ns a line with `chains` chases at once, each starting a share of the cycle apart. */
-static double time_a_line(const uint64_t *lines, const uint64_t *order, size_t count, int chains,
-                          uint64_t *sink)
+/* What each step of a chase reads besides its line: nothing, the other line
+ * of its aligned 128-byte pair, or a line at a scattered place. */
+enum companion { ALONE, PAIRED, ELSEWHERE };
+
+static size_t companion_line(size_t line, size_t count, enum companion with)
 {
-    uint64_t at[MAX_CHAINS];
+    if (with == PAIRED) return line ^ 1; /* count is even: a whole number of MiB */
+    /* Fibonacci hashing, then a multiply-shift onto [0, count) (Lemire's
+     * reduction): no division on the timed path. */
+    uint64_t hashed = (uint64_t)line * 0x9E3779B97F4A7C15u >> 32;
+    return (size_t)(hashed * count >> 32);
+}
+
+/* ns a step with `chains` chases at once, each starting a share of the cycle
+ * apart, each step reading its line and `with`'s. */
+static double time_a_line(const uint64_t *lines, const uint64_t *order, size_t count, int chains,
+                          enum companion with, uint64_t *sink)
+{
+    uint64_t at[MAX_CHAINS], extra = 0;
     for (int c = 0; c < chains; c++) at[c] = order[(size_t)c * count / (size_t)chains];
     long steps = STEPS / chains;
     double start = seconds_now();
     for (long s = 0; s < steps; s++)
-        for (int c = 0; c < chains; c++) at[c] = lines[at[c] * LINE_WORDS];
+        for (int c = 0; c < chains; c++) {
+            uint64_t line = at[c];
+            at[c] = lines[line * LINE_WORDS];
+            if (with != ALONE) extra += lines[companion_line(line, count, with) * LINE_WORDS + 1];
+        }
     double elapsed = seconds_now() - start;
     for (int c = 0; c < chains; c++) *sink += at[c];
+    *sink += extra;
     return elapsed * 1e9 / ((double)steps * chains);
 }
 
@@ -126,10 +152,15 @@ int main(int argc, char **argv)
     double latency = 0.0;
     printf("random lines in %ld MiB: chases side by side, ns a line, lines in flight (latency / ns a line)\n", mib);
     for (int chains = 1; chains <= MAX_CHAINS; chains *= 2) {
-        double ns = time_a_line(lines, order, count, chains, &sink);
+        double ns = time_a_line(lines, order, count, chains, ALONE, &sink);
         if (chains == 1) latency = ns;
         printf("  %2d chases: %6.1f ns a line, %5.1f in flight\n", chains, ns, latency / ns);
     }
+    printf("%d chases, each step also reading a second line: ns a step\n", MAX_CHAINS);
+    printf("  none: %5.1f   the other half of its 128-byte pair: %5.1f   a line elsewhere: %5.1f\n",
+           time_a_line(lines, order, count, MAX_CHAINS, ALONE, &sink),
+           time_a_line(lines, order, count, MAX_CHAINS, PAIRED, &sink),
+           time_a_line(lines, order, count, MAX_CHAINS, ELSEWHERE, &sink));
     for (size_t block = (size_t)1 << 18; block <= ((size_t)1 << 22) && block <= bytes; block <<= 2)
         printf("blocks of %4zu KiB at random places, read in order: %5.1f GB/s\n", block >> 10,
                stream_blocks(lines, bytes, block, &sink));
