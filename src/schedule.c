@@ -14,6 +14,7 @@
 #include "boundary.h"
 #include "choose.h"
 #include "motion.h"
+#include "order.h"
 #include "predict.h"
 #include "screen.h"
 #include "settle.h"
@@ -575,6 +576,7 @@ carom_status schedule_rebuild(carom_world *w)
      * failed build keeps them, so the grid stays whole for what follows). */
     if (w->nb.on) (void)cells_keep_cells(&w->grid, 0);
     calendar_clear(&w->cal);
+    order_at_rebuild(w);
     for (int32_t i = 0; i < w->count; i++) schedule_body(w, i);
     w->grid_bodies = w->count;
     w->needs_rebuild = 0;

@@ -5,8 +5,9 @@
  * again and again must give bit for bit the same states, statistics and
  * event log (by id) as a run left alone: with walls and periodic sides, with
  * gravity and restitution, in 2D and 3D, after a snapshot too; and the
- * automatic sorting of a large world must keep every invariant and leave
- * the slots in cell order. Worlds of 70,000 bodies, above the size from which
+ * automatic sorting of a large world (at the rebuild before its first
+ * events, and during the run) must keep every invariant and leave the slots
+ * in cell order. Worlds of 70,000 bodies, above the size from which
  * the event loop prefetches the next events' records, are shuffled too, and
  * dilute worlds of 330,000 and 400,000 bodies, whose grids have more than
  * 2^20 cells, where the prefetcher guesses each cell's stencil. */
@@ -219,6 +220,15 @@ static int64_t tile_order_key(const cells *grid, int32_t cell)
     return key;
 }
 
+/* The slots out of tile order (0: every slot follows the one before). */
+static int32_t slots_out_of_tile_order(const carom_world *w)
+{
+    int32_t descending = 0;
+    for (int32_t s = 1; s < w->count; s++)
+        descending += tile_order_key(&w->grid, world_cell(w, s)) < tile_order_key(&w->grid, world_cell(w, s - 1));
+    return descending;
+}
+
 /* A large world sorts itself during the run: afterwards the slots follow the
  * cells tile by tile, energy is kept and no two bodies overlap. */
 static void check_automatic_order(double shell)
@@ -228,13 +238,14 @@ static void check_automatic_order(double shell)
     carom_world *w = make_world(3, 0, n, shell, &log);
     double e0 = carom_world_stats(w).kinetic_energy;
     CHECK(carom_world_run(w, INFINITY, 40 * (int64_t)n) == CAROM_OK);
-    int32_t moved = 0, descending = 0;
+    int32_t moved = 0;
     for (int32_t s = 0; s < n; s++) moved += w->id_of[s] != s;
     CHECK(w->nb.on == (shell > 0.0));
     CHECK_MSG(moved > n / 2, "only %d of %d bodies moved: no ordering happened", (int)moved, n);
+    CHECK_MSG(w->events_since_order < 40 * (int64_t)n, "no ordering during the run (%lld events since the last)",
+              (long long)w->events_since_order);
     CHECK(order_bodies(w) == 0);
-    for (int32_t s = 1; s < n; s++) descending += tile_order_key(&w->grid, world_cell(w, s)) <
-                                                  tile_order_key(&w->grid, world_cell(w, s - 1));
+    int32_t descending = slots_out_of_tile_order(w);
     CHECK_MSG(descending == 0, "%d of %d slots out of cell order", (int)descending, n);
     CHECK_NEAR(carom_world_stats(w).kinetic_energy, e0, 1e-10 * e0);
     double worst = 0.0; /* brute force over all pairs, by id */
@@ -257,6 +268,26 @@ static void check_automatic_order(double shell)
     carom_world_destroy(w);
 }
 
+/* A world of 2^16 bodies or more added in no order (make_world places
+ * bodies at random) is sorted by the rebuild that predicts its first events,
+ * before any event: bodies near in space are near in memory from the start. */
+static void check_sorted_at_rebuild(double shell)
+{
+    event_log log = {FNV1A_OFFSET, 0};
+    int n = 70000;
+    carom_world *w = make_world(3, 0, n, shell, &log);
+    CHECK(isfinite(carom_world_next_event_time(w)));
+    CHECK(w->nb.on == (shell > 0.0));
+    CHECK_EQ_INT(log.count, 0);
+    int32_t out = slots_out_of_tile_order(w);
+    CHECK_MSG(out == 0, "%d of %d slots out of cell order after the rebuild", (int)out, n);
+    for (int32_t id = 0; id < n; id++) CHECK(w->id_of[w->slot_of[id]] == id);
+    carom_world_destroy(w);
+}
+
+static void test_sorted_at_rebuild(void) { check_sorted_at_rebuild(0.0); }
+static void test_sorted_at_rebuild_with_lists(void) { check_sorted_at_rebuild(0.25); }
+
 static void test_automatic_order(void) { check_automatic_order(0.0); }
 static void test_automatic_order_with_lists(void) { check_automatic_order(0.25); }
 
@@ -274,6 +305,8 @@ int main(void)
     RUN(test_mixture_lists);
     RUN(test_snapshot_of_shuffled_world);
     RUN(test_snapshot_of_shuffled_mixture);
+    RUN(test_sorted_at_rebuild);
+    RUN(test_sorted_at_rebuild_with_lists);
     RUN(test_automatic_order);
     RUN(test_automatic_order_with_lists);
     RUN(test_large_cells);
