@@ -15,24 +15,21 @@
  */
 #include "order.h"
 
+#include <assert.h>
+
 #include "memory.h"
 
 /* Below this many bodies everything stays in cache: ordering would not pay.
  * At a rebuild, the sort is kept to worlds past a core's caches (where the
- * event loop prefetches too), where the first events' waits are worth it:
- * below, its cost (about 660 instructions a body) shows in short runs and
- * its gain does not (bench/README.md, "Sorted from the first event"). */
+ * event loop prefetches too), where the waits it saves are worth it: below,
+ * its cost shows in short runs and its gain does not (bench/README.md,
+ * "Sorted before the lists are built"). */
 enum { ORDER_MIN_BODIES = 4096, ORDER_EVENTS_PER_BODY = 16, ORDER_AT_REBUILD_FROM_BODIES = 1 << 16 };
 
 int order_due(const carom_world *w)
 {
     return w->count >= ORDER_MIN_BODIES &&
            w->events_since_order >= (int64_t)ORDER_EVENTS_PER_BODY * w->count;
-}
-
-void order_at_rebuild(carom_world *w)
-{
-    if (w->count >= ORDER_AT_REBUILD_FROM_BODIES) (void)order_bodies(w); /* -1: nothing moved, the run goes on */
 }
 
 /* One body's record in every per-body array. */
@@ -70,9 +67,10 @@ static void store(carom_world *w, int32_t s, const body_record *r)
 }
 
 /* The body in slot s goes to slot to[s], for every s. Cycle by cycle, in
- * place, carrying one body's records (and one row of the neighbour lists, in
- * rows[0]; rows[1] holds the one it displaces). Each slot's to[] is marked
- * (~) once its body has left, and restored at the end. */
+ * place, carrying one body's records (and, unless rows[0] is NULL, one row
+ * of the neighbour lists in rows[0]; rows[1] holds the one it displaces).
+ * Each slot's to[] is marked (~) once its body has left, and restored at the
+ * end. */
 static void permute(carom_world *w, int32_t *to, int32_t *rows[2])
 {
     neighbours_record carried_lists = {{0.0f, 0.0f, 0.0f}, 0, rows[0]};
@@ -80,14 +78,14 @@ static void permute(carom_world *w, int32_t *to, int32_t *rows[2])
     for (int32_t start = 0; start < w->count; start++) {
         if (to[start] < 0 || to[start] == start) continue;
         body_record carried = load(w, start);
-        if (w->nb.on) neighbours_save(&w->nb, start, &carried_lists);
+        if (rows[0]) neighbours_save(&w->nb, start, &carried_lists);
         int32_t p = to[start];
         to[start] = ~p;
         while (p != start) {
             body_record displaced = load(w, p);
-            if (w->nb.on) neighbours_save(&w->nb, p, &displaced_lists);
+            if (rows[0]) neighbours_save(&w->nb, p, &displaced_lists);
             store(w, p, &carried);
-            if (w->nb.on) neighbours_load(&w->nb, p, &carried_lists);
+            if (rows[0]) neighbours_load(&w->nb, p, &carried_lists);
             carried = displaced;
             neighbours_record swap = carried_lists;
             carried_lists = displaced_lists;
@@ -97,7 +95,7 @@ static void permute(carom_world *w, int32_t *to, int32_t *rows[2])
             p = q;
         }
         store(w, start, &carried);
-        if (w->nb.on) neighbours_load(&w->nb, start, &carried_lists);
+        if (rows[0]) neighbours_load(&w->nb, start, &carried_lists);
     }
     for (int32_t s = 0; s < w->count; s++)
         if (to[s] < 0) to[s] = ~to[s];
@@ -114,13 +112,13 @@ static void relink_cells(carom_world *w)
     }
 }
 
-/* Two rows of scratch for the neighbour lists (NULL when they are off), or
- * NULL with *failed set. */
-static int32_t *row_scratch(const carom_world *w, int *failed)
+/* Two rows of scratch for carrying the neighbour lists (NULL when there are
+ * none to carry), or NULL with *failed set. */
+static int32_t *row_scratch(const carom_world *w, int carry_lists, int *failed)
 {
     size_t bytes = 2 * (size_t)w->nb.width * sizeof(int32_t);
-    int32_t *scratch = w->nb.on ? memory_alloc(&w->def.allocator, bytes) : NULL;
-    *failed = w->nb.on && !scratch;
+    int32_t *scratch = carry_lists ? memory_alloc(&w->def.allocator, bytes) : NULL;
+    *failed = carry_lists && !scratch;
     return scratch;
 }
 
@@ -129,14 +127,15 @@ static void free_row_scratch(const carom_world *w, int32_t *scratch)
     if (scratch) memory_free(&w->def.allocator, scratch, 2 * (size_t)w->nb.width * sizeof(int32_t));
 }
 
-/* order_permute with its scratch found: cannot fail. to[] is the cell
- * lists' next links (relink_cells makes them again from the bodies' cells). */
+/* order_permute with its scratch found (NULL: no lists to carry): cannot
+ * fail. to[] is the cell lists' next links (relink_cells makes them again
+ * from the bodies' cells). */
 static void permute_everywhere(carom_world *w, int32_t *scratch)
 {
     int32_t n = w->count, *to = w->grid.next;
     int32_t *rows[2] = {scratch, scratch ? scratch + w->nb.width : NULL};
     permute(w, to, rows);
-    if (w->nb.on) neighbours_relabel(&w->nb, n, to);
+    if (scratch) neighbours_relabel(&w->nb, n, to);
     for (int32_t s = 0; s < n; s++) {
         body_event *e = world_event(w, s);
         if (e->kind == EVENT_PAIR) e->partner = to[e->partner];
@@ -149,7 +148,7 @@ static void permute_everywhere(carom_world *w, int32_t *scratch)
 int order_permute(carom_world *w, int32_t *from)
 {
     int failed;
-    int32_t *scratch = row_scratch(w, &failed);
+    int32_t *scratch = row_scratch(w, w->nb.on, &failed);
     if (failed) return -1;
     for (int32_t p = 0; p < w->count; p++) w->grid.next[from[p]] = p;
     permute_everywhere(w, scratch);
@@ -165,10 +164,12 @@ int order_permute(carom_world *w, int32_t *from)
  * (head, next and hot records alike). */
 static int32_t tile_end(int32_t start, int32_t n) { return start + ORDER_TILE < n ? start + ORDER_TILE : n; }
 
-int order_bodies(carom_world *w)
+/* order_bodies, carrying the neighbour lists along or not (then they are
+ * built afresh afterwards). */
+static int sort_by_tiles(carom_world *w, int carry_lists)
 {
     int failed;
-    int32_t *scratch = row_scratch(w, &failed);
+    int32_t *scratch = row_scratch(w, carry_lists, &failed);
     if (failed) return -1; /* tried again after the next event */
     const int32_t *n = w->grid.n;
     int32_t placed = 0, *next = w->grid.next; /* each body's link, once followed, becomes its new slot */
@@ -186,4 +187,14 @@ int order_bodies(carom_world *w)
     free_row_scratch(w, scratch);
     w->events_since_order = 0;
     return 0;
+}
+
+int order_bodies(carom_world *w) { return sort_by_tiles(w, w->nb.on); }
+
+void order_at_rebuild(carom_world *w)
+{
+    if (w->count < ORDER_AT_REBUILD_FROM_BODIES) return;
+    int sorted = sort_by_tiles(w, 0); /* nothing to carry: allocates nothing, so cannot fail */
+    assert(sorted == 0);
+    (void)sorted;
 }

@@ -10,11 +10,13 @@ enum { ORDER_TILE = 4 };
 /* Whether enough events have passed since the last ordering that another is due. */
 int order_due(const carom_world *w);
 
-/* At a rebuild (bodies added, every event predicted again), before the
- * predictions: sorts a world of 2^16 bodies or more at once. Bodies come in
- * the order they were added (a lattice's rows, a file's order), and
- * otherwise the first 16 events a body would wait on records far apart in
- * memory. Out of memory, the order is left to the next due time. */
+/* At a rebuild (bodies added, every event predicted again), once the grid
+ * files the bodies and before the neighbour lists are built: sorts a world
+ * of 2^16 bodies or more at once. Bodies come in the order they were added
+ * (a lattice's rows, a file's order); otherwise building the lists and the
+ * first 16 events a body would wait on records far apart in memory. The
+ * lists, built afresh next, are not carried: nothing is allocated, and
+ * nothing can fail. */
 void order_at_rebuild(carom_world *w);
 
 /* Moves the bodies to new slots in the order of the cells they sit in, tile

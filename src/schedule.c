@@ -567,8 +567,10 @@ carom_status schedule_rebuild(carom_world *w)
     settle_resolve_scales(w);
     int64_t max_cells = 4 * (int64_t)w->count;
     double width = neighbours_choose(w);
-    if (cells_keep_cells(&w->grid, 1) != 0 || schedule_regrid(w, width, max_cells) != 0 ||
-        calendar_reserve(&w->cal, w->capacity) != 0 || (w->nb.on && neighbours_build(w) != 0))
+    int grid_built = cells_keep_cells(&w->grid, 1) == 0 && schedule_regrid(w, width, max_cells) == 0 &&
+                     calendar_reserve(&w->cal, w->capacity) == 0;
+    if (grid_built) order_at_rebuild(w); /* the lists are then built in the new order */
+    if (!grid_built || (w->nb.on && neighbours_build(w) != 0))
         return world_fail(w, CAROM_OUT_OF_MEMORY, "out of memory building the cell grid for %d bodies",
                           (int)w->count);
     /* With lists the grid files anchors, and a body's cell is its anchor's
@@ -576,7 +578,6 @@ carom_status schedule_rebuild(carom_world *w)
      * failed build keeps them, so the grid stays whole for what follows). */
     if (w->nb.on) (void)cells_keep_cells(&w->grid, 0);
     calendar_clear(&w->cal);
-    order_at_rebuild(w);
     for (int32_t i = 0; i < w->count; i++) schedule_body(w, i);
     w->grid_bodies = w->count;
     w->needs_rebuild = 0;
