@@ -814,17 +814,18 @@ static void anchor_at(const carom_world *w, int32_t i, double t, double a[3])
 /* In a large world, before a renewal's search: the anchor and link of the
  * second body of each cell around (the event loop asked for the first
  * bodies' an event ago; the cells' bodies are mostly in consecutive slots,
- * so the lines hold the next ones too), and the line after the first body's
- * anchor, where the anchors of slots j + 1 to j + 3 end (at packing 0.45 a
- * cell holds three or four bodies). The search then finds them arriving
+ * so the lines hold the next ones too), and the end of the anchor of the
+ * slot three after the first body's, so that the anchors of slots j + 1 to
+ * j + 3 are asked for (at packing 0.45 a cell holds three or four bodies). The search then finds them arriving
  * together, where it would wait for each cell's in turn. */
-static void prefetch_candidates(const carom_world *w, const cells_pattern *pattern, const int32_t *head)
+PREFETCH_HELPER void prefetch_candidates(const carom_world *w, const cells_pattern *pattern, const int32_t *head)
 {
     for (int k = 0; k < pattern->count; k++) { /* an empty place (-1) asks for body 0's lines: no branch */
         int32_t j = head[pattern->offset[k]];
         j = j < 0 ? 0 : j;
         PREFETCH(&w->nb.anchor[3 * j]);
-        PREFETCH((const char *)&w->nb.anchor[3 * j] + 47); /* the last byte of slot j + 3's anchor */
+        int32_t fourth = j + 3 < w->count ? j + 3 : w->count - 1; /* kept inside the array */
+        PREFETCH(&w->nb.anchor[3 * fourth + 2]);
         int32_t second = w->grid.next[j];
         second = second < 0 ? 0 : second;
         PREFETCH(&w->nb.anchor[3 * second]);
