@@ -814,10 +814,12 @@ static void anchor_at(const carom_world *w, int32_t i, double t, double a[3])
 /* In a large world, before a renewal's search: the anchor and link of the
  * second body of each cell around (the event loop asked for the first
  * bodies' an event ago; the cells' bodies are mostly in consecutive slots,
- * so the lines hold the next ones too), and the end of the anchor of the
- * slot three after the first body's, so that the anchors of slots j + 1 to
- * j + 3 are asked for (at packing 0.45 a cell holds three or four bodies). The search then finds them arriving
- * together, where it would wait for each cell's in turn. */
+ * so the lines hold the next ones too), and the end of the anchor three
+ * slots after the first body's, so that the anchors of slots j + 1 to j + 3
+ * are asked for (at packing 0.45 a cell holds three or four bodies). The
+ * search then finds them arriving together, where it would wait for each
+ * cell's in turn. A helper that only prefetches is always inlined
+ * (prefetch.h): compiled apart, GCC dropped every call to it. */
 PREFETCH_HELPER void prefetch_candidates(const carom_world *w, const cells_pattern *pattern, const int32_t *head)
 {
     for (int k = 0; k < pattern->count; k++) { /* an empty place (-1) asks for body 0's lines: no branch */
