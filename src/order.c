@@ -18,6 +18,7 @@
 #include <assert.h>
 
 #include "memory.h"
+#include "prefetch.h"
 
 /* Below this many bodies everything stays in cache: ordering would not pay.
  * At a rebuild, the sort is kept to worlds past a core's caches (where the
@@ -66,22 +67,54 @@ static void store(carom_world *w, int32_t s, const body_record *r)
     if (w->spin.on) w->spin.state[s] = r->spin, w->spin.inertia[s] = r->inertia, w->spin.shape[s] = r->shape;
 }
 
+/* Asks for the records of slot s that load reads and store writes (with
+ * its lists when they are carried): a cycle visits slots at random, and at
+ * 10^6 bodies each is a miss. */
+PREFETCH_HELPER void prefetch_slot(const carom_world *w, int32_t s, int lists)
+{
+    PREFETCH(&w->hot[s]);
+    PREFETCH(&w->cal.body[s]);
+    PREFETCH(&w->collisions[s]);
+    PREFETCH(&w->id_of[s]);
+    if (w->grid.cell) PREFETCH(&w->grid.cell[s]);
+    if (lists) {
+        PREFETCH(neighbours_fixed_row(&w->nb, s));
+        PREFETCH(&w->nb.anchor[3 * s]);
+        PREFETCH(&w->nb.count[s]);
+    }
+}
+
+/* How many slots ahead along a cycle permute asks for records. */
+enum { PERMUTE_LEAD = 6 };
+
 /* The body in slot s goes to slot to[s], for every s. Cycle by cycle, in
  * place, carrying one body's records (and, unless rows[0] is NULL, one row
  * of the neighbour lists in rows[0]; rows[1] holds the one it displaces).
  * Each slot's to[] is marked (~) once its body has left, and restored at the
- * end. */
+ * end. A second walk PERMUTE_LEAD slots ahead along the cycle asks for the
+ * records the first will move (the slots between the two are not yet
+ * visited, so their to[] still leads on; the walk stops at the cycle's
+ * start). */
 static void permute(carom_world *w, int32_t *to, int32_t *rows[2])
 {
     neighbours_record carried_lists = {{0.0f, 0.0f, 0.0f}, 0, rows[0]};
     neighbours_record displaced_lists = {{0.0f, 0.0f, 0.0f}, 0, rows[1]};
+    int lists = rows[0] != NULL;
     for (int32_t start = 0; start < w->count; start++) {
         if (to[start] < 0 || to[start] == start) continue;
         body_record carried = load(w, start);
         if (rows[0]) neighbours_save(&w->nb, start, &carried_lists);
-        int32_t p = to[start];
+        int32_t p = to[start], ahead = p;
+        for (int k = 0; k < PERMUTE_LEAD && ahead != start; k++) {
+            prefetch_slot(w, ahead, lists);
+            ahead = to[ahead];
+        }
         to[start] = ~p;
         while (p != start) {
+            if (ahead != start) {
+                prefetch_slot(w, ahead, lists);
+                ahead = to[ahead];
+            }
             body_record displaced = load(w, p);
             if (rows[0]) neighbours_save(&w->nb, p, &displaced_lists);
             store(w, p, &carried);
