@@ -20,12 +20,8 @@
 #include "memory.h"
 #include "prefetch.h"
 
-/* Below this many bodies everything stays in cache: ordering would not pay.
- * At a rebuild, the sort is kept to worlds past a core's caches (where the
- * event loop prefetches too), where the waits it saves are worth it: below,
- * its cost shows in short runs and its gain does not (bench/README.md,
- * "Sorted before the lists are built"). */
-enum { ORDER_MIN_BODIES = 4096, ORDER_EVENTS_PER_BODY = 16, ORDER_AT_REBUILD_FROM_BODIES = 1 << 16 };
+/* Below this many bodies everything stays in cache: ordering would not pay. */
+enum { ORDER_MIN_BODIES = 4096, ORDER_EVENTS_PER_BODY = 16 };
 
 int order_due(const carom_world *w)
 {
@@ -103,7 +99,7 @@ static void permute(carom_world *w, int32_t *to, int32_t *rows[2])
     for (int32_t start = 0; start < w->count; start++) {
         if (to[start] < 0 || to[start] == start) continue;
         body_record carried = load(w, start);
-        if (rows[0]) neighbours_save(&w->nb, start, &carried_lists);
+        if (lists) neighbours_save(&w->nb, start, &carried_lists);
         int32_t p = to[start], ahead = p;
         for (int k = 0; k < PERMUTE_LEAD && ahead != start; k++) {
             prefetch_slot(w, ahead, lists);
@@ -116,9 +112,9 @@ static void permute(carom_world *w, int32_t *to, int32_t *rows[2])
                 ahead = to[ahead];
             }
             body_record displaced = load(w, p);
-            if (rows[0]) neighbours_save(&w->nb, p, &displaced_lists);
+            if (lists) neighbours_save(&w->nb, p, &displaced_lists);
             store(w, p, &carried);
-            if (rows[0]) neighbours_load(&w->nb, p, &carried_lists);
+            if (lists) neighbours_load(&w->nb, p, &carried_lists);
             carried = displaced;
             neighbours_record swap = carried_lists;
             carried_lists = displaced_lists;
@@ -128,7 +124,7 @@ static void permute(carom_world *w, int32_t *to, int32_t *rows[2])
             p = q;
         }
         store(w, start, &carried);
-        if (rows[0]) neighbours_load(&w->nb, start, &carried_lists);
+        if (lists) neighbours_load(&w->nb, start, &carried_lists);
     }
     for (int32_t s = 0; s < w->count; s++)
         if (to[s] < 0) to[s] = ~to[s];
@@ -224,9 +220,12 @@ static int sort_by_tiles(carom_world *w, int carry_lists)
 
 int order_bodies(carom_world *w) { return sort_by_tiles(w, w->nb.on); }
 
+/* Kept to the worlds past a core's caches, where the event loop prefetches
+ * too: below, the sort's cost shows in short runs and its gain does not
+ * (bench/README.md, "Sorted before the lists are built"). */
 void order_at_rebuild(carom_world *w)
 {
-    if (w->count < ORDER_AT_REBUILD_FROM_BODIES) return;
+    if (w->count < PREFETCH_FROM_BODIES) return;
     int sorted = sort_by_tiles(w, 0); /* nothing to carry: allocates nothing, so cannot fail */
     assert(sorted == 0);
     (void)sorted;
