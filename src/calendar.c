@@ -207,48 +207,79 @@ static inline __m128d two_times(const calendar_entry *near, int32_t k)
     return _mm_loadh_pd(_mm_load_sd(&near[k].time), &near[k + 1].time);
 }
 
+/* The mask of the entries of blocks [0, count) whose time is at's (in both lanes). */
+static inline uint64_t flat_at(const calendar_entry *near, int32_t count, __m128d at)
+{
+    uint64_t mask = 0;
+    for (int32_t k = 0; k < count; k += SCAN_BLOCK)
+        for (int32_t j = 0; j < SCAN_BLOCK; j += 2)
+            mask |= (uint64_t)_mm_movemask_pd(_mm_cmpeq_pd(two_times(near, k + j), at)) << (k + j);
+    return mask;
+}
+
+/* The lesser of least's two lanes, in both. */
+static inline __m128d both_lanes_least(__m128d least)
+{
+    __m128d best = _mm_min_pd(least, _mm_unpackhi_pd(least, least));
+    return _mm_unpacklo_pd(best, best);
+}
+
 /* The least time of blocks [0, count) of entries, and the mask of entries at it. */
 static uint64_t flat_least(const calendar_entry *near, int32_t count)
 {
     __m128d least = _mm_set1_pd(INFINITY);
     for (int32_t k = 0; k < count; k += SCAN_BLOCK)
         for (int32_t j = 0; j < SCAN_BLOCK; j += 2) least = _mm_min_pd(two_times(near, k + j), least);
-    __m128d best = _mm_min_pd(least, _mm_unpackhi_pd(least, least));
-    best = _mm_unpacklo_pd(best, best);
-    uint64_t at_best = 0;
+    return flat_at(near, count, both_lanes_least(least));
+}
+
+/* The same among the entries later than floor; 0 if none is finite. */
+static uint64_t flat_least_after(const calendar_entry *near, int32_t count, double floor)
+{
+    const __m128d above = _mm_set1_pd(floor), never = _mm_set1_pd(INFINITY);
+    __m128d least = never;
     for (int32_t k = 0; k < count; k += SCAN_BLOCK)
-        for (int32_t j = 0; j < SCAN_BLOCK; j += 2)
-            at_best |= (uint64_t)_mm_movemask_pd(_mm_cmpeq_pd(two_times(near, k + j), best)) << (k + j);
-    return at_best;
+        for (int32_t j = 0; j < SCAN_BLOCK; j += 2) {
+            __m128d t = two_times(near, k + j), later = _mm_cmpgt_pd(t, above);
+            least = _mm_min_pd(_mm_or_pd(_mm_and_pd(later, t), _mm_andnot_pd(later, never)), least);
+        }
+    __m128d best = both_lanes_least(least);
+    return _mm_cvtsd_f64(best) < INFINITY ? flat_at(near, count, best) : 0;
 }
 #else
+static uint64_t flat_at(const calendar_entry *near, int32_t count, double at)
+{
+    uint64_t mask = 0;
+    for (int32_t k = 0; k < count; k += SCAN_BLOCK)
+        for (int32_t j = 0; j < SCAN_BLOCK; j++) mask |= (uint64_t)(near[k + j].time == at) << (k + j);
+    return mask;
+}
+
 static uint64_t flat_least(const calendar_entry *near, int32_t count)
 {
     double least[2] = {INFINITY, INFINITY};
     for (int32_t k = 0; k < count; k += SCAN_BLOCK)
         for (int32_t j = 0; j < SCAN_BLOCK; j++)
             least[j & 1] = near[k + j].time < least[j & 1] ? near[k + j].time : least[j & 1];
-    double best = least[1] < least[0] ? least[1] : least[0];
-    uint64_t at_best = 0;
-    for (int32_t k = 0; k < count; k += SCAN_BLOCK)
-        for (int32_t j = 0; j < SCAN_BLOCK; j++) at_best |= (uint64_t)(near[k + j].time == best) << (k + j);
-    return at_best;
+    return flat_at(near, count, least[1] < least[0] ? least[1] : least[0]);
+}
+
+static uint64_t flat_least_after(const calendar_entry *near, int32_t count, double floor)
+{
+    double best = INFINITY;
+    for (int32_t k = 0; k < count; k++) best = near[k].time > floor && near[k].time < best ? near[k].time : best;
+    return best < INFINITY ? flat_at(near, count, best) : 0;
 }
 #endif
 
-/* The position of the earliest of the unsorted near events (count >= 1):
- * the least time by selections over whole blocks, then a mask of the
- * entries at that time. A pair's event is held by both its bodies at one
- * time, so a shared time is common, and the first two entries at it are
- * told apart by their keys with a selection; a third is rare. */
-static int32_t flat_earliest(const calendar *cal)
+/* The position of the lowest key among the entries of mask at (not 0). A
+ * pair's event is held by both its bodies at one time, so a shared time is
+ * common, and the first two entries are told apart with a selection; a
+ * third is rare. */
+static inline int32_t lowest_key_at(const calendar *cal, uint64_t at)
 {
-    const calendar_entry *near = cal->heap;
-    int32_t count = cal->near_count;
-    uint64_t at_best = flat_least(near, count) & ~0ull >> (64 - count); /* empty slots are no events */
-    assert(at_best != 0);
-    int32_t first = __builtin_ctzll(at_best);
-    uint64_t rest = at_best & (at_best - 1);
+    int32_t first = __builtin_ctzll(at);
+    uint64_t rest = at & (at - 1);
     int32_t second = __builtin_ctzll(rest | (uint64_t)(rest == 0) << first);
     const int32_t *key = cal->near_key;
     first = key[second] < key[first] ? second : first;
@@ -257,6 +288,25 @@ static int32_t flat_earliest(const calendar *cal)
         if (key[k] < key[first]) first = k;
     }
     return first;
+}
+
+/* The position of the earliest of the unsorted near events (count >= 1):
+ * the least time by selections over whole blocks, then a mask of the
+ * entries at that time, told apart by their keys. */
+static int32_t flat_earliest(const calendar *cal)
+{
+    int32_t count = cal->near_count;
+    uint64_t at_best = flat_least(cal->heap, count) & ~0ull >> (64 - count); /* empty slots are no events */
+    assert(at_best != 0);
+    return lowest_key_at(cal, at_best);
+}
+
+int32_t calendar_next_near(const calendar *cal)
+{
+    int32_t count = cal->near_count;
+    if (cal->near_is_heap || count < 2) return -1;
+    uint64_t at = flat_least_after(cal->heap, count, calendar_first_time(cal)) & ~0ull >> (64 - count);
+    return at ? cal->heap[lowest_key_at(cal, at)].body : -1;
 }
 
 /* ---- bucket lists ---- */

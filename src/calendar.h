@@ -155,6 +155,12 @@ int32_t calendar_first(calendar *cal);
 /* The time of the body calendar_first returned. */
 static inline double calendar_first_time(const calendar *cal) { return cal->heap[cal->first].time; }
 
+/* A guess at the event after the one calendar_first returned, for
+ * prefetching: the body of the earliest unsorted near event later than it
+ * (ties: the lower key), or -1 if there is none or the near events are a
+ * heap. A third event at the first one's time is passed over. */
+int32_t calendar_next_near(const calendar *cal);
+
 /* Whether body is scheduled, and its time (only if it is). */
 static inline int calendar_has(const calendar *cal, int32_t body)
 {

@@ -676,26 +676,18 @@ PREFETCH_HELPER int32_t prefetch_upcoming(const carom_world *w, int32_t now, int
     return next;
 }
 
-/* The body of the earliest near event other than body now's and its twin's
- * (the partner of now's pair event), in (time, key) as the calendar serves
- * them, so that of another pair's two events the one served is taken; if
- * there is none, the earliest of the next sub-bucket, whose records the
+/* The body of the event guessed to come after the one being processed: the
+ * earliest later near event in (time, key), as the calendar serves them
+ * (calendar_next_near; a scan by selections, which at 10^6 bodies gained
+ * 2-6% over a scalar loop that passed over the current pair's two bodies);
+ * if there is none, the earliest of the next sub-bucket, whose records the
  * look-ahead walk brought in. -1 if none. */
-static int32_t next_near_body(const calendar *cal, int32_t now, int32_t twin)
+static int32_t next_near_body(const calendar *cal)
 {
-    int32_t best = -1, best_key = INT32_MAX;
-    double best_time = INFINITY;
-    for (int32_t k = 0; k < cal->near_count; k++) {
-        int32_t body = cal->heap[k].body, key = cal->near_key[k];
-        double t = cal->heap[k].time;
-        int take = (t < best_time || (t == best_time && key < best_key)) && body != now && body != twin;
-        best = take ? body : best;
-        best_key = take ? key : best_key;
-        best_time = take ? t : best_time;
-    }
-    int32_t s = cal->sub_current + 1;
+    int32_t best = calendar_next_near(cal), s = cal->sub_current + 1;
     if (best >= 0 || cal->sub_whole || s >= cal->sub_count) return best;
     const int32_t *sub = cal->sub_body + s * CALENDAR_SUB_ROOM;
+    double best_time = INFINITY;
     for (int32_t k = 0; k < cal->sub_fill[s]; k++) {
         double t = cal->body[sub[k]].time;
         best = t < best_time ? sub[k] : best;
@@ -707,9 +699,9 @@ static int32_t next_near_body(const calendar *cal, int32_t now, int32_t twin)
 /* prefetch_upcoming for a wide calendar, whose near events are a
  * sub-bucket's few, unsorted: the second stage for the earliest near event
  * after now's (look_ahead took the first stages a bucket before). */
-PREFETCH_HELPER int32_t prefetch_upcoming_subs(const carom_world *w, int32_t now, int32_t *later)
+PREFETCH_HELPER int32_t prefetch_upcoming_subs(const carom_world *w, int32_t *later)
 {
-    int32_t next = next_near_body(&w->cal, now, partner_of(w, now));
+    int32_t next = next_near_body(&w->cal);
     *later = -1;
     if (next >= 0) prefetch_event(w, next, later, 1);
     return next;
@@ -776,7 +768,7 @@ static carom_status run_until(carom_world *w, double t_end, int64_t max_events)
         if (w->count >= PREFETCH_FROM_BODIES) {
             if (later >= 0) prefetch_neighbours(w, later, 0); /* the third stage */
             if (i != guessed) prefetch_event(w, i, &later, 0); /* missed: its misses at least overlap now */
-            guessed = w->cal.sub_count > 1 && !w->cal.near_is_heap ? prefetch_upcoming_subs(w, i, &later)
+            guessed = w->cal.sub_count > 1 && !w->cal.near_is_heap ? prefetch_upcoming_subs(w, &later)
                                                                       : prefetch_upcoming(w, i, &later);
         }
         /* At every size: the next bucket's list is a chain of records that

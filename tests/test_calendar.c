@@ -20,7 +20,10 @@
  * times and is checked against an independent binary heap with lazy deletion;
  * so is one on 2^16 bodies, where the buckets are eight times wider and the
  * ring eight times shorter (and the first bucket is seen to hold about 64
- * events there, about 8 below).
+ * events there, about 8 below). In both, and in the sub-buckets' test with
+ * its many shared times, the guess at the next event that the engine's
+ * prefetching reads (calendar_next_near) is checked against a plain scan of
+ * the near events after every calendar_first.
  */
 #include <math.h>
 #include <stdint.h>
@@ -552,6 +555,36 @@ static void test_ties_go_by_key(void)
     ties_go_by_key(KEYED_MOST);
 }
 
+/* calendar_next_near's answer by a plain scan of the near events: the
+ * earliest later than calendar_first's in (time, key); -1 if there is none,
+ * or if the near events are a heap. */
+static int32_t next_near_by_scan(const calendar *cal)
+{
+    if (cal->near_is_heap || cal->near_count == 0) return -1;
+    double first = calendar_first_time(cal), best_time = INFINITY;
+    int32_t best = -1;
+    for (int32_t k = 0; k < cal->near_count; k++) {
+        double t = cal->heap[k].time;
+        int32_t b = cal->heap[k].body;
+        if (t > first && (t < best_time || (t == best_time && key_in(cal, b) < key_in(cal, best)))) {
+            best = b;
+            best_time = t;
+        }
+    }
+    return best;
+}
+
+/* Whether calendar_next_near agrees with the scan, right after a
+ * calendar_first (as the event loop asks); counts the guesses made. */
+static int next_near_agrees(calendar *cal, int64_t *guesses)
+{
+    if (calendar_first(cal) < 0) return 1;
+    int32_t got = calendar_next_near(cal), want = next_near_by_scan(cal);
+    *guesses += got >= 0;
+    if (got != want) CHECK_MSG(0, "the next near event: body %d, expected %d", (int)got, (int)want);
+    return got == want;
+}
+
 /* A calendar for CALENDAR_WIDE_FROM_BODIES bodies or more serves its wide
  * buckets in sub-buckets, whose events are few and unsorted, and serves the
  * same order: many shared times, drained after random retimings, with the
@@ -577,6 +610,7 @@ static void test_wide_calendars_serve_sub_buckets(void)
     }
     (void)calendar_first(&cal);
     int32_t most_in_subs = 0, most_near = 0, faults = 0;
+    int64_t guesses = 0;
     for (int round = 0; round < USED; round++) {
         int m = below(USED);
         keys[m].time = (double)below(3000) * 0.01;
@@ -585,6 +619,7 @@ static void test_wide_calendars_serve_sub_buckets(void)
         if (cal.sub_held > most_in_subs) most_in_subs = cal.sub_held;
         if (cal.near_count > most_near) most_near = cal.near_count;
         if (!structure_holds(&cal) && faults++ == 0) CHECK_MSG(0, "round %d: the buckets' invariants fail", round);
+        if (faults == 0 && !next_near_agrees(&cal, &guesses)) faults++;
         if (round == USED / 2) {
             CHECK_MSG(cal.sub_held > 0, "%d events in sub-buckets", (int)cal.sub_held);
             move_bodies(&cal, keys, USED, N);
@@ -595,6 +630,7 @@ static void test_wide_calendars_serve_sub_buckets(void)
         }
     }
     CHECK_EQ_INT(faults, 0);
+    CHECK_MSG(guesses > USED / 2, "a next near event guessed in %lld rounds of %d", (long long)guesses, USED);
     CHECK_MSG(most_in_subs > 0 && most_near < CALENDAR_FLAT_MAX, "%d events in sub-buckets, %d near at most",
               (int)most_in_subs, (int)most_near);
     /* A crowd at one time, in the last sub-bucket of the bucket served. */
@@ -712,7 +748,7 @@ static void engine_like_sequence(int32_t bodies, int steps, int streamed)
     calendar_stream(&cal, streamed);
     for (int32_t b = 0; b < bodies; b++) set_both(&cal, &h, b, exponential(1.0));
     double now = 0.0;
-    int64_t faults = 0, turns_start = -1;
+    int64_t faults = 0, turns_start = -1, guesses = 0;
     for (int step = 0; step < steps && faults == 0; step++) {
         int32_t b = calendar_first(&cal), expected = lazy_first(&h);
         if (turns_start < 0) turns_start = cal.current;
@@ -722,6 +758,7 @@ static void engine_like_sequence(int32_t bodies, int steps, int streamed)
             break;
         }
         if (b < 0) break;
+        if (!next_near_agrees(&cal, &guesses)) faults++;
         double t = calendar_time(&cal, b);
         if (isinf(t)) { /* everything left is infinite: start the bodies again */
             for (int32_t c = 0; c < bodies; c++) set_both(&cal, &h, c, now + exponential(1.0));
@@ -748,6 +785,7 @@ static void engine_like_sequence(int32_t bodies, int steps, int streamed)
         }
     }
     CHECK_EQ_INT(faults, 0);
+    CHECK_MSG(guesses > steps / 2, "a next near event guessed at %lld steps of %d", (long long)guesses, steps);
     /* The sequence must have turned the ring and swept the overflow list. */
     CHECK_MSG(cal.current - turns_start > 2 * (int64_t)cal.bucket_count, "only %lld buckets served",
               (long long)(cal.current - turns_start));
