@@ -678,10 +678,11 @@ PREFETCH_HELPER int32_t prefetch_upcoming(const carom_world *w, int32_t now, int
 
 /* The body of the event guessed to come after the one being processed: the
  * earliest later near event in (time, key), as the calendar serves them
- * (calendar_next_near; a scan by selections, which at 10^6 bodies gained
- * 2-6% over a scalar loop that passed over the current pair's two bodies);
- * if there is none, the earliest of the next sub-bucket, whose records the
- * look-ahead walk brought in. -1 if none. */
+ * (calendar_next_near, a scan by selections: a scalar loop here compiled
+ * into branches on coin flips, which the second stage's prefetches waited
+ * on; bench/README.md, "A vector guess at the next event"); if there is
+ * none, the earliest of the next sub-bucket, whose records the look-ahead
+ * walk brought in. -1 if none. */
 static int32_t next_near_body(const calendar *cal)
 {
     int32_t best = calendar_next_near(cal), s = cal->sub_current + 1;
