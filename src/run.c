@@ -605,14 +605,15 @@ static int32_t partner_of(const carom_world *w, int32_t k)
 }
 
 /* The second stage for the event of body k: what its predictions will read.
- * With cells, the partner's cell heads are only asked for here (its cell was
- * read in the first stage); with lists and defer, its records are. Either
- * way *later is set to the partner, whose neighbours a third stage asks for
- * at the next event (the partner is scanned after body k, so that is soon
- * enough, and its row has arrived by then); otherwise -1. Without defer
- * (body k's event is the one starting) the partner's neighbours are asked
- * for now. */
-PREFETCH_HELPER void prefetch_event(const carom_world *w, int32_t k, int32_t *later, int defer)
+ * With lists, the partner's records and neighbours are asked for now too
+ * (its row came with the first stage, a bucket before). With cells, only
+ * the partner's cell heads are (its cell was read in the first stage), and
+ * *later is set to the partner, whose neighbours a third stage asks for at
+ * the next event, once the heads have arrived; otherwise *later is -1.
+ * Deferring the partner's neighbours to that third stage with lists as
+ * well cost 3-6% at 10^6 bodies (bench/README.md, "The partner's
+ * neighbours an event ahead"). */
+PREFETCH_HELPER void prefetch_event(const carom_world *w, int32_t k, int32_t *later)
 {
     if (w->nb.on && world_event(w, k)->kind == EVENT_SHELL) {
         prefetch_renewal(w, k);
@@ -623,11 +624,9 @@ PREFETCH_HELPER void prefetch_event(const carom_world *w, int32_t k, int32_t *la
     *later = -1;
     if (partner < 0) return;
     PREFETCH(w->own_stamps ? (const void *)&w->counter[partner] : (const void *)&w->collisions[partner]);
-    if (w->nb.on && !defer) {
-        prefetch_neighbours(w, partner, 0);
-    } else if (w->nb.on) {
+    if (w->nb.on) {
         prefetch_records(w, partner);
-        *later = partner;
+        prefetch_neighbours(w, partner, 0);
     } else {
         prefetch_heads(w, partner, 0);
         *later = partner;
@@ -656,8 +655,8 @@ PREFETCH_HELPER void prefetch_body_stage(const carom_world *w, int32_t body)
  * records; the records of the root's four children (the next few events)
  * and of their partners, with the cell heads around each child (cells) or
  * around where a child leaving its shell will be anchored (lists); then the
- * neighbours of the next one, and at the next event those of its partner
- * (prefetch_event). Returns the body guessed next; body now's event is
+ * neighbours of the next one and of its partner (with cells, the partner's
+ * at the next event; prefetch_event). Returns the body guessed next; body now's event is
  * being processed. */
 PREFETCH_HELPER int32_t prefetch_upcoming(const carom_world *w, int32_t now, int32_t *later)
 {
@@ -672,7 +671,7 @@ PREFETCH_HELPER int32_t prefetch_upcoming(const carom_world *w, int32_t now, int
     for (int32_t k = 1; k < last; k++) prefetch_body_stage(w, cal->heap[k].body); /* cells asked for as grandchildren */
     int32_t next = next_body(cal, partner_of(w, now));
     *later = -1;
-    if (next >= 0) prefetch_event(w, next, later, 1);
+    if (next >= 0) prefetch_event(w, next, later);
     return next;
 }
 
@@ -704,7 +703,7 @@ PREFETCH_HELPER int32_t prefetch_upcoming_subs(const carom_world *w, int32_t *la
 {
     int32_t next = next_near_body(&w->cal);
     *later = -1;
-    if (next >= 0) prefetch_event(w, next, later, 1);
+    if (next >= 0) prefetch_event(w, next, later);
     return next;
 }
 
@@ -767,8 +766,8 @@ static carom_status run_until(carom_world *w, double t_end, int64_t max_events)
                               "%.6g): runs are supported up to 2^32 time scales",
                               t, w->rest.clock_limit, w->rest.time_scale);
         if (w->count >= PREFETCH_FROM_BODIES) {
-            if (later >= 0) prefetch_neighbours(w, later, 0); /* the third stage */
-            if (i != guessed) prefetch_event(w, i, &later, 0); /* missed: its misses at least overlap now */
+            if (later >= 0) prefetch_neighbours(w, later, 0); /* the third stage (cells) */
+            if (i != guessed) prefetch_event(w, i, &later); /* missed: its misses at least overlap now */
             guessed = w->cal.sub_count > 1 && !w->cal.near_is_heap ? prefetch_upcoming_subs(w, &later)
                                                                       : prefetch_upcoming(w, i, &later);
         }
