@@ -611,8 +611,8 @@ static int32_t partner_of(const carom_world *w, int32_t k)
  * *later is set to the partner, whose neighbours a third stage asks for at
  * the next event, once the heads have arrived; otherwise *later is -1.
  * Deferring the partner's neighbours to that third stage with lists as
- * well cost 3-6% at 10^6 bodies (bench/README.md, "The partner's
- * neighbours an event ahead"). */
+ * well cost a few per cent at 10^6 bodies (bench/README.md, "The
+ * partner's neighbours an event ahead"). */
 PREFETCH_HELPER void prefetch_event(const carom_world *w, int32_t k, int32_t *later)
 {
     if (w->nb.on && world_event(w, k)->kind == EVENT_SHELL) {
@@ -656,8 +656,8 @@ PREFETCH_HELPER void prefetch_body_stage(const carom_world *w, int32_t body)
  * and of their partners, with the cell heads around each child (cells) or
  * around where a child leaving its shell will be anchored (lists); then the
  * neighbours of the next one and of its partner (with cells, the partner's
- * at the next event; prefetch_event). Returns the body guessed next; body now's event is
- * being processed. */
+ * at the next event; prefetch_event). Returns the body guessed next; body
+ * now's event is being processed. */
 PREFETCH_HELPER int32_t prefetch_upcoming(const carom_world *w, int32_t now, int32_t *later)
 {
     const calendar *cal = &w->cal;
