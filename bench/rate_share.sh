@@ -12,6 +12,7 @@
 #
 #   bench/rate_share.sh [ROUNDS]      # default 3; about 70 s a round here
 #   DENSITIES="0.45" CORE=2 LARGE_WARMUP=1 LARGE_COLLISIONS=4 bench/rate_share.sh 5
+#   CAROM_BENCH=path/to/carom_bench bench/rate_share.sh   # another build, not rebuilt
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 rounds="${1:-3}"
@@ -32,9 +33,10 @@ for d in $densities; do
 done
 [ -n "$densities" ] || fail "DENSITIES is empty"
 command -v taskset >/dev/null || fail "taskset (util-linux) is needed to pin the runs to one core"
-if [ -z "${CAROM_BENCH:-}" ]; then
+if [ -z "${CAROM_BENCH:-}" ]; then # built as bench/run.sh builds it
+  (cd "$root" && scripts/deps.sh)
   cmake -S "$root" -B "$root/build/release" -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build "$root/build/release" -j --target carom_bench >/dev/null
+  cmake --build "$root/build/release" -j"$(nproc)" --target carom_bench >/dev/null
 fi
 [ -x "$bench" ] || fail "no benchmark program at $bench"
 
