@@ -31,7 +31,6 @@ whole LARGE_COLLISIONS "$large_collisions" 1
 for d in $densities; do
   [[ "$d" =~ ^0\.[0-9]+$ ]] || fail "each of DENSITIES must be a packing fraction like 0.30, got '$d'"
 done
-[ -n "$densities" ] || fail "DENSITIES is empty"
 command -v taskset >/dev/null || fail "taskset (util-linux) is needed to pin the runs to one core"
 if [ -z "${CAROM_BENCH:-}" ]; then # built as bench/run.sh builds it
   (cd "$root" && scripts/deps.sh)
@@ -50,6 +49,7 @@ rate() {
   taskset -c "$core" "$bench" --no-fork --only 3d --n "$n" --density "$density" --warmup "$warmup" \
     --collisions "$collisions" --seed 42 --csv "$csv" >"$work/log" 2>&1 ||
     { cat "$work/log" >&2; fail "the run at N = $n, packing $density failed"; }
+  [ -s "$csv" ] || fail "the run at N = $n, packing $density wrote no table"
   awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == "collisions_per_cpu_second") c = i}
            NR == 2 && c {printf "%.6f\n", $c / 1e6; found = 1}
            END {if (!found) exit 1}' "$csv" || fail "no collision rate in the table of N = $n"
