@@ -49,6 +49,14 @@ typedef struct carom_quat {
 /* The most vertices a polygon body may have. */
 #define CAROM_POLYGON_MAX_VERTICES 64
 
+/* The lengths, speeds and accelerations a world takes (in the caller's
+ * units): 0, or a magnitude from CAROM_SCALE_MIN to CAROM_SCALE_MAX.
+ * Predictions square products of two of them: beyond the top they
+ * overflow, below the bottom their squares lose every digit. A number
+ * outside is refused with CAROM_INVALID_ARGUMENT. */
+#define CAROM_SCALE_MIN 1e-75
+#define CAROM_SCALE_MAX 1e75
+
 typedef enum carom_status {
     CAROM_OK = 0,
     CAROM_INVALID_ARGUMENT, /* a NULL pointer, a non-finite or out-of-range number */

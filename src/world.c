@@ -27,12 +27,10 @@
 
 static const char axis_name[3] = {'x', 'y', 'z'};
 
-/* The supported range of lengths, speeds and accelerations (their units are
- * the caller's): predictions square products of two of them, so beyond
- * 1e75 they overflow, and below 1e-75 their squares lose every digit. */
-#define SCALE_MAX 1e75
-#define SCALE_MIN 1e-75
-#define SCALE_TEXT "1e-75 to 1e75"
+/* The supported range of lengths, speeds and accelerations (carom.h). */
+#define SCALE_MAX CAROM_SCALE_MAX
+#define SCALE_MIN CAROM_SCALE_MIN
+#define SCALE_TEXT "1e-75 to 1e75" /* CAROM_SCALE_MIN to CAROM_SCALE_MAX */
 
 static int in_scale(double value) { return value == 0.0 || (fabs(value) >= SCALE_MIN && fabs(value) <= SCALE_MAX); }
 

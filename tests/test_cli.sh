@@ -320,7 +320,7 @@ EOF
     { fail equilibrate "collision_rate $rate is not 2 x $pairs / (60 x 1.75)"; return; }
   local out
   out=$(cd "$dir" && sed 's/equilibrate: 1.25/equilibrate: 3/' eq.yaml >late.yaml && "$carom" run late.yaml --quiet 2>&1)
-  [ $? -eq 1 ] && [[ $out == *"run.equilibrate 3 is not before the end"* ]] || { fail equilibrate "late: $out"; return; }
+  [ $? -eq 1 ] && [[ $out == *"late.yaml:"*":"*": run.equilibrate 3 is not before run.until 3"* ]] || { fail equilibrate "late: $out"; return; }
   pass equilibrate
 }
 

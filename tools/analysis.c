@@ -105,9 +105,12 @@ static int check_settings(analysis *an, const carom_world_def *def, const char *
     if (an->origin < carom_world_time(an->world))
         return fail_at(why, size, where, a->start_mark, "analysis.start is before the run's start (expected a "
                        "later start)");
-    if (!(an->origin + an->every > an->origin))
-        return fail_at(why, size, where, a->every_mark, "analysis.every cannot advance the clock from the start "
-                       "(expected a larger every)");
+    if (!(an->origin + an->every > an->origin)) { /* a large start, or a small every: name the one given */
+        char text[200];
+        snprintf(text, sizeof text, "analysis.every %.17g cannot advance the clock from the start, t = %.17g "
+                 "(expected a larger every, or an earlier start)", an->every, an->origin);
+        return fail_at(why, size, where, a->every_mark.line > 0 ? a->every_mark : a->start_mark, text);
+    }
     return 0;
 }
 

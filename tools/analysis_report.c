@@ -3,6 +3,7 @@
  * doubles computed; NaN (nothing measured) is written as an empty CSV field
  * and as null in JSON. */
 #include "analysis_report.h"
+#include "json_text.h"
 
 #include "place.h"
 
@@ -160,7 +161,11 @@ static void write_pair_names(const analysis *an, int p, FILE *out)
 {
     int a, b;
     structure_pair_species(an->species_count, p, &a, &b);
-    fprintf(out, "\"species\": [\"%s\", \"%s\"]", an->species_names[a], an->species_names[b]);
+    fprintf(out, "\"species\": [");
+    json_write_text(out, an->species_names[a]);
+    fprintf(out, ", ");
+    json_write_text(out, an->species_names[b]);
+    fprintf(out, "]");
 }
 
 static void write_collisions(const analysis *an, double duration, FILE *out)
@@ -193,7 +198,10 @@ static void write_summary(const analysis *an, FILE *out)
     fprintf(out, "{\n  \"dim\": %d,\n  \"bodies\": %d,\n  \"start\": %.17g,\n  \"end\": %.17g,\n  \"every\": %.17g,\n",
             an->dim, (int)an->bodies, an->origin, now, an->every);
     fprintf(out, "  \"samples\": %lld,\n  \"species\": [", (long long)an->samples);
-    for (int k = 0; k < an->species_count; k++) fprintf(out, "%s\"%s\"", k ? ", " : "", an->species_names[k]);
+    for (int k = 0; k < an->species_count; k++) {
+        if (k) fprintf(out, ", ");
+        json_write_text(out, an->species_names[k]);
+    }
     fputs("],\n  \"contact_value_virial\": ", out);
     json_number(out, contact_from_virial(an));
     fputs(",\n  \"contact_value_rdf\": [", out);
@@ -206,7 +214,9 @@ static void write_summary(const analysis *an, FILE *out)
     }
     fputs("\n  ],\n  \"diffusion\": {", out);
     for (int s = 0; s <= an->species_count; s++) {
-        fprintf(out, "%s\"%s\": ", s ? ", " : "", s < an->species_count ? an->species_names[s] : "all");
+        fprintf(out, "%s", s ? ", " : "");
+        json_write_text(out, s < an->species_count ? an->species_names[s] : "all");
+        fprintf(out, ": ");
         json_number(out, analysis_diffusion(an, s));
     }
     fputs("}", out);

@@ -12,7 +12,8 @@
  * runner.c (schedules, outputs, how a run ends). Errors are one line,
  * "carom: FILE:LINE:COL: what is wrong (what was expected)", with a non-zero
  * exit status. SIGINT and SIGTERM set a flag that the run loop reads between
- * slices; nothing else happens in the handler.
+ * slices; a second signal a second or more later removes the temporary
+ * files (outfile.h) and ends the process in the handler.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -21,6 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "airhockey_cli.h"
 #include "carom.h"
@@ -260,6 +263,16 @@ static int check_ignored_options(const session *s, const options *o, char *error
 
 /* ---- building the world --------------------------------------------------- */
 
+/* The thermostat's settings against the bodies placed, the message at its
+ * place in the scenario. */
+static int thermostat_settings_fit(const scenario *sc, const carom_world *world, char *message, size_t size)
+{
+    char why[MESSAGE_SIZE / 2];
+    if (thermostat_check(&sc->thermostat, world, why, sizeof why) == 0) return 0;
+    snprintf(message, size, "%s:%d:%d: %s", sc->path, sc->thermostat_mark.line, sc->thermostat_mark.col, why);
+    return -1;
+}
+
 static int build_from_scenario(runner *r, const options *o)
 {
     scenario sc;
@@ -268,6 +281,9 @@ static int build_from_scenario(runner *r, const options *o)
     char *species = NULL;
     int st = place_build_world_named(&sc, runner_log_event, &r->log, r->box, &r->world, &species, r->message,
                                      sizeof r->message);
+    if (st == 0 && thermostat_settings_fit(&sc, r->world, r->message, sizeof r->message) != 0) st = -1;
+    for (int g = 0; st == 0 && g < sc.group_count; g++)
+        if (runner_add_input(r, sc.groups[g].file_resolved) != 0) st = -1, snprintf(r->message, sizeof r->message, "out of memory");
     carom_compress_result compressed;
     if (st == 0 && compression_apply(&sc, &r->world, &compressed, r->message, sizeof r->message) != 0) st = -1;
     if (st == 0 && sc.compress.active && !o->quiet)
@@ -313,6 +329,9 @@ static int build_from_checkpoint(runner *r, const options *o)
     if (checkpoint_read(o->restart, &r->s, runner_log_event, &r->log, &r->world, r->message,
                         sizeof r->message) != 0)
         return -1;
+    char why[MESSAGE_SIZE / 2];
+    if (thermostat_check(&r->s.thermostat, r->world, why, sizeof why) != 0)
+        return snprintf(r->message, sizeof r->message, "%s: %s", o->restart, why), -1;
     runner_resumed *was = &r->resumed;
     was->active = 1;
     was->every = r->s.every, was->checkpoint_every = r->s.checkpoint_every;
@@ -342,14 +361,36 @@ static int check_session(runner *r)
 /* ---- signals -------------------------------------------------------------- */
 
 /* The one value a signal handler may set: which signal asked the run to stop.
- * The run loop reads it between slices; the library never sees it. */
+ * The run loop reads it between slices; the library never sees it. When it
+ * was set, for the handler alone. */
 static volatile sig_atomic_t stop_signal = 0;
+static struct timespec first_stop;
 
-static void on_stop_signal(int signal_number) { stop_signal = signal_number; }
+static double seconds_since(const struct timespec *then)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now); /* async-signal-safe (POSIX 2008) */
+    return (double)(now.tv_sec - then->tv_sec) + 1e-9 * (double)(now.tv_nsec - then->tv_nsec);
+}
 
-/* SIGINT and SIGTERM stop the run cleanly; a second one ends the process at
- * once. A reader that goes away (SIGPIPE) is a failed write like any other,
- * reported and cleaned up, not a silent death. */
+/* The first signal asks the run to stop. Another within a second is the same
+ * request (timeout(1) signals carom and then its process group); one later
+ * ends the process at once, its temporary files removed. */
+static void on_stop_signal(int signal_number)
+{
+    if (!stop_signal) {
+        clock_gettime(CLOCK_MONOTONIC, &first_stop);
+        stop_signal = signal_number;
+        return;
+    }
+    if (seconds_since(&first_stop) < 1.0) return;
+    outfile_remove_temporaries();
+    _exit(128 + signal_number);
+}
+
+/* SIGINT and SIGTERM stop the run cleanly (on_stop_signal). A reader that
+ * goes away (SIGPIPE) is a failed write like any other, reported and cleaned
+ * up, not a silent death. */
 static void catch_stop_signals(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -357,7 +398,7 @@ static void catch_stop_signals(void)
     memset(&action, 0, sizeof action);
     action.sa_handler = on_stop_signal;
     sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESTART | SA_RESETHAND;
+    action.sa_flags = SA_RESTART;
     sigaction(SIGINT, &action, NULL);
     sigaction(SIGTERM, &action, NULL);
 }
@@ -367,9 +408,7 @@ static void catch_stop_signals(void)
 /* --series: a row now and every output interval (--every), and at the end. */
 static int open_series(runner *r, const options *o)
 {
-    if (!o->series || !o->series[0]) return 0;
-    if (r->s.trajectory && outfile_same(o->series, r->s.trajectory))
-        return snprintf(r->message, sizeof r->message, "%s: named for both the trajectory and the series", o->series), -1;
+    if (!o->series || !o->series[0]) return 0; /* apart from every other output: runner_prepare */
     r->series = calloc(1, sizeof *r->series);
     if (!r->series) return snprintf(r->message, sizeof r->message, "out of memory"), -1;
     if (outfile_check(o->series, r->message, sizeof r->message) != 0 ||
@@ -434,8 +473,12 @@ static int prepare_run(runner *r, const options *o, char *usage, size_t usage_si
     if (check_session(r) != 0) return -1;
     if (!o->restart && thermostat_start(&r->s.thermostat, r->world, r->s.seed, r->message, sizeof r->message) != 0)
         return -1;
+    if (open_analysis(r) != 0) return -1;
+    r->series_path = o->series, r->movie_path = o->movie;
+    if ((o->scenario && runner_add_input(r, o->scenario) != 0) || runner_add_input(r, r->s.controls) != 0)
+        return snprintf(r->message, sizeof r->message, "out of memory"), -1;
     if (runner_prepare(r) != 0) return -1;
-    if (open_analysis(r) != 0 || open_series(r, o) != 0) return -1;
+    if (open_series(r, o) != 0) return -1;
     return open_movie(r, o, usage, usage_size);
 }
 

@@ -14,6 +14,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "compare.h"
+#include "json_text.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -475,8 +476,9 @@ static void json_result(FILE *out, const comparison *c, const result *r, const c
 static void write_json(FILE *out, const void *data)
 {
     const comparison *c = data;
-    fprintf(out, "{\n  \"carom_version\": \"%s\",\n  \"scenario\": \"%s\",\n  \"n\": %d,\n  \"dim\": %d,\n",
-            CAROM_VERSION_STRING, c->o.scenario, (int)c->g.n, c->g.dim);
+    fprintf(out, "{\n  \"carom_version\": \"%s\",\n  \"scenario\": ", CAROM_VERSION_STRING);
+    json_write_text(out, c->o.scenario);
+    fprintf(out, ",\n  \"n\": %d,\n  \"dim\": %d,\n", (int)c->g.n, c->g.dim);
     fprintf(out, "  \"from\": %.17g,\n  \"until\": %.17g,\n  \"all_pairs\": %s,\n  \"mean_radius\": %.17g,\n", c->t0,
             c->until, c->o.all_pairs ? "true" : "false", c->g.mean_radius);
     fprintf(out, "  \"results\": [\n");

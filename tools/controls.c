@@ -9,6 +9,7 @@
  * as "FILE:LINE:COL: what is wrong (what was expected)", COL the field's
  * first character. */
 #include "controls.h"
+#include "textline.h"
 
 #include <errno.h>
 #include <math.h>
@@ -52,14 +53,31 @@ static int fail_at(const parser *p, int col, const char *format, ...)
 
 /* ---- reading the file ------------------------------------------------------ */
 
+/* Whether bytes[from, to) end the line that starts at *line_start (its
+ * number *line) within TEXTLINE_LIMIT bytes; moves both past each line end. */
+static int lines_bounded(const char *bytes, size_t from, size_t to, size_t *line_start, long long *line)
+{
+    for (size_t k = from; k < to; k++)
+        if (bytes[k] == '\n') *line_start = k + 1, ++*line;
+    return to - *line_start <= TEXTLINE_LIMIT;
+}
+
 static int read_whole(const char *path, char **text, size_t *size, char *error, size_t error_size)
 {
     FILE *in = fopen(path, "rb");
     if (!in) return snprintf(error, error_size, "%s: cannot open (%s)", path, strerror(errno)), -1;
-    size_t capacity = 4096, used = 0;
+    size_t capacity = 4096, used = 0, line_start = 0;
+    long long line = 1;
     char *bytes = malloc(capacity + 1);
     while (bytes) {
+        size_t before = used;
         used += fread(bytes + used, 1, capacity - used, in);
+        if (!lines_bounded(bytes, before, used, &line_start, &line)) {
+            free(bytes);
+            fclose(in);
+            return snprintf(error, error_size, "%s:%lld: a line longer than %d bytes (expected a row "
+                            "time,body,ax,ay[,az])", path, line, (int)TEXTLINE_LIMIT), -1;
+        }
         if (used < capacity || capacity >= LONGEST_FILE) break;
         char *grown = realloc(bytes, 2 * capacity + 1);
         if (!grown) free(bytes);
@@ -182,6 +200,10 @@ static int read_row(const parser *p, const char *line, size_t length, const cont
         if (number_field(p, &f[k + 2], names[k], &a[k]) != 0) return -1;
     if (p->dim == 2 && a[2] != 0.0)
         return fail_at(p, f[4].col, "az = %.17g in a 2D world (expected 0, or no az column)", a[2]);
+    for (int k = 0; k + 2 < n; k++) /* what carom_world_set_body_acceleration takes, checked before the run */
+        if (a[k] != 0.0 && !(fabs(a[k]) >= CAROM_SCALE_MIN && fabs(a[k]) <= CAROM_SCALE_MAX))
+            return fail_at(p, f[k + 2].col, "%s = %.6g (expected 0, or a magnitude from %g to %g)", names[k], a[k],
+                           CAROM_SCALE_MIN, CAROM_SCALE_MAX);
     row->acceleration = (carom_vec){a[0], a[1], a[2]};
     return 0;
 }

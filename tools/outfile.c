@@ -75,6 +75,57 @@ static char *follow_links(const char *path)
     return NULL;
 }
 
+/* The pattern of a temporary name beside target for mkstemp(3): the
+ * target's name and ".XXXXXX", or, where that would pass the longest name
+ * a folder takes (NAME_MAX), ".carom-XXXXXX" in the same folder. */
+static char *temporary_pattern(const char *target)
+{
+    const char *slash = strrchr(target, '/'), *name = slash ? slash + 1 : target;
+    size_t folder = (size_t)(name - target), size = strlen(target) + 8;
+    int short_name = strlen(name) + 7 > NAME_MAX;
+    if (short_name) size = folder + sizeof ".carom-XXXXXX";
+    char *pattern = malloc(size);
+    if (!pattern) return errno = ENOMEM, NULL;
+    if (short_name) snprintf(pattern, size, "%.*s.carom-XXXXXX", (int)folder, target);
+    else snprintf(pattern, size, "%s.XXXXXX", target);
+    return pattern;
+}
+
+/* ---- temporaries a signal may have to remove ------------------------------- */
+
+/* The temporary files open now. A command stopped by a signal at once (a
+ * second Ctrl-C) removes them from its handler, which may neither allocate
+ * nor take locks: hence a fixed table of pointers that only this file
+ * writes, each set once its name is complete and cleared before the name is
+ * renamed, removed or freed. A name that finds no free slot (more than
+ * TRACKED outputs at once) is simply not removed by a signal. This is the
+ * command's state, not the library's, which holds none. */
+enum { TRACKED = 64 };
+static char *volatile tracked[TRACKED];
+
+static void track(char *name)
+{
+    for (int k = 0; k < TRACKED; k++)
+        if (!tracked[k]) {
+            tracked[k] = name;
+            return;
+        }
+}
+
+static void untrack(const char *name)
+{
+    for (int k = 0; name && k < TRACKED; k++)
+        if (tracked[k] == name) tracked[k] = NULL;
+}
+
+void outfile_remove_temporaries(void)
+{
+    for (int k = 0; k < TRACKED; k++) {
+        const char *name = tracked[k];
+        if (name) unlink(name);
+    }
+}
+
 static int cannot(const char *path, const char *why, char *error, size_t error_size)
 {
     snprintf(error, error_size, "%s: cannot write (%s)", path, why);
@@ -87,14 +138,13 @@ static int cannot(const char *path, const char *why, char *error, size_t error_s
  * the only test that also holds for root, read-only mounts and immutable folders). */
 static int probe_folder(const char *path, const char *target, char *error, size_t error_size)
 {
-    char *folder = folder_of(target), *probe = malloc(strlen(target) + 8);
+    char *folder = folder_of(target), *probe = temporary_pattern(target);
     char why[PATH_MAX + 64] = "";
     struct stat st;
     if (!folder || !probe) snprintf(why, sizeof why, "out of memory");
     else if (stat(folder, &st) != 0) snprintf(why, sizeof why, "folder %s: %s", folder, strerror(errno));
     else if (!S_ISDIR(st.st_mode)) snprintf(why, sizeof why, "%s is not a folder", folder);
     else {
-        sprintf(probe, "%s.XXXXXX", target);
         int fd = mkstemp(probe);
         if (fd < 0) snprintf(why, sizeof why, "folder %s takes no new file: %s", folder, strerror(errno));
         else close(fd), unlink(probe);
@@ -198,12 +248,12 @@ static int set_mode(int fd, const struct stat *old)
 
 static int open_temporary(outfile *f, const struct stat *old)
 {
-    size_t size = strlen(f->target) + 8;
-    if (!(f->temporary = malloc(size))) return errno = ENOMEM, -1;
-    snprintf(f->temporary, size, "%s.XXXXXX", f->target);
+    if (!(f->temporary = temporary_pattern(f->target))) return -1;
     int fd = mkstemp(f->temporary);
+    if (fd >= 0) track(f->temporary);
     if (fd >= 0 && set_mode(fd, old) == 0 && (f->stream = fdopen(fd, "w"))) return 0;
     int why = errno;
+    untrack(f->temporary);
     if (fd >= 0) close(fd), remove(f->temporary);
     free(f->temporary);
     f->temporary = NULL;
@@ -268,7 +318,12 @@ int outfile_publish(outfile *f, char *error, size_t error_size)
     int regular = f->stream != stdout && fstat(fileno(f->stream), &st) == 0 && S_ISREG(st.st_mode);
     if (regular && fsync(fileno(f->stream)) != 0) return fail_write(f, error, error_size);
     if (!f->temporary) return 0;
-    if (rename(f->temporary, f->target) != 0 || sync_folder(f->target) != 0) return fail_write(f, error, error_size);
+    untrack(f->temporary);
+    if (rename(f->temporary, f->target) != 0) {
+        track(f->temporary);
+        return fail_write(f, error, error_size);
+    }
+    if (sync_folder(f->target) != 0) return fail_write(f, error, error_size);
     free(f->temporary);
     f->temporary = NULL;
     return 0;
@@ -293,6 +348,7 @@ int outfile_commit(outfile *f, char *error, size_t error_size)
 void outfile_discard(outfile *f)
 {
     if (f->stream && f->stream != stdout) fclose(f->stream);
+    untrack(f->temporary);
     if (f->temporary) remove(f->temporary);
     free(f->temporary);
     free(f->target);

@@ -55,6 +55,10 @@ int outfile_commit(outfile *f, char *error, size_t error_size);
  * (what was published stays). */
 void outfile_discard(outfile *f);
 
+/* Removes every temporary file open now, and nothing else: for a signal
+ * handler that ends the command at once (async-signal-safe: unlink(2) only). */
+void outfile_remove_temporaries(void);
+
 /* Writes a whole file at once: opens path (nothing if path is NULL), lets
  * write fill it from data, commits. Returns 0, or -1 with a message. */
 typedef void (*outfile_writer)(FILE *stream, const void *data);

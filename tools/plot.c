@@ -115,7 +115,8 @@ static int parse(int argc, char **argv, plot_request *r, char *why, size_t size)
 static const char series_header[] = "time,kinetic_energy,potential_energy,rotational_energy,total_energy,"
                                     "temperature,mean_temperature,pressure,collision_rate,pair_events,wall_events";
 
-/* One row: SERIES_COLUMNS numbers (nan allowed for the interval averages). */
+/* One row: SERIES_COLUMNS numbers; the interval averages (columns 7 to 9)
+ * may be empty, as in the first row, or nan (as earlier versions wrote). */
 static int check_row(const char *path, long line, char *text, char *why, size_t size)
 {
     char *p = text;
@@ -123,7 +124,8 @@ static int check_row(const char *path, long line, char *text, char *why, size_t 
         char *end = NULL;
         double v = strtod(p, &end);
         long col = (long)(p - text) + 1;
-        if (end == p || (!isfinite(v) && !(c >= 6 && c <= 8 && isnan(v))))
+        int average = c >= 6 && c <= 8, empty = end == p && average && *p == ','; /* no interval yet */
+        if (!empty && (end == p || (!isfinite(v) && !(average && isnan(v)))))
             return snprintf(why, size, "%s:%ld:%ld: column %d is not a number (expected %d comma-separated "
                             "numbers, as carom run --series writes)", path, line, col, c + 1, SERIES_COLUMNS), -1;
         if (c < SERIES_COLUMNS - 1 && *end != ',')
@@ -261,7 +263,7 @@ static void write_terminal(FILE *g, const char *output, const char *temporary)
 static void write_series_script(FILE *g, const plot_request *r)
 {
     fprintf(g, "set datafile separator ','\nset datafile missing 'nan'\nset xlabel 'time'\n");
-    fprintf(g, "set title \"%s\" noenhanced\n", r->input);
+    fprintf(g, "set title '%s' noenhanced\n", r->input); /* single quotes: no escapes, and quoted_ok has no ' */
     const char *data = r->input;
     switch (r->what) {
     case WHAT_TEMPERATURE:
@@ -285,7 +287,7 @@ static void write_series_script(FILE *g, const plot_request *r)
 
 static void write_speeds_script(FILE *g, const plot_request *r, const speeds *s, const char *histogram)
 {
-    fprintf(g, "set title \"%s: speeds against Maxwell at kT = %.6g\" noenhanced\n", r->input, s->kT);
+    fprintf(g, "set title '%s: speeds against Maxwell at kT = %.6g' noenhanced\n", r->input, s->kT);
     fprintf(g, "set xlabel 'speed'\nset ylabel 'probability density'\nset style fill solid 0.4\n");
     fprintf(g, "m = %.17g; kT = %.17g\n", s->mass, s->kT);
     if (s->dim == 2) fprintf(g, "f(v) = m * v / kT * exp(-m * v * v / (2 * kT))\n");
@@ -296,7 +298,7 @@ static void write_speeds_script(FILE *g, const plot_request *r, const speeds *s,
 
 static void write_rates_script(FILE *g, const plot_request *r, const char *data)
 {
-    fprintf(g, "set title \"%s: collisions per unit time\" noenhanced\n", r->input);
+    fprintf(g, "set title '%s: collisions per unit time' noenhanced\n", r->input);
     fprintf(g, "set xlabel 'time'\nset ylabel 'collisions per unit time'\nset yrange [0:*]\n");
     fprintf(g, "plot '%s' using 1:2 with histeps lw 2 title 'pair', '' using 1:3 with histeps title 'wall'\n", data);
 }

@@ -2,6 +2,7 @@
  * read back exactly), and a one-line progress bar redrawn on standard error. */
 #define _POSIX_C_SOURCE 200809L
 #include "report.h"
+#include "json_text.h"
 
 #include <math.h>
 #include <time.h>
@@ -23,13 +24,9 @@ static void json_number(FILE *out, const char *key, double value, const char *af
 
 static void json_text(FILE *out, const char *key, const char *value)
 {
-    fprintf(out, "  \"%s\": \"", key);
-    for (const char *c = value ? value : ""; *c; c++) {
-        if (*c == '"' || *c == '\\') fprintf(out, "\\%c", *c);
-        else if ((unsigned char)*c < 0x20) fprintf(out, "\\u%04x", (unsigned)(unsigned char)*c);
-        else fputc(*c, out);
-    }
-    fprintf(out, "\",\n");
+    fprintf(out, "  \"%s\": ", key);
+    json_write_text(out, value);
+    fprintf(out, ",\n");
 }
 
 int report_stats_json(FILE *out, const carom_world *w, const session *s, double wall_seconds,

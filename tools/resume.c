@@ -1,8 +1,10 @@
 /* resume.c — copies the part of a trajectory or event log that a checkpoint
  * covers (resume.h). The checkpoint says how much that is: the number of
- * frames its run had written, and its clock for the event log. Lines are read with getline(3), so their length is not limited. */
+ * frames its run had written, and its clock for the event log. Lines are
+ * read through textline.h: a line longer than TEXTLINE_LIMIT is refused. */
 #define _POSIX_C_SOURCE 200809L
 #include "resume.h"
+#include "textline.h"
 
 #include <errno.h>
 #include <math.h>
@@ -14,6 +16,7 @@ typedef struct copier {
     const char *path;
     char *line;
     size_t capacity;
+    size_t length;  /* of the line read last, its '\n' included */
     int64_t number; /* lines read */
     char *error;
     size_t error_size;
@@ -25,24 +28,48 @@ static int fail(copier *c, const char *what)
     return -1;
 }
 
+/* Reads the next line: 1, 0 at the end of the file, or -1 with a message. */
+static int next_line(copier *c)
+{
+    errno = 0;
+    ssize_t n = textline_read(c->in, &c->line, &c->capacity, TEXTLINE_LIMIT);
+    if (n == TEXTLINE_END) return 0;
+    c->number++;
+    if (n == TEXTLINE_TOO_LONG) {
+        char what[200];
+        snprintf(what, sizeof what, "a line longer than %d bytes (expected a carom file)", (int)TEXTLINE_LIMIT);
+        return fail(c, what);
+    }
+    if (n < 0) {
+        char what[200];
+        snprintf(what, sizeof what, "cannot read (%s)", strerror(errno));
+        return fail(c, what);
+    }
+    c->length = (size_t)n;
+    return 1;
+}
+
+static int write_line(copier *c)
+{
+    return fwrite(c->line, 1, c->length, c->out) == c->length ? 0 : fail(c, "cannot copy the line");
+}
+
 /* Reads the next line and copies it to out. 0, or -1 with a message at the end of the file. */
 static int copy_line(copier *c, const char *expected)
 {
-    errno = 0;
-    if (getline(&c->line, &c->capacity, c->in) < 0) {
+    int got = next_line(c);
+    if (got < 0) return -1;
+    if (got == 0) {
         char what[200];
-        if (errno) snprintf(what, sizeof what, "cannot read (%s)", strerror(errno));
-        else snprintf(what, sizeof what, "the file ends (expected %s)", expected);
+        snprintf(what, sizeof what, "the file ends (expected %s)", expected);
         return fail(c, what);
     }
-    c->number++;
-    if (fputs(c->line, c->out) == EOF) return fail(c, "cannot copy the line");
-    return 0;
+    return write_line(c);
 }
 
 static int open_copier(copier *c, const char *path, FILE *out, char *error, size_t error_size)
 {
-    *c = (copier){fopen(path, "r"), out, path, NULL, 0, 0, error, error_size};
+    *c = (copier){.in = fopen(path, "r"), .out = out, .path = path, .error = error, .error_size = error_size};
     if (c->in) return 0;
     snprintf(error, error_size, "%s: cannot open the file this restart continues (%s)", path, strerror(errno));
     return -1;
@@ -104,19 +131,15 @@ int resume_event_log(const char *path, double until, FILE *out, double *last_tim
     if (strncmp(c.line, "time,kind,i,j", 13) != 0)
         return close_copier(&c, fail(&c, "not a carom event log (expected the header time,kind,i,j)"));
     for (;;) {
-        errno = 0;
-        if (getline(&c.line, &c.capacity, c.in) < 0) {
-            if (!errno) return close_copier(&c, 0);
-            return close_copier(&c, fail(&c, "cannot read the event log"));
-        }
-        c.number++;
-        if (c.line[strlen(c.line) - 1] != '\n') return close_copier(&c, 0); /* cut short after the checkpoint */
+        int got = next_line(&c);
+        if (got <= 0) return close_copier(&c, got);
+        if (c.line[c.length - 1] != '\n') return close_copier(&c, 0); /* cut short after the checkpoint */
         char *end;
         double time = strtod(c.line, &end);
         if (end == c.line || *end != ',') return close_copier(&c, fail(&c, "a line without a time (expected time,kind,i,j)"));
         if (time > until) return close_copier(&c, 0); /* written after the checkpoint: this run writes it again */
         if (time < *last_time) return close_copier(&c, fail(&c, "times out of order (expected a carom event log)"));
-        if (fputs(c.line, c.out) == EOF) return close_copier(&c, fail(&c, "cannot copy the line"));
+        if (write_line(&c) != 0) return close_copier(&c, -1);
         *last_time = time;
     }
 }

@@ -23,6 +23,7 @@
 #include "runner.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,6 +178,12 @@ static int set_schedules(runner *r)
                  "(expected a larger output.every or --every)", s->every, now);
         return failure(r, why);
     }
+    if (s->trajectory && isfinite(s->until) && (s->until - now) / s->every >= (double)INT_MAX) {
+        snprintf(why, sizeof why, "the trajectory would take more than %d frames, one every %.17g from t = %.17g "
+                 "to %.17g (expected a larger output.every or --every, or an earlier end)", INT_MAX - 1, s->every,
+                 now, s->until);
+        return failure(r, why);
+    }
     if (wants_checkpoints(s) && !(now + s->checkpoint_every > now)) {
         snprintf(why, sizeof why, "the checkpoint interval %.17g cannot advance the clock from t = %.17g",
                  s->checkpoint_every, now);
@@ -199,20 +206,58 @@ static int set_schedules(runner *r)
 
 /* ---- opening: checks first, then the streams (continued on a restart) ------ */
 
+enum { MOST_OUTPUTS = 6 + ANALYSIS_FILES };
+
+/* Every output the run writes, with what it is. Returns how many. */
+static int list_outputs(const runner *r, const char *path[MOST_OUTPUTS], const char *name[MOST_OUTPUTS])
+{
+    const char *fixed[] = {r->s.trajectory, r->s.events_log, r->s.stats, r->s.checkpoint, r->series_path,
+                           r->movie_path};
+    const char *fixed_name[] = {"the trajectory", "the event log", "the statistics", "the checkpoint",
+                                "the series", "the movie"};
+    int n = 0;
+    for (int k = 0; k < 6; k++)
+        if (fixed[k] && fixed[k][0]) path[n] = fixed[k], name[n++] = fixed_name[k];
+    for (int f = 0; r->analysis && f < ANALYSIS_FILES; f++)
+        if (r->analysis->paths[f]) path[n] = r->analysis->paths[f], name[n++] = "an analysis file";
+    return n;
+}
+
+/* Every output can be written, no two name one file, and none names a file
+ * the run reads (a restart's own checkpoint and trajectory excepted: it
+ * continues them, and is not an input here). */
 static int check_paths(runner *r)
 {
-    const char *paths[] = {r->s.trajectory, r->s.events_log, r->s.stats, r->s.checkpoint};
-    const char *names[] = {"the trajectory", "the event log", "the statistics", "the checkpoint"};
+    const char *path[MOST_OUTPUTS], *name[MOST_OUTPUTS];
+    int n = list_outputs(r, path, name);
     char why[RUNNER_MESSAGE_SIZE];
-    for (int k = 0; k < 4; k++) {
-        if (paths[k] && outfile_check(paths[k], why, sizeof why) != 0) return failure(r, why);
+    for (int k = 0; k < n; k++) {
+        if (outfile_check(path[k], why, sizeof why) != 0) return failure(r, why);
         for (int j = 0; j < k; j++)
-            if (paths[k] && paths[j] && outfile_same(paths[k], paths[j])) {
-                snprintf(why, sizeof why, "%s: named for both %s and %s (expected one file each)", paths[k],
-                         names[j], names[k]);
+            if (outfile_same(path[k], path[j])) {
+                snprintf(why, sizeof why, "%s: named for both %s and %s (expected one file each)", path[k],
+                         name[j], name[k]);
+                return failure(r, why);
+            }
+        for (int i = 0; i < r->input_count; i++)
+            if (outfile_same(path[k], r->inputs[i])) {
+                snprintf(why, sizeof why, "%s: named for %s, but the run reads it (%s; expected an output "
+                         "apart from the run's inputs)", path[k], name[k], r->inputs[i]);
                 return failure(r, why);
             }
     }
+    return 0;
+}
+
+int runner_add_input(runner *r, const char *path)
+{
+    if (!path || !path[0]) return 0;
+    char **grown = realloc(r->inputs, ((size_t)r->input_count + 1) * sizeof *grown);
+    if (!grown) return -1;
+    r->inputs = grown;
+    size_t length = strlen(path) + 1;
+    if (!(r->inputs[r->input_count] = malloc(length))) return -1;
+    memcpy(r->inputs[r->input_count++], path, length);
     return 0;
 }
 
@@ -301,6 +346,12 @@ int runner_prepare(runner *r)
 
 static int write_frame(runner *r)
 {
+    if (r->s.frames_written >= INT_MAX - 1) {
+        char why[RUNNER_MESSAGE_SIZE];
+        snprintf(why, sizeof why, "%s: holds %d frames, the most a trajectory can (expected a larger "
+                 "output.every or --every)", r->s.trajectory, r->s.frames_written);
+        return failure(r, why);
+    }
     if (xyz_write_frame(r->trajectory.stream, r->world, r->dim, r->box, r->periodic, r->s.species) != 0 && !r->trajectory.error)
         r->trajectory.error = errno ? errno : EIO;
     char why[RUNNER_MESSAGE_SIZE];
@@ -615,4 +666,8 @@ void runner_free(runner *r)
     free(r->resumed.trajectory);
     free(r->resumed.events_log);
     r->resumed.trajectory = r->resumed.events_log = NULL;
+    for (int i = 0; i < r->input_count; i++) free(r->inputs[i]);
+    free(r->inputs);
+    r->inputs = NULL;
+    r->input_count = 0;
 }

@@ -63,8 +63,19 @@ typedef struct runner {
     analysis *analysis;    /* opened from it once the run's settings are known (NULL: none) */
     double wall_started;
     int64_t events_before;
+    /* Outputs opened apart from the runner, and the files the run reads
+     * (the scenario, its body files, the controls): runner_prepare checks
+     * that no two outputs name one file and that no output names an input.
+     * The inputs are owned (runner_add_input). */
+    const char *series_path, *movie_path;
+    char **inputs;
+    int input_count;
     char message[RUNNER_MESSAGE_SIZE];
 } runner;
+
+/* Notes that the run reads path (an input no output may replace).
+ * 0, or -1 out of memory. */
+int runner_add_input(runner *r, const char *path);
 
 /* Checks every output path, sets up the schedules and opens the trajectory
  * and event log (copying what a restart continues). Returns 0, or -1 with a

@@ -1219,10 +1219,15 @@ static int read_run(reader *r, const yaml_node_t *node, scenario *s)
     if (read_compress(&run, s)) return -1;
     get_mark(&run, "controls", &s->controls_mark);
     get_mark(&run, "window", &s->window_mark);
+    scenario_mark equilibrate_mark = {0, 0};
+    get_mark(&run, "equilibrate", &equilibrate_mark);
     if (get_number(&run, "until", POSITIVE, &s->until) || get_count(&run, "events", &s->events) ||
         get_number(&run, "equilibrate", POSITIVE, &s->equilibrate) ||
         get_number(&run, "window", POSITIVE, &s->window) || get_text(&run, "controls", &s->controls))
         return -1;
+    if (s->equilibrate > 0.0 && !(s->equilibrate < s->until)) /* --until may move the end: runner.c checks again */
+        return fail_at(r, equilibrate_mark, "run.equilibrate %.17g is not before run.until %.17g (expected the "
+                       "measuring window to start before the run ends)", s->equilibrate, s->until);
     if (s->controls && !(s->window > 0.0))
         return fail_at(r, s->controls_mark,
                        "run.controls is applied at window starts, but run has no window (expected "

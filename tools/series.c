@@ -7,7 +7,8 @@
  * int T dt, so the interval's averages are (a2 W2 - a1 W1) / (W2 - W1)
  * exactly, without resetting the run's own statistics. Where the window was
  * reset between two rows (the scenario's equilibrate time), the interval
- * is the part since the reset. */
+ * is the part since the reset. The first row's interval has no length, so
+ * its three averages are left empty (a missing value in CSV), not NaN. */
 #include "series.h"
 
 #include <math.h>
@@ -27,17 +28,25 @@ static double interval(double now, double w2, double then, double w1)
     return (now * w2 - then * w1) / (w2 - w1);
 }
 
+/* ",value", or "," alone for an average over no time. */
+static void write_average(FILE *out, double value)
+{
+    if (isnan(value)) fputc(',', out);
+    else fprintf(out, ",%.17g", value);
+}
+
 static void write_row(series *s, const carom_stats *now, int first)
 {
     const carom_stats *was = &s->last;
     double w1 = first ? now->window : was->window, w2 = now->window;
-    fprintf(s->out.stream, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%lld,%lld\n", now->time,
-            now->kinetic_energy, now->potential_energy, now->rotational_energy,
-            now->kinetic_energy + now->potential_energy + now->rotational_energy, now->temperature,
-            interval(now->mean_temperature, w2, was->mean_temperature, w1),
-            interval(now->pressure, w2, was->pressure, w1),
-            interval(now->collision_rate, w2, was->collision_rate, w1), (long long)now->pair_events,
-            (long long)now->wall_events);
+    FILE *out = s->out.stream;
+    fprintf(out, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", now->time, now->kinetic_energy, now->potential_energy,
+            now->rotational_energy, now->kinetic_energy + now->potential_energy + now->rotational_energy,
+            now->temperature);
+    write_average(out, interval(now->mean_temperature, w2, was->mean_temperature, w1));
+    write_average(out, interval(now->pressure, w2, was->pressure, w1));
+    write_average(out, interval(now->collision_rate, w2, was->collision_rate, w1));
+    fprintf(out, ",%lld,%lld\n", (long long)now->pair_events, (long long)now->wall_events);
     s->last = *now;
     s->rows++;
 }

@@ -41,6 +41,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "steer_cli.h"
+#include "json_text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -778,21 +779,6 @@ static void print_figures(const steer_run *r)
         printf("time to cross      never (no body's clearance fell to a tenth of its start)\n");
 }
 
-/* A JSON string: quotes, backslashes and control characters escaped. */
-static void json_string(FILE *out, const char *text)
-{
-    fputc('"', out);
-    for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            fprintf(out, "\\%c", *c);
-        else if (*c < 0x20)
-            fprintf(out, "\\u%04x", *c);
-        else
-            fputc(*c, out);
-    }
-    fputc('"', out);
-}
-
 static void write_json(FILE *out, const void *data)
 {
     const steer_run *r = data;
@@ -800,11 +786,11 @@ static void write_json(FILE *out, const void *data)
     const carom_filter_def *f = &r->bodies[0].filter;
     fprintf(out, "{\n  \"scenario\": ");
     if (r->has_scenario)
-        json_string(out, r->s.path), fprintf(out, ",\n");
+        json_write_text(out, r->s.path), fprintf(out, ",\n");
     else
         fprintf(out, "null,\n");
     fprintf(out, "  \"player\": ");
-    json_string(out, player_text(r));
+    json_write_text(out, player_text(r));
     fprintf(out, ",\n  \"law\": \"%s\",\n", law_names[f->law]);
     fprintf(out, "  \"filtered\": \"%s\",\n", r->o.at_window_starts ? "window_starts" : "world");
     fprintf(out, "  \"max_acceleration\": %.17g,\n  \"safety\": %.17g,\n", f->max_acceleration, f->safety);

@@ -87,6 +87,16 @@ static int init_structure_factor(structure *s, const char *where, char *why, siz
 {
     const structure_def *d = &s->def;
     int widest = 0;
+    double box_of_vectors = 1.0; /* the lattice points of the box that holds the sphere of radius max */
+    for (int a = 0; a < d->dim; a++) box_of_vectors *= 2.0 * floor(d->sk_max * d->side[a] / (2.0 * PI)) + 1.0;
+    /* The sphere fills more than a quarter of that box (pi / 6 of it in 3D,
+     * less a few points near its edge), and half of it is listed: past
+     * eight times the cap the count is surely over it, and listing it
+     * would take as long as the box is large. */
+    if (!(box_of_vectors <= 8.0 * MAX_WAVEVECTORS))
+        return snprintf(why, why_size, "%s.max = %g takes over %d wavevectors, each a sum over every body at "
+                        "every sample (expected at most %d: a smaller max)", where, d->sk_max, MAX_WAVEVECTORS,
+                        MAX_WAVEVECTORS), -1;
     for (int a = 0; a < d->dim; a++) {
         s->n_max[a] = (int)floor(d->sk_max * d->side[a] / (2.0 * PI));
         if (s->n_max[a] > widest) widest = s->n_max[a];

@@ -12,6 +12,15 @@
 
 enum { DRAWS = 64 };
 
+/* A world takes velocity components of 0 or CAROM_SCALE_MIN to
+ * CAROM_SCALE_MAX in size. A normal draw from a 53-bit uniform stays within
+ * 8.6 standard deviations, so a spread of at most a tenth of the top keeps
+ * every draw below it; a component that lands below the bottom is taken as 0. */
+static const double SPREAD_MAX = CAROM_SCALE_MAX / 10.0, COMPONENT_MIN = CAROM_SCALE_MIN;
+/* Events per unit time over all free bodies: above this the gaps between
+ * them are below 1e-300 and lose their digits. */
+static const double TOTAL_RATE_MAX = 1e300;
+
 const char *thermostat_name(thermostat_kind kind)
 {
     static const char *names[] = {"none", "andersen", "rescale", "drive"};
@@ -37,6 +46,36 @@ static double gap(thermostat *t, const carom_world *world)
     if (t->free_count == 0) t->free_count = free_bodies(world);
     double total = t->rate * (double)t->free_count;
     return -log(1.0 - carom_rng_uniform(&t->rng)) / total;
+}
+
+/* The smallest mass of a free body (INFINITY with none). */
+static double lightest_free(const carom_world *world)
+{
+    double lightest = INFINITY;
+    for (int32_t j = 0, n = carom_world_body_count(world); j < n; j++) {
+        carom_body_state s;
+        if (carom_world_get_body(world, j, &s) == CAROM_OK && isfinite(s.mass) && s.mass < lightest) lightest = s.mass;
+    }
+    return lightest;
+}
+
+int thermostat_check(const thermostat *t, const carom_world *world, char *why, size_t why_size)
+{
+    if (t->kind == THERMOSTAT_NONE) return 0;
+    int32_t free_count = free_bodies(world);
+    if (t->kind != THERMOSTAT_RESCALE && !(t->rate * (double)free_count <= TOTAL_RATE_MAX))
+        return snprintf(why, why_size, "thermostat: rate %g on %d free bodies gives %g events a unit of time "
+                        "(expected at most %g in all)", t->rate, (int)free_count, t->rate * (double)free_count,
+                        TOTAL_RATE_MAX), -1;
+    if (t->kind == THERMOSTAT_DRIVE)
+        return t->kick <= SPREAD_MAX ? 0 : (snprintf(why, why_size, "thermostat: kick %g: expected at most %g "
+                                                     "(velocities are limited to 1e75)", t->kick, SPREAD_MAX), -1);
+    double lightest = lightest_free(world), spread = sqrt(t->temperature / lightest);
+    if (free_count > 0 && !(spread <= SPREAD_MAX))
+        return snprintf(why, why_size, "thermostat: temperature %g gives the lightest free body (mass %g) a "
+                        "velocity spread sqrt(T / m) = %g (expected at most %g: velocities are limited to 1e75)",
+                        t->temperature, lightest, spread, SPREAD_MAX), -1;
+    return 0;
 }
 
 int thermostat_start(thermostat *t, const carom_world *world, uint64_t seed, char *why, size_t why_size)
@@ -88,6 +127,9 @@ static int act_on_one(thermostat *t, carom_world *world, char *why, size_t why_s
     } else {
         v = (carom_vec){s.velocity.x + t->kick * z0, s.velocity.y + t->kick * z1, s.velocity.z + t->kick * z2};
     }
+    if (fabs(v.x) < COMPONENT_MIN) v.x = 0.0;
+    if (fabs(v.y) < COMPONENT_MIN) v.y = 0.0;
+    if (fabs(v.z) < COMPONENT_MIN) v.z = 0.0;
     return set_velocity(world, body, v, why, why_size);
 }
 
@@ -107,19 +149,48 @@ static int rescale(thermostat *t, carom_world *world, char *why, size_t why_size
     return 0;
 }
 
+/* The rescaling after now: origin + k every for the least k >= index past
+ * now (the times grow with k), as a loop over k would find it. k is found by
+ * division, then moved a step at a time for rounding; a few steps always do
+ * unless the clock cannot tell neighbouring k apart, and then 0 is returned
+ * (the times would not advance). */
+static int next_rescale(thermostat *t, double now)
+{
+    double k = floor((now - t->origin) / t->every) + 1.0;
+    if (!(k >= (double)t->index)) k = (double)t->index;
+    for (int step = 0; step < 4 && k - 1.0 >= (double)t->index && t->origin + (k - 1.0) * t->every > now; step++)
+        k -= 1.0;
+    for (int step = 0; step < 4 && !(t->origin + k * t->every > now); step++) k += 1.0;
+    int found = t->origin + k * t->every > now &&
+                !(k - 1.0 >= (double)t->index && t->origin + (k - 1.0) * t->every > now) && k < 9.2e18;
+    t->index = found ? (int64_t)k : t->index;
+    t->next = found ? t->origin + k * t->every : t->next;
+    return found;
+}
+
+/* An event time that did not pass the last one: the clock cannot tell the
+ * events apart, and the loop would never end. */
+static int unresolved(const thermostat *t, double now, char *why, size_t why_size)
+{
+    return snprintf(why, why_size, "thermostat: at t = %.17g its events come closer together than the clock can "
+                    "resolve (expected a smaller %s)", now, t->kind == THERMOSTAT_RESCALE ? "time, or a longer "
+                    "rescale.every" : "rate"), -1;
+}
+
 int thermostat_apply(thermostat *t, carom_world *world, char *why, size_t why_size)
 {
     double now = carom_world_time(world);
     while (t->kind != THERMOSTAT_NONE && t->next <= now) {
+        double last = t->next;
         if (t->kind == THERMOSTAT_RESCALE) {
             if (rescale(t, world, why, why_size) != 0) return -1;
-            while (t->origin + (double)t->index * t->every <= now) t->index++;
-            t->next = t->origin + (double)t->index * t->every;
+            if (!next_rescale(t, now)) return unresolved(t, now, why, why_size);
         } else {
             if (act_on_one(t, world, why, why_size) != 0) return -1;
             t->next += gap(t, world);
         }
         t->events++;
+        if (!(t->next > last)) return unresolved(t, now, why, why_size);
     }
     return 0;
 }

@@ -39,6 +39,12 @@ typedef struct thermostat {
     int32_t free_count;   /* free bodies (0: to be counted; not kept in checkpoints) */
 } thermostat;
 
+/* Whether t's settings suit world's free bodies: a total rate of at most
+ * 1e300 events a unit of time, and draws within the velocities the library
+ * takes (a spread sqrt(T / m) or a kick of at most 1e74). Returns 0, or -1
+ * with a message. */
+int thermostat_check(const thermostat *t, const carom_world *world, char *why, size_t why_size);
+
 /* Starts the thermostat t (settings filled in) on world now, seeded by seed.
  * Returns 0, or -1 with a message (no free body to act on). */
 int thermostat_start(thermostat *t, const carom_world *world, uint64_t seed, char *why, size_t why_size);

@@ -28,6 +28,7 @@
  * place where one is missing). */
 #define _POSIX_C_SOURCE 200809L
 #include "xyz.h"
+#include "textline.h"
 
 #include <errno.h>
 #include <math.h>
@@ -209,11 +210,12 @@ static int fail(const reader *r, long long line, size_t at, const char *format, 
 static int read_line(reader *r)
 {
     errno = 0;
-    ssize_t n = getline(&r->line, &r->capacity, r->file);
-    if (n < 0) {
-        if (ferror(r->file)) return fail(r, r->number + 1, 0, "cannot read (%s)", strerror(errno));
-        return 0;
-    }
+    ssize_t n = textline_read(r->file, &r->line, &r->capacity, TEXTLINE_LIMIT);
+    if (n == TEXTLINE_TOO_LONG)
+        return fail(r, r->number + 1, 0, "a line longer than %d bytes (expected an XYZ line: a count, a comment, "
+                    "or a body)", (int)TEXTLINE_LIMIT);
+    if (n < 0) return fail(r, r->number + 1, 0, "cannot read (%s)", strerror(errno));
+    if (n == TEXTLINE_END) return 0;
     r->number++;
     while (n > 0 && (r->line[n - 1] == '\n' || r->line[n - 1] == '\r')) n--;
     r->line[n] = '\0';

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# test_hostile.sh — `carom run` fed what a user trying to break it would feed
+# it (found in the sweep of 2026-11-29), one case for each class of defect:
+# numbers that made a loop endless (a thermostat rate whose total overflows,
+# a structure factor over too many wavevectors, more frames than a trajectory
+# can count), files with no line end (/dev/zero as a body file or controls),
+# values the library would only refuse mid-run (controls, thermostat draws),
+# outputs that named one file twice or an input, NaN in a series, a file
+# name at the longest a folder takes, a scenario name that is not UTF-8 in
+# the statistics, gnuplot titles from file names, and timeout(1)'s two
+# SIGTERMs. Each refusal must name its place and leave nothing written.
+#
+# usage: test_hostile.sh CAROM
+carom=$1
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/testlib.sh"
+cd "$work" || exit 1
+
+scenario() { # scenario FILE EXTRA_YAML...: a small periodic 2D gas with the extra lines
+  local file=$1
+  shift
+  {
+    echo "seed: 3"
+    echo "world: {dim: 2, box: [10, 10], boundary: periodic}"
+    echo "bodies: [{count: 5, radius: 0.5, velocity: {temperature: 1.0}}]"
+    printf '%s\n' "$@"
+  } >"$file"
+}
+
+# refused NAME EXPECTED ARGS...: carom ARGS exits 1 within 20 s with EXPECTED
+# in its one line, and leaves no file but the scenarios in the folder.
+refused() {
+  local name=$1 expected=$2 out status left
+  shift 2
+  out=$(timeout 20 "$carom" "$@" 2>&1); status=$?
+  left=$(find . -maxdepth 1 -type f ! -name '*.yaml' ! -name '*.csv.in' | sort | tr '\n' ' ')
+  if [ $status -ne 1 ] || [[ $out != *"$expected"* ]] || [ -n "$left" ]; then
+    fail "$name" "status $status, left '$left': $out"
+  else
+    pass "$name"
+  fi
+  find . -maxdepth 1 -type f ! -name '*.yaml' ! -name '*.csv.in' -delete
+}
+
+# ---- loops that could not end --------------------------------------------------
+scenario rate.yaml "run: {until: 2}" "thermostat: {andersen: {temperature: 1, rate: 5e307}}" \
+  "output: {trajectory: r.xyz, stats: r.json}"
+refused "a thermostat rate whose total overflows" "rate.yaml:5:13: thermostat: rate 5e+307 on 5 free bodies" \
+  run rate.yaml --quiet
+scenario kick.yaml "run: {until: 2}" "thermostat: {drive: {kick: 1e308, rate: 1}}" "output: {stats: k.json}"
+refused "a kick past the velocities a world takes" "kick.yaml:5:13: thermostat: kick 1e+308" run kick.yaml --quiet
+scenario hot.yaml "run: {until: 2}" "thermostat: {andersen: {temperature: 1e308, rate: 1}}" "output: {stats: h.json}"
+refused "a bath temperature past the velocities a world takes" "hot.yaml:5:13: thermostat: temperature 1e+308" \
+  run hot.yaml --quiet
+scenario sk.yaml "run: {until: 2}" "analysis: {output: an, structure_factor: {max: 1e6}}" "output: {stats: s.json}"
+refused "a structure factor over 10^13 wavevectors" "takes over 20000 wavevectors" run sk.yaml --quiet
+scenario frames.yaml "run: {until: 2}" "output: {every: 1e-308, trajectory: f.xyz}"
+refused "more frames than a trajectory counts" "would take more than 2147483646 frames" run frames.yaml --quiet
+
+# ---- files without line ends -----------------------------------------------------
+scenario zero.yaml "run: {until: 2}"
+sed -i 's|bodies: .*|bodies: [{file: /dev/zero}]|' zero.yaml
+refused "/dev/zero as a body file" "/dev/zero:1:1: a line longer than 1048576 bytes" run zero.yaml --quiet
+scenario zc.yaml "run: {until: 2, window: 0.5, controls: /dev/zero}" "output: {stats: z.json}"
+refused "/dev/zero as controls" "/dev/zero:1: a line longer than 1048576 bytes" run zc.yaml --quiet
+
+# ---- values refused before the run, at their place ----------------------------------
+printf 'time,body,ax,ay\n0,0,2,0\n1,0,1e-80,0\n' >tiny.csv.in
+scenario ctl.yaml "run: {until: 2, window: 0.5, controls: tiny.csv.in}" "output: {trajectory: c.xyz, stats: c.json}"
+refused "an acceleration below the world's range in controls" "tiny.csv.in:3:5: ax = 1e-80" run ctl.yaml --quiet
+
+# ---- outputs apart from each other and from the inputs ---------------------------------
+scenario two.yaml "run: {until: 2}"
+refused "checkpoint and series on one file" "named for both the checkpoint and the series" \
+  run two.yaml --quiet --checkpoint a.out --series a.out
+refused "statistics over the scenario" "named for the statistics, but the run reads it" \
+  run two.yaml --quiet --stats two.yaml
+scenario an.yaml "run: {until: 2}" "analysis: {output: v, flights: {bins: 10}}" "output: {stats: v.json}"
+refused "the analysis summary over the statistics" "named for both the statistics and an analysis file" \
+  run an.yaml --quiet
+
+# ---- no NaN in a series; its first row's averages are empty ------------------------------
+if "$carom" run two.yaml --quiet --series s.csv --every 0.5 && [ "$(sed -n 2p s.csv | cut -d, -f7-9)" = ",," ] &&
+   ! grep -qi nan s.csv && [ "$(wc -l <s.csv)" -eq 6 ] && "$carom" plot s.csv --what pressure -o p.svg; then
+  pass "a series without NaN, plotted"
+else
+  fail "a series without NaN" "$(sed -n 2p s.csv 2>/dev/null)"
+fi
+rm -f s.csv p.svg
+
+# ---- names ------------------------------------------------------------------------
+long=$(printf 'a%.0s' $(seq 250)).json
+if "$carom" run two.yaml --quiet --stats "$long" && [ -s "$long" ]; then pass "an output name of 255 bytes"
+else fail "an output name of 255 bytes" "not written"; fi
+rm -f "$long"
+odd=$'\xff\xfe.yaml'
+cp two.yaml "$odd"
+if "$carom" run "$odd" --quiet --stats odd.json &&
+   python3 -c 'import json, sys; d = json.load(open("odd.json")); sys.exit(d["scenario"] != "\ufffd\ufffd.yaml")'; then
+  pass "a scenario name that is not UTF-8, in valid JSON"
+else
+  fail "a scenario name that is not UTF-8" "$(head -c 300 odd.json 2>/dev/null)"
+fi
+rm -f "$odd" odd.json
+quote='q"u;system("touch pwned").csv'
+if "$carom" run two.yaml --quiet --series "$quote" && "$carom" plot "$quote" -o q.png && [ -s q.png ] && [ ! -e pwned ]; then
+  pass "a series named with quotes, plotted without running its name"
+else
+  fail "a series named with quotes" "$(ls)"
+fi
+rm -f "$quote" q.png pwned
+
+# ---- timeout(1): SIGTERM to carom and its group, one request --------------------------------
+scenario long.yaml "world: {dim: 2, box: [10, 10], boundary: walls}" "run: {until: 1e6}" \
+  "output: {every: 0.5, trajectory: l.xyz, stats: l.json}"
+sed -i '2d' long.yaml
+timeout 1 "$carom" run long.yaml --quiet 2>/dev/null; status=$?
+temporaries=$(find . -name 'l.*.??????' | wc -l)
+if [ $status -eq 124 ] && [ "$(json_text l.json status)" = interrupted ] && [ "$temporaries" -eq 0 ] &&
+   [ "$(head -1 l.xyz)" = 5 ]; then
+  pass "timeout's two SIGTERMs: one clean stop"
+else
+  fail "timeout's two SIGTERMs" "status $status, $temporaries temporaries, $(json_text l.json status 2>/dev/null)"
+fi
+finish
