@@ -110,6 +110,51 @@ else
 fi
 rm -f "$quote" q.png pwned
 
+# ---- plot and render ----------------------------------------------------------------
+"$carom" run two.yaml --quiet --series s.csv --every 0.5
+touch target.png && chmod 600 target.png && ln -s target.png link.png
+if "$carom" plot s.csv -o link.png && [ -L link.png ] && [ -s target.png ] &&
+   [ "$(stat -c %a target.png)" = 600 ] && python3 "$here/png_probe.py" size target.png >/dev/null; then
+  pass "a plot through a symbolic link: the link kept, the target's mode kept"
+else
+  fail "a plot through a symbolic link" "$(ls -l link.png target.png 2>&1 | tr '\n' ' ')"
+fi
+rm -f s.csv link.png target.png
+printf '1\nLattice="10 0 0 0 10 0 0 0 1" Properties=species:S:1:pos:R:3:radius:R:1 Time=0\nA 5 5 0 1e40\n' >huge.xyz
+if timeout 20 "$carom" render huge.xyz -o huge.png && [ -s huge.png ]; then pass "a body of radius 1e40, drawn"
+else fail "a body of radius 1e40" "status $?"; fi
+rm -f huge.xyz huge.png
+
+# ---- a restart from damaged files ------------------------------------------------------
+scenario walls.yaml "run: {until: 2}" "output: {every: 0.1, trajectory: w.xyz, events: w.csv, checkpoint: w.ckpt}"
+sed -i 's/boundary: periodic/boundary: walls/; s/count: 5,/count: 40,/' walls.yaml
+"$carom" run walls.yaml --quiet --until 1
+cp w.xyz w.xyz.good
+truncate -s -1 w.xyz
+out=$("$carom" run --restart w.ckpt --until 2 --quiet 2>&1); status=$?
+if [ $status -eq 1 ] && [[ $out == *"w.xyz:"*": the line is cut short"* ]] && cmp -s <(head -c -1 w.xyz.good) w.xyz; then
+  pass "a restart refuses a trajectory cut short, and leaves it as it was"
+else
+  fail "a restart from a trajectory cut short" "status $status: $out"
+fi
+cp w.xyz.good w.xyz
+sed -i '2s/Time=[^ ]*/Time=-1e300/' w.xyz
+out=$(timeout 20 "$carom" run --restart w.ckpt --until 2 --quiet 2>&1); status=$?
+if [ $status -eq 1 ] && [[ $out == *"the first frame is at t = -1"* ]]; then pass "a restart refuses a first frame at -1e300"
+else fail "a restart from a first frame at -1e300" "status $status: $out"; fi
+cp w.xyz.good w.xyz
+sed -i '5s/^[^,]*/nan/' w.csv
+out=$("$carom" run --restart w.ckpt --until 2 --quiet 2>&1); status=$?
+if [ $status -eq 1 ] && [[ $out == *"w.csv:5: a time that is not a number"* ]]; then pass "a restart refuses a NaN time in the event log"
+else fail "a restart from an event log with NaN" "status $status: $out"; fi
+rm -f w.xyz w.xyz.good w.csv w.ckpt
+
+# ---- compare: outputs checked before it runs ------------------------------------------------
+scenario cmp.yaml "run: {until: 1}"
+refused "compare: --json and --csv on one file" "named for both --json and --csv" \
+  compare cmp.yaml --dt 0.01 --json j.out --csv j.out --quiet
+refused "compare: a frame count past llround" "frames to t = 1 (expected at most" compare cmp.yaml --dt 1e-20 --quiet
+
 # ---- timeout(1): SIGTERM to carom and its group, one request --------------------------------
 scenario long.yaml "world: {dim: 2, box: [10, 10], boundary: walls}" "run: {until: 1e6}" \
   "output: {every: 0.5, trajectory: l.xyz, stats: l.json}"

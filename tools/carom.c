@@ -388,6 +388,26 @@ static void on_stop_signal(int signal_number)
     _exit(128 + signal_number);
 }
 
+/* Every command but a run that has started (below): a signal ends it at
+ * once, its temporary files removed (outfile.h), as the default action
+ * would end it without removing them. */
+static void on_signal_before_run(int signal_number)
+{
+    outfile_remove_temporaries();
+    _exit(128 + signal_number);
+}
+
+static void catch_signals_to_clean_up(void)
+{
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_signal_before_run;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, NULL);
+    sigaction(SIGTERM, &action, NULL);
+    sigaction(SIGHUP, &action, NULL);
+}
+
 /* SIGINT and SIGTERM stop the run cleanly (on_stop_signal). A reader that
  * goes away (SIGPIPE) is a failed write like any other, reported and cleaned
  * up, not a silent death. */
@@ -515,6 +535,7 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) return fputs(help_text, stdout), 0;
     if (!strcmp(argv[1], "--version")) return printf("carom %s\n", CAROM_VERSION_STRING), 0;
+    catch_signals_to_clean_up();
     if (!strcmp(argv[1], "run")) return run_command(argc - 2, argv + 2);
     if (!strcmp(argv[1], "compare")) return compare_command(argc - 2, argv + 2);
     if (!strcmp(argv[1], "airhockey")) return airhockey_command(argc - 2, argv + 2);

@@ -190,6 +190,10 @@ typedef struct comparison {
     char message[MESSAGE_SIZE];
 } comparison;
 
+/* The most frames a stepper is asked for: at a microsecond a frame for a
+ * few bodies, a day's work; and far inside what llround can return. */
+static const double MOST_FRAMES = 1e11;
+
 static int64_t frames_for(const comparison *c, double dt) { return (int64_t)llround((c->until - c->t0) / dt); }
 
 static double checkpoint_time(const comparison *c, double dt, int64_t frame) { return c->t0 + (double)frame * dt; }
@@ -527,6 +531,12 @@ static int build(comparison *c)
                -1;
     if (compare_copy_world(c->exact, &c->initial) != 0) return snprintf(c->message, sizeof c->message, "out of memory copying the initial state"), -1;
     c->g = geometry_of(c->exact);
+    for (int d = 0; d < c->o.dt_count; d++) {
+        double frames = (c->until - c->t0) / c->o.dt[d]; /* before llround, which cannot take it past 2^63 */
+        if (!(frames <= MOST_FRAMES))
+            return snprintf(c->message, sizeof c->message, "--dt %g: %.3g frames to t = %g (expected at most %.0e: "
+                            "a larger dt or an earlier --until)", c->o.dt[d], frames, c->until, MOST_FRAMES), -1;
+    }
     for (int d = 0; d < c->o.dt_count; d++)
         if (frames_for(c, c->o.dt[d]) < c->o.checkpoints)
             return snprintf(c->message, sizeof c->message,
@@ -556,6 +566,32 @@ static int write_movie(comparison *c)
     return compare_movie_write(c->initial, c->g.dim, c->g.side, &r, c->message, sizeof c->message);
 }
 
+/* Whether an output goes to standard output ("-"). */
+static int writes_stdout(const compare_options *o)
+{
+    return (o->json && !strcmp(o->json, "-")) || (o->csv && !strcmp(o->csv, "-"));
+}
+
+/* Before anything runs: each output can be written, no two name one file,
+ * and none names the scenario. 0, or -1 with a message. */
+static int check_outputs(const compare_options *o, char *error, size_t size)
+{
+    const char *path[] = {o->json, o->csv, o->movie};
+    const char *name[] = {"--json", "--csv", "--movie"};
+    for (int k = 0; k < 3; k++) {
+        if (!path[k]) continue;
+        if (outfile_check(path[k], error, size) != 0) return -1;
+        for (int j = 0; j < k; j++)
+            if (path[j] && outfile_same(path[k], path[j]))
+                return snprintf(error, size, "%s: named for both %s and %s (expected one file each)", path[k],
+                                name[j], name[k]), -1;
+        if (o->scenario && outfile_same(path[k], o->scenario))
+            return snprintf(error, size, "%s: named for %s, but it is the scenario (expected an output apart "
+                            "from it)", path[k], name[k]), -1;
+    }
+    return 0;
+}
+
 static int compare_run(const compare_options *o)
 {
     comparison *c = calloc(1, sizeof *c);
@@ -570,7 +606,7 @@ static int compare_run(const compare_options *o)
             if (!o->quiet) fprintf(stderr, "carom compare: %s, dt = %g ...\n", method_names[m], o->dt[d]);
             st = run_stepper(c, m, o->dt[d], &c->results[d][m]);
         }
-    if (st == 0) print_table(stdout, c);
+    if (st == 0) print_table(writes_stdout(o) ? stderr : stdout, c); /* standard output holds the file */
     if (st == 0) st = outfile_write(o->json, write_json, c, c->message, sizeof c->message);
     if (st == 0) st = outfile_write(o->csv, write_csv, c, c->message, sizeof c->message);
     if (st == 0 && o->movie) {
@@ -713,6 +749,7 @@ int compare_command(int argc, char **argv)
     int parsed = parse_options(argc, argv, &o, error, sizeof error);
     if (parsed == 1) return fputs(help_text, stdout), 0;
     if (parsed != 0) return usage_error(error);
+    if (check_outputs(&o, error, sizeof error) != 0) return fprintf(stderr, "carom: %s\n", error), 1;
     if (!o.scaling) return compare_run(&o);
     if (scaling_run(&o, error, sizeof error) == 0) return 0;
     fprintf(stderr, "carom: %s\n", error);

@@ -6,9 +6,9 @@
  * (gnuplot would skip it silently), writes gnuplot a script and a data file
  * in a private temporary folder, and starts gnuplot with posix_spawnp on the
  * script's path (no shell, no user text inside a command line; file names
- * enter the script quoted, and names with a quote are refused). gnuplot
- * writes the picture to a temporary name beside the target, renamed when it
- * succeeds.
+ * enter the script in single quotes, which gnuplot reads without escapes,
+ * and names with a single quote are refused). gnuplot draws the picture in
+ * the folder too, and carom copies it to the target through outfile.h.
  *
  * Speeds: with kT = sum m v^2 / (d N) and the mean mass m, Maxwell's speed
  * density is (m v / kT) exp(-m v^2 / 2kT) in 2D and 4 pi v^2 (m / 2 pi kT)^(3/2)
@@ -253,11 +253,11 @@ static int write_rates(const char *path, const event_rate *e)
 
 static int quoted_ok(const char *path) { return !strchr(path, '\'') && !strchr(path, '\n'); }
 
-static void write_terminal(FILE *g, const char *output, const char *temporary)
+static void write_terminal(FILE *g, const char *output, const char *picture)
 {
     if (ends_with(output, ".svg")) fprintf(g, "set terminal svg size 800,600 dynamic\n");
     else fprintf(g, "set terminal pngcairo size 800,600\n");
-    fprintf(g, "set output '%s'\nset grid\nset key top right\n", temporary);
+    fprintf(g, "set output '%s'\nset grid\nset key top right\n", picture);
 }
 
 static void write_series_script(FILE *g, const plot_request *r)
@@ -319,8 +319,30 @@ static int run_gnuplot(const char *script, char *why, size_t size)
 }
 
 typedef struct scratch {
-    char folder[64], script[96], data[96];
+    char folder[64], script[96], data[96], picture[96];
 } scratch;
+
+/* Copies gnuplot's picture to the output through outfile.h, so that a link
+ * is followed, a FIFO or device written in place, a file's mode kept, and
+ * nothing replaced until the copy is whole. */
+static int deliver(const char *picture, const char *output, char *why, size_t size)
+{
+    FILE *in = fopen(picture, "rb");
+    if (!in) return snprintf(why, size, "gnuplot wrote no picture (%s)", strerror(errno)), -1;
+    outfile f;
+    if (outfile_open(&f, output, why, size) != 0) return fclose(in), -1;
+    char block[1 << 16];
+    size_t n;
+    while ((n = fread(block, 1, sizeof block, in)) > 0)
+        if (fwrite(block, 1, n, f.stream) != n) break;
+    int failed = ferror(in);
+    fclose(in);
+    if (failed) {
+        outfile_discard(&f);
+        return snprintf(why, size, "cannot read gnuplot's picture"), -1;
+    }
+    return outfile_status(&f, why, size) != 0 ? (outfile_discard(&f), -1) : outfile_commit(&f, why, size);
+}
 
 static int plot_with(const plot_request *r, const speeds *s, const event_rate *e, char *why, size_t size)
 {
@@ -329,16 +351,14 @@ static int plot_with(const plot_request *r, const speeds *s, const event_rate *e
     if (!mkdtemp(t.folder)) return snprintf(why, size, "cannot make a temporary folder (%s)", strerror(errno)), -1;
     snprintf(t.script, sizeof t.script, "%s/plot.gp", t.folder);
     snprintf(t.data, sizeof t.data, "%s/histogram.dat", t.folder);
-    size_t length = strlen(r->output) + 40;
-    char *temporary = malloc(length);
-    int status = temporary ? 0 : -1;
-    if (temporary) snprintf(temporary, length, "%s.carom-%ld.part", r->output, (long)getpid());
+    snprintf(t.picture, sizeof t.picture, "%s/picture", t.folder);
+    int status = 0;
     int bins = s ? (int)fmin(60.0, fmax(5.0, sqrt((double)s->n))) : 0;
     if (status == 0 && s && write_histogram(t.data, s, bins) != 0) status = -1;
     if (status == 0 && e && write_rates(t.data, e) != 0) status = -1;
     FILE *g = status == 0 ? fopen(t.script, "w") : NULL;
     if (g) {
-        write_terminal(g, r->output, temporary);
+        write_terminal(g, r->output, t.picture);
         if (s) write_speeds_script(g, r, s, t.data);
         else if (e) write_rates_script(g, r, t.data);
         else write_series_script(g, r);
@@ -348,11 +368,8 @@ static int plot_with(const plot_request *r, const speeds *s, const event_rate *e
     }
     if (status != 0) snprintf(why, size, "cannot write gnuplot's script in %s", t.folder);
     else status = run_gnuplot(t.script, why, size);
-    if (status == 0 && rename(temporary, r->output) != 0)
-        status = -1, snprintf(why, size, "%s: cannot write (%s)", r->output, strerror(errno));
-    if (status != 0 && temporary) remove(temporary);
-    remove(t.script), remove(t.data), rmdir(t.folder);
-    free(temporary);
+    if (status == 0) status = deliver(t.picture, r->output, why, size);
+    remove(t.script), remove(t.data), remove(t.picture), rmdir(t.folder);
     return status;
 }
 

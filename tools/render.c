@@ -170,6 +170,14 @@ static void polygon_path(cairo_t *cr, const render_scene *s, const frame_map *m,
     cairo_close_path(cr);
 }
 
+/* A radius in pixels past which a disk at (px, py) covers the whole picture
+ * (twice the frame and its margins, each way): drawn at most that large, it
+ * looks the same, and cairo does not trace an arc of 10^40 pixels. */
+static double covering_radius(const frame_map *m, double px, double py)
+{
+    return fabs(px) + fabs(py) + 4.0 * (m->left + m->top + m->width + m->height);
+}
+
 static void draw_body(cairo_t *cr, const render_scene *s, const render_options *o, const frame_map *m,
                       const drawn_body *d)
 {
@@ -308,7 +316,8 @@ static drawn_body *place_bodies(const render_scene *s, const render_options *o, 
         for (int n = image_shifts(s, b, shift), i = 0; i < n; i++) {
             drawn_body *e = &d[placed++];
             to_pixel(m, u + shift[i][0], v + shift[i][1], &e->px, &e->py);
-            e->pr = b->radius * m->scale, e->depth = depth, e->shade = quantity;
+            e->pr = fmin(b->radius * m->scale, covering_radius(m, e->px, e->py));
+            e->depth = depth, e->shade = quantity;
             e->body = k, e->shift_x = shift[i][0], e->shift_y = shift[i][1];
         }
         sum->drawn++;

@@ -93,18 +93,48 @@ static int frame_time(const char *line, double *time)
     return end == at + 5 ? -1 : 0;
 }
 
+/* Whether the line read last ends with its line end: a trajectory cut
+ * short in the frames the checkpoint covers is damaged, not to be continued. */
+static int whole(copier *c)
+{
+    return c->line[c->length - 1] == '\n' ? 0 : fail(c, "the line is cut short (expected the whole frames the "
+                                                          "checkpoint counts)");
+}
+
+/* A body's line: its species, then numbers, none NaN (inf is a kinematic
+ * body's mass), as carom writes them. */
+static int body_line(copier *c)
+{
+    const char *p = c->line + strspn(c->line, " \t");
+    p += strcspn(p, " \t\r\n");
+    int numbers = 0;
+    for (;;) {
+        p += strspn(p, " \t\r\n");
+        if (!*p) break;
+        char *end;
+        double value = strtod(p, &end);
+        if (end == p || isnan(value) || (*end && !strchr(" \t\r\n", *end)))
+            return fail(c, "a body's line with a value that is not a number (expected a carom trajectory)");
+        p = end, numbers++;
+    }
+    return numbers >= 3 ? 0 : fail(c, "a body's line without a position (expected a carom trajectory)");
+}
+
 static int copy_frame(copier *c, int64_t bodies, double *time)
 {
     char expected[64];
     snprintf(expected, sizeof expected, "a frame of %lld bodies", (long long)bodies);
-    if (copy_line(c, expected) != 0) return -1;
+    double previous = *time;
+    if (copy_line(c, expected) != 0 || whole(c) != 0) return -1;
     char *end;
     long long count = strtoll(c->line, &end, 10);
     if (end == c->line || count != bodies) return fail(c, "a frame of another number of bodies (expected the checkpoint's)");
-    if (copy_line(c, "the frame's comment line") != 0) return -1;
+    if (copy_line(c, "the frame's comment line") != 0 || whole(c) != 0) return -1;
     if (frame_time(c->line, time) != 0) return fail(c, "a frame without Time= (expected a carom trajectory)");
+    if (!isfinite(*time) || *time < previous)
+        return fail(c, "a frame's Time= is not finite or goes back (expected a carom trajectory)");
     for (int64_t k = 0; k < bodies; k++)
-        if (copy_line(c, expected) != 0) return -1;
+        if (copy_line(c, expected) != 0 || whole(c) != 0 || body_line(c) != 0) return -1;
     return 0;
 }
 
@@ -133,9 +163,14 @@ int resume_event_log(const char *path, double until, FILE *out, double *last_tim
     for (;;) {
         int got = next_line(&c);
         if (got <= 0) return close_copier(&c, got);
-        if (c.line[c.length - 1] != '\n') return close_copier(&c, 0); /* cut short after the checkpoint */
         char *end;
         double time = strtod(c.line, &end);
+        if (c.line[c.length - 1] != '\n') { /* the last line, cut short: after the checkpoint, or damage */
+            if (end == c.line || !(time <= until)) return close_copier(&c, 0);
+            return close_copier(&c, fail(&c, "a line cut short before the checkpoint's time (expected the whole "
+                                             "event log the checkpoint covers)"));
+        }
+        if (isnan(time)) return close_copier(&c, fail(&c, "a time that is not a number (expected time,kind,i,j)"));
         if (end == c.line || *end != ',') return close_copier(&c, fail(&c, "a line without a time (expected time,kind,i,j)"));
         if (time > until) return close_copier(&c, 0); /* written after the checkpoint: this run writes it again */
         if (time < *last_time) return close_copier(&c, fail(&c, "times out of order (expected a carom event log)"));

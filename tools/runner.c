@@ -289,6 +289,13 @@ static int continue_trajectory(runner *r)
                  "the trajectory this checkpoint continues)", s->trajectory, r->resumed.frames_written, last, now);
         return failure(r, why);
     }
+    if (!(first >= 0.0 && first <= last && (now - first) / s->every < (double)INT_MAX)) {
+        char why[RUNNER_MESSAGE_SIZE]; /* a clock starts at 0; frames follow from the first, one every `every` */
+        snprintf(why, sizeof why, "%s: the first frame is at t = %.17g, which no run that reached t = %.17g "
+                 "with frames every %.17g started from (expected the trajectory this checkpoint continues)",
+                 s->trajectory, first, now, s->every);
+        return failure(r, why);
+    }
     s->frames_written = r->resumed.frames_written;
     s->frame_origin = first, s->last_frame_time = last;
     s->frame_index = first_frame_after(s, last, now);
