@@ -149,6 +149,13 @@ if [ $status -eq 1 ] && [[ $out == *"w.csv:5: a time that is not a number"* ]]; 
 else fail "a restart from an event log with NaN" "status $status: $out"; fi
 rm -f w.xyz w.xyz.good w.csv w.ckpt
 
+out=$("$carom" run --restart --quiet 2>&1); status=$?
+if [ $status -eq 2 ] && [[ $out == *"--restart needs a value, not the option '--quiet'"* ]]; then
+  pass "an option where a value should be is not taken for a file name"
+else
+  fail "--restart --quiet" "status $status: $out"
+fi
+
 # ---- compare: outputs checked before it runs ------------------------------------------------
 scenario cmp.yaml "run: {until: 1}"
 refused "compare: --json and --csv on one file" "named for both --json and --csv" \

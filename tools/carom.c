@@ -351,7 +351,8 @@ static int check_session(runner *r)
                         r->s.scenario_path),
                -1;
     if (r->s.until < carom_world_time(r->world))
-        return snprintf(r->message, sizeof r->message, "--until %.17g is before the checkpoint's time %.17g",
+        return snprintf(r->message, sizeof r->message, "the run's end, t = %.17g (the checkpoint's run.until, or "
+                        "--until), is before the checkpoint's time %.17g (expected a later --until)",
                         r->s.until, carom_world_time(r->world)),
                -1;
     if (!(r->s.every > 0.0)) r->s.every = isfinite(r->s.until) ? r->s.until / 100.0 : 1.0;

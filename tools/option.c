@@ -36,8 +36,11 @@ int option_take_valued(int argc, char **argv, int *k, int (*is_valued)(const cha
     if (!is_valued(name)) return snprintf(error, size, "unknown option '%s'", name), -1;
     if (equals)
         *value = equals + 1;
-    else if (*k + 1 < argc)
+    else if (*k + 1 < argc && strncmp(argv[*k + 1], "--", 2) != 0)
         *value = argv[++*k];
+    else if (*k + 1 < argc) /* `--restart --quiet` is a missing value, not a file named --quiet */
+        return snprintf(error, size, "%s needs a value, not the option '%.60s' (write %s=VALUE for a value that "
+                        "starts with --)", name, argv[*k + 1], name), -1;
     else
         return snprintf(error, size, "%s needs a value", name), -1;
     return 0;
