@@ -173,8 +173,8 @@ static int next_rescale(thermostat *t, double now)
 static int unresolved(const thermostat *t, double now, char *why, size_t why_size)
 {
     return snprintf(why, why_size, "thermostat: at t = %.17g its events come closer together than the clock can "
-                    "resolve (expected a smaller %s)", now, t->kind == THERMOSTAT_RESCALE ? "time, or a longer "
-                    "rescale.every" : "rate"), -1;
+                    "resolve (expected a %s)", now, t->kind == THERMOSTAT_RESCALE ? "longer rescale.every"
+                    : "smaller rate"), -1;
 }
 
 int thermostat_apply(thermostat *t, carom_world *world, char *why, size_t why_size)
