@@ -193,15 +193,8 @@ static void log_notice(void *user, const airhockey_notice *n)
 
 static int check_outputs(const cli_options *o, char *error, size_t size)
 {
-    if (o->trajectory && outfile_check(o->trajectory, error, size) != 0) return -1;
-    if (o->events && outfile_check(o->events, error, size) != 0) return -1;
-    if (o->trajectory && o->events && outfile_same(o->trajectory, o->events))
-        return snprintf(
-                   error, size,
-                   "%s: named for both the trajectory and the event log (expected one file each)",
-                   o->trajectory),
-               -1;
-    return 0;
+    const char *paths[2] = {o->trajectory, o->events}, *names[2] = {"the trajectory", "the event log"};
+    return outfile_check_apart(paths, names, 2, NULL, 0, error, size);
 }
 
 static int write_frame(outfile *f, const carom_world *world, const char *species)

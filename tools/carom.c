@@ -283,7 +283,8 @@ static int build_from_scenario(runner *r, const options *o)
                                      sizeof r->message);
     if (st == 0 && thermostat_settings_fit(&sc, r->world, r->message, sizeof r->message) != 0) st = -1;
     for (int g = 0; st == 0 && g < sc.group_count; g++)
-        if (runner_add_input(r, sc.groups[g].file_resolved) != 0) st = -1, snprintf(r->message, sizeof r->message, "out of memory");
+        if (runner_add_input(r, sc.groups[g].file_resolved) != 0)
+            st = -1, snprintf(r->message, sizeof r->message, "out of memory");
     carom_compress_result compressed;
     if (st == 0 && compression_apply(&sc, &r->world, &compressed, r->message, sizeof r->message) != 0) st = -1;
     if (st == 0 && sc.compress.active && !o->quiet)

@@ -576,20 +576,9 @@ static int writes_stdout(const compare_options *o)
  * and none names the scenario. 0, or -1 with a message. */
 static int check_outputs(const compare_options *o, char *error, size_t size)
 {
-    const char *path[] = {o->json, o->csv, o->movie};
-    const char *name[] = {"--json", "--csv", "--movie"};
-    for (int k = 0; k < 3; k++) {
-        if (!path[k]) continue;
-        if (outfile_check(path[k], error, size) != 0) return -1;
-        for (int j = 0; j < k; j++)
-            if (path[j] && outfile_same(path[k], path[j]))
-                return snprintf(error, size, "%s: named for both %s and %s (expected one file each)", path[k],
-                                name[j], name[k]), -1;
-        if (o->scenario && outfile_same(path[k], o->scenario))
-            return snprintf(error, size, "%s: named for %s, but it is the scenario (expected an output apart "
-                            "from it)", path[k], name[k]), -1;
-    }
-    return 0;
+    const char *path[] = {o->json, o->csv, o->movie}, *name[] = {"--json", "--csv", "--movie"};
+    const char *input[] = {o->scenario};
+    return outfile_check_apart(path, name, 3, input, 1, error, size);
 }
 
 static int compare_run(const compare_options *o)

@@ -217,6 +217,24 @@ int outfile_same(const char *a, const char *b)
     return same;
 }
 
+int outfile_check_apart(const char *const path[], const char *const name[], int count, const char *const input[],
+                        int input_count, char *error, size_t error_size)
+{
+    for (int k = 0; k < count; k++) {
+        if (!path[k] || !path[k][0]) continue;
+        if (outfile_check(path[k], error, error_size) != 0) return -1;
+        for (int j = 0; j < k; j++)
+            if (path[j] && path[j][0] && outfile_same(path[k], path[j]))
+                return snprintf(error, error_size, "%s: named for both %s and %s (expected one file each)", path[k],
+                                name[j], name[k]), -1;
+        for (int i = 0; i < input_count; i++)
+            if (input[i] && input[i][0] && outfile_same(path[k], input[i]))
+                return snprintf(error, error_size, "%s: named for %s, but the run reads it (%s; expected an output "
+                                "apart from the run's inputs)", path[k], name[k], input[i]), -1;
+    }
+    return 0;
+}
+
 /* ---- writing -------------------------------------------------------------- */
 
 static int open_in_place(outfile *f, const struct stat *st)

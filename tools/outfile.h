@@ -32,6 +32,14 @@ int outfile_check(const char *path, char *error, size_t error_size);
  * the same file: several outputs may go to /dev/null. */
 int outfile_same(const char *a, const char *b);
 
+/* A command's outputs checked together before anything is written: each of
+ * path[0 .. count) (NULL or "" skipped; name[k] says what it is) as
+ * outfile_check does, no two naming one file, and none naming one of the
+ * files the command reads, input[0 .. input_count). Returns 0, or -1 with
+ * "PATH: ..." in error. */
+int outfile_check_apart(const char *const path[], const char *const name[], int count, const char *const input[],
+                        int input_count, char *error, size_t error_size);
+
 /* Returns 0, or -1 with "PATH: cannot write (reason)" in error. Opening a
  * FIFO waits for its reader. */
 int outfile_open(outfile *f, const char *path, char *error, size_t error_size);

@@ -208,44 +208,21 @@ static int set_schedules(runner *r)
 
 enum { MOST_OUTPUTS = 6 + ANALYSIS_FILES };
 
-/* Every output the run writes, with what it is. Returns how many. */
-static int list_outputs(const runner *r, const char *path[MOST_OUTPUTS], const char *name[MOST_OUTPUTS])
-{
-    const char *fixed[] = {r->s.trajectory, r->s.events_log, r->s.stats, r->s.checkpoint, r->series_path,
-                           r->movie_path};
-    const char *fixed_name[] = {"the trajectory", "the event log", "the statistics", "the checkpoint",
-                                "the series", "the movie"};
-    int n = 0;
-    for (int k = 0; k < 6; k++)
-        if (fixed[k] && fixed[k][0]) path[n] = fixed[k], name[n++] = fixed_name[k];
-    for (int f = 0; r->analysis && f < ANALYSIS_FILES; f++)
-        if (r->analysis->paths[f]) path[n] = r->analysis->paths[f], name[n++] = "an analysis file";
-    return n;
-}
-
 /* Every output can be written, no two name one file, and none names a file
  * the run reads (a restart's own checkpoint and trajectory excepted: it
  * continues them, and is not an input here). */
 static int check_paths(runner *r)
 {
-    const char *path[MOST_OUTPUTS], *name[MOST_OUTPUTS];
-    int n = list_outputs(r, path, name);
+    const char *path[MOST_OUTPUTS] = {r->s.trajectory, r->s.events_log, r->s.stats, r->s.checkpoint,
+                                      r->series_path,  r->movie_path};
+    const char *name[MOST_OUTPUTS] = {"the trajectory", "the event log", "the statistics", "the checkpoint",
+                                      "the series",     "the movie"};
+    int n = 6;
+    for (int f = 0; r->analysis && f < ANALYSIS_FILES; f++)
+        path[n] = r->analysis->paths[f], name[n++] = "an analysis file";
     char why[RUNNER_MESSAGE_SIZE];
-    for (int k = 0; k < n; k++) {
-        if (outfile_check(path[k], why, sizeof why) != 0) return failure(r, why);
-        for (int j = 0; j < k; j++)
-            if (outfile_same(path[k], path[j])) {
-                snprintf(why, sizeof why, "%s: named for both %s and %s (expected one file each)", path[k],
-                         name[j], name[k]);
-                return failure(r, why);
-            }
-        for (int i = 0; i < r->input_count; i++)
-            if (outfile_same(path[k], r->inputs[i])) {
-                snprintf(why, sizeof why, "%s: named for %s, but the run reads it (%s; expected an output "
-                         "apart from the run's inputs)", path[k], name[k], r->inputs[i]);
-                return failure(r, why);
-            }
-    }
+    if (outfile_check_apart(path, name, n, (const char *const *)r->inputs, r->input_count, why, sizeof why) != 0)
+        return failure(r, why);
     return 0;
 }
 

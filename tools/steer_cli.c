@@ -585,16 +585,7 @@ static int check_outputs(steer_run *r)
 {
     const char *paths[3] = {r->o.json, r->o.trajectory, r->o.lambda};
     const char *names[3] = {"the JSON figures", "the trajectory", "the lambda log"};
-    for (int k = 0; k < 3; k++) {
-        if (paths[k] && outfile_check(paths[k], r->message, sizeof r->message) != 0) return -1;
-        for (int j = 0; j < k; j++)
-            if (paths[k] && paths[j] && outfile_same(paths[k], paths[j]))
-                return snprintf(r->message, sizeof r->message,
-                                "%s: named for both %s and %s (expected one file each)", paths[k], names[j],
-                                names[k]),
-                       -1;
-    }
-    return 0;
+    return outfile_check_apart(paths, names, 3, NULL, 0, r->message, sizeof r->message);
 }
 
 static int open_outputs(steer_run *r)
