@@ -27,8 +27,9 @@ enum {
     AT_INTEGERS = 160,
     AT_THERMOSTAT = 200,
     THERMOSTAT_BYTES = 100,
-    AT_SNAPSHOT_LENGTH = 300,
-    AT_SNAPSHOT = 308,
+    AT_EVENT_ROWS = 300,
+    AT_SNAPSHOT_LENGTH = 308,
+    AT_SNAPSHOT = 316,
     SNAPSHOT_AT_GRID = 252
 };
 
@@ -82,6 +83,7 @@ static session small_session(void)
     s.seed = 42, s.until = 10.0, s.events = -1, s.every = 0.1, s.checkpoint_every = 0.0;
     s.next_frame = 7.4, s.next_checkpoint = INFINITY, s.kinetic_energy_initial = 1.5;
     s.potential_energy_initial = -0.25, s.frames_written = 3, s.rotational_energy_initial = 0.625;
+    s.events_logged = 41;
     return s;
 }
 
@@ -138,7 +140,7 @@ static void test_round_trip(void)
     CHECK(back.next_frame == 7.4 && isinf(back.next_checkpoint) &&
           back.kinetic_energy_initial == 1.5);
     CHECK(back.rotational_energy_initial == 0.625);
-    CHECK(back.potential_energy_initial == -0.25 && back.frames_written == 3 &&
+    CHECK(back.potential_energy_initial == -0.25 && back.frames_written == 3 && back.events_logged == 41 &&
           back.checkpoint_every == 0.0);
     CHECK(carom_world_run(w, 30.0, -1) == CAROM_OK && carom_world_run(copy, 30.0, -1) == CAROM_OK);
     for (int32_t id = 0; id < 3; id++) {
@@ -232,7 +234,7 @@ static void test_forged_fields_refused(void)
     unsigned char *good = good_checkpoint(&size);
     CHECK(memcmp(good + AT_SNAPSHOT, "CAROMSNP", 8) == 0);
     expect_forged_refused(good, size, AT_VERSION, 1, 4,
-                          "checkpoint format version 1, this carom reads versions 4 to 5");
+                          "checkpoint format version 1, this carom reads versions 4 to 6");
     expect_forged_refused(good, size, AT_TAG, 0x04030201u, 4, "byte-order tag");
     expect_forged_refused(good, size, AT_FIRST_TEXT, 0x7fffffff, 4, "scenario path");
     expect_forged_refused(good, size, AT_FIRST_TEXT + 4, 0, 1, "NUL");
@@ -246,6 +248,7 @@ static void test_forged_fields_refused(void)
     expect_forged_refused(good, size, AT_INTEGERS + 24, (uint64_t)-3, 8, "next controls row");
     expect_forged_refused(good, size, AT_INTEGERS + 32, (uint64_t)1 << 33, 8, "controls checksum");
     expect_forged_refused(good, size, AT_THERMOSTAT, 7, 4, "byte 200 (thermostat kind): 7: expected 0 to 3");
+    expect_forged_refused(good, size, AT_EVENT_ROWS, (uint64_t)-2, 8, "byte 300 (event log rows): -2");
     expect_forged_refused(good, size, AT_SNAPSHOT_LENGTH, (uint64_t)1 << 40, 8, "snapshot length");
     expect_forged_refused(good, size, AT_SNAPSHOT_LENGTH, 10, 8, "snapshot length");
     /* damage inside the snapshot, the file's checksum made to match: the snapshot's own refuses it
@@ -265,28 +268,35 @@ static void test_forged_fields_refused(void)
     free(good);
 }
 
-/* A format 4 file (before the thermostat) is still read: the same world, no thermostat. */
-static void test_format_4_read(void)
+/* An older file, made from a good one by cutting the fields its version did
+ * not have, is still read: format 4 (before the thermostat and the event log's
+ * rows) and 5 (before the rows); the rows are then not known (-1). */
+static void check_older_format_read(uint32_t version)
 {
     size_t size;
     unsigned char *good = good_checkpoint(&size);
-    size_t old_size = size - THERMOSTAT_BYTES;
+    size_t from = version == 4 ? AT_THERMOSTAT : AT_EVENT_ROWS, cut = AT_SNAPSHOT_LENGTH - from;
+    size_t old_size = size - cut;
     unsigned char *old = malloc(old_size);
-    memcpy(old, good, AT_THERMOSTAT);
-    memcpy(old + AT_THERMOSTAT, good + AT_THERMOSTAT + THERMOSTAT_BYTES, size - AT_THERMOSTAT - THERMOSTAT_BYTES);
-    put_le(old, AT_VERSION, 4, 4);
+    memcpy(old, good, from);
+    memcpy(old + from, good + AT_SNAPSHOT_LENGTH, size - AT_SNAPSHOT_LENGTH);
+    put_le(old, AT_VERSION, version, 4);
     reseal_checkpoint_file(old, old_size);
     write_file(old, old_size);
     session s;
     carom_world *w = NULL;
     char error[300] = "";
-    CHECK(checkpoint_read(path, &s, NULL, NULL, &w, error, sizeof error) == 0);
-    CHECK(w != NULL && s.thermostat.kind == THERMOSTAT_NONE && carom_world_body_count(w) > 0);
+    CHECK_MSG(checkpoint_read(path, &s, NULL, NULL, &w, error, sizeof error) == 0, "format %u: %s", version, error);
+    CHECK(w != NULL && carom_world_body_count(w) > 0 && s.events_logged == -1);
+    CHECK(s.thermostat.kind == THERMOSTAT_NONE); /* format 4 has none; this file had none */
     if (w) carom_world_destroy(w);
     session_free(&s);
     free(old);
     free(good);
 }
+
+static void test_format_4_read(void) { check_older_format_read(4); }
+static void test_format_5_read(void) { check_older_format_read(5); }
 
 /* A file of the first format is refused by its version before anything else. */
 static void test_older_format_named(void)
@@ -294,7 +304,7 @@ static void test_older_format_named(void)
     unsigned char old[697] = {'C', 'A', 'R', 'O', 'M', 'C', 'K', 'P', 1, 0, 0, 0};
     expect_refused(
         old, sizeof old,
-        "byte 8 (format version): checkpoint format version 1, this carom reads versions 4 to 5");
+        "byte 8 (format version): checkpoint format version 1, this carom reads versions 4 to 6");
     unsigned char foreign[16] = "not a checkpoint";
     char error[300] = "";
     write_file(foreign, sizeof foreign);
@@ -314,6 +324,7 @@ int main(void)
     RUN(test_forged_fields_refused);
     RUN(test_older_format_named);
     RUN(test_format_4_read);
+    RUN(test_format_5_read);
     remove(path);
     return CHECK_SUMMARY();
 }

@@ -8,7 +8,11 @@
 # outputs that named one file twice or an input, NaN in a series, a file
 # name at the longest a folder takes, a scenario name that is not UTF-8 in
 # the statistics, gnuplot titles from file names, and timeout(1)'s two
-# SIGTERMs. Each refusal must name its place and leave nothing written.
+# SIGTERMs; and from the sweep's leftovers (2026-11-29, later): settings
+# that change nothing, hex numbers, YAML nested too deep for libyaml's
+# scanner, a 3D frame read into a 2D world, an output that is where
+# standard output goes, and an event log cut short before a restart. Each
+# refusal must name its place and leave nothing written.
 #
 # usage: test_hostile.sh CAROM
 carom=$1
@@ -32,7 +36,7 @@ scenario() { # scenario FILE EXTRA_YAML...: a small periodic 2D gas with the ext
 refused() {
   local name=$1 expected=$2 out status left
   shift 2
-  out=$(timeout 20 "$carom" "$@" 2>&1); status=$?
+  out=$(timeout -k 5 20 "$carom" "$@" 2>&1); status=$?
   left=$(find . -maxdepth 1 -type f ! -name '*.yaml' ! -name '*.csv.in' | sort | tr '\n' ' ')
   if [ $status -ne 1 ] || [[ $out != *"$expected"* ]] || [ -n "$left" ]; then
     fail "$name" "status $status, left '$left': $out"
@@ -79,6 +83,44 @@ scenario an.yaml "run: {until: 2}" "analysis: {output: v, flights: {bins: 10}}" 
 refused "the analysis summary over the statistics" "named for both the statistics and an analysis file" \
   run an.yaml --quiet
 
+scenario std.yaml "run: {until: 2}"
+printf 'placeholder\n' >shared.csv.in
+out=$("$carom" run std.yaml --quiet --stats - --events-log shared.csv.in 2>&1 >shared.csv.in); status=$?
+if [ $status -eq 1 ] && [[ $out == *"shared.csv.in: named for the event log, but it is where standard output goes"* ]]; then
+  pass "an output that is where standard output (--stats -) goes"
+else
+  fail "an output that is where standard output goes" "status $status: $out"
+fi
+rm -f shared.csv.in
+refused "--stats - and --events-log - together" "-: named for both the event log and the statistics" \
+  run std.yaml --quiet --stats - --events-log -
+
+# ---- settings that would change nothing, numbers as decimals only ------------------------
+scenario every.yaml "run: {until: 2}" "output: {every: 0.5, stats: e.json}"
+refused "output.every with no trajectory or series" "every.yaml:5:17: output.every sets the interval" \
+  run every.yaml --quiet
+scenario ckevery.yaml "run: {until: 2}" "output: {checkpoint_every: 0.5}"
+refused "checkpoint_every with no checkpoint" "ckevery.yaml:5:28: output.checkpoint_every needs a checkpoint" \
+  run ckevery.yaml --quiet
+out=$("$carom" run std.yaml --quiet --until 0x1p1 2>&1); status=$?
+if [ $status -eq 2 ] && [[ $out == *"--until: '0x1p1' is not a usable value"* ]]; then
+  pass "a hex number refused on the command line, as in a scenario"
+else
+  fail "a hex number on the command line" "status $status: $out"
+fi
+python3 -c "print('seed: 3\nworld: {dim: 2, box: [10, 10]}\nbodies: [{count: 5, radius: 0.5}]\nrun: {until: 1}\nx: ' + '[' * 300000 + ']' * 300000)" >deep.yaml
+refused "a scenario nested 300,000 deep, refused at once" "deep.yaml:5:260: [ or { nested 257 deep" run deep.yaml --quiet
+
+# ---- a 2D world reads a file's bodies in one plane --------------------------------------
+printf '2\nProperties=species:S:1:pos:R:3:velo:R:3:radius:R:1\nA 0 0 2 0 0 0 0.5\nA 3 0 2.5 0 0 0 0.5\n' >tilted.xyz.csv.in
+scenario plane.yaml "run: {until: 1}" "output: {stats: p.json}"
+sed -i 's|bodies: .*|bodies: [{file: tilted.xyz.csv.in}]|' plane.yaml
+refused "a 3D frame read into a 2D world" "tilted.xyz.csv.in:4: body 1 has z = 2.5" run plane.yaml --quiet
+sed -i 's/2.5 0 0 0 0.5/2 0 0 0 0.5/' tilted.xyz.csv.in
+if "$carom" run plane.yaml --quiet && [ -s p.json ]; then pass "a 2D frame in the plane z = 2, read"
+else fail "a 2D frame in the plane z = 2" "refused"; fi
+rm -f p.json tilted.xyz.csv.in
+
 # ---- no NaN in a series; its first row's averages are empty ------------------------------
 if "$carom" run two.yaml --quiet --series s.csv --every 0.5 && [ "$(sed -n 2p s.csv | cut -d, -f7-9)" = ",," ] &&
    ! grep -qi nan s.csv && [ "$(wc -l <s.csv)" -eq 6 ] && "$carom" plot s.csv --what pressure -o p.svg; then
@@ -121,6 +163,12 @@ else
 fi
 rm -f s.csv link.png target.png
 printf '1\nLattice="10 0 0 0 10 0 0 0 1" Properties=species:S:1:pos:R:3:radius:R:1 Time=0\nA 5 5 0 1e40\n' >huge.xyz
+out=$(timeout 20 "$carom" render huge.xyz -o both.png --frame 0 --time 0 2>&1); status=$?
+if [ $status -eq 2 ] && [[ $out == *"--frame and --time both pick the frame"* ]] && [ ! -e both.png ]; then
+  pass "render: --frame and --time together refused"
+else
+  fail "render: --frame and --time together" "status $status: $out"
+fi
 if timeout 20 "$carom" render huge.xyz -o huge.png && [ -s huge.png ]; then pass "a body of radius 1e40, drawn"
 else fail "a body of radius 1e40" "status $?"; fi
 rm -f huge.xyz huge.png
@@ -130,6 +178,7 @@ scenario walls.yaml "run: {until: 2}" "output: {every: 0.1, trajectory: w.xyz, e
 sed -i 's/boundary: periodic/boundary: walls/; s/count: 5,/count: 40,/' walls.yaml
 "$carom" run walls.yaml --quiet --until 1
 cp w.xyz w.xyz.good
+cp w.csv w.csv.good
 truncate -s -1 w.xyz
 out=$("$carom" run --restart w.ckpt --until 2 --quiet 2>&1); status=$?
 if [ $status -eq 1 ] && [[ $out == *"w.xyz:"*": the line is cut short"* ]] && cmp -s <(head -c -1 w.xyz.good) w.xyz; then
@@ -147,7 +196,24 @@ sed -i '5s/^[^,]*/nan/' w.csv
 out=$("$carom" run --restart w.ckpt --until 2 --quiet 2>&1); status=$?
 if [ $status -eq 1 ] && [[ $out == *"w.csv:5: a time that is not a number"* ]]; then pass "a restart refuses a NaN time in the event log"
 else fail "a restart from an event log with NaN" "status $status: $out"; fi
-rm -f w.xyz w.xyz.good w.csv w.ckpt
+cp w.csv.good w.csv
+head -1 w.csv.good >w.csv
+out=$("$carom" run --restart w.ckpt --until 2 --quiet 2>&1); status=$?
+if [ $status -eq 1 ] && [[ $out == *"w.csv:1: the log ends after 0 rows, but the checkpoint's run had written"* ]] &&
+   [ "$(wc -l <w.csv)" -eq 1 ]; then
+  pass "a restart refuses an event log cut to its header, and leaves it as it was"
+else
+  fail "a restart from an event log cut to its header" "status $status: $out"
+fi
+cp w.csv.good w.csv
+echo "1e9,pair,0,1" >>w.csv
+if "$carom" run --restart w.ckpt --until 2 --quiet && ! grep -q '^1e9,' w.csv &&
+   [ "$(sed -n "$(wc -l <w.csv.good)p" w.csv)" = "$(tail -1 w.csv.good)" ]; then
+  pass "a restart keeps the rows its checkpoint counts and drops a later one"
+else
+  fail "a restart's event log" "$(tail -2 w.csv)"
+fi
+rm -f w.xyz w.xyz.good w.csv w.csv.good w.ckpt
 
 out=$("$carom" run --restart --quiet 2>&1); status=$?
 if [ $status -eq 2 ] && [[ $out == *"--restart needs a value, not the option '--quiet'"* ]]; then

@@ -912,8 +912,9 @@ static void test_packing_fraction_sets_box(void)
 {
     char path[1024];
     for (int dim = 2; dim <= 3; dim++) {
-        /* Two generated groups and a file group (two bodies of radius 0.7, the default). */
-        scenario_group g[3] = {file_group("defaults.xyz", path, sizeof path, 7),
+        /* Two generated groups and a file group (two bodies of radius 0.7, the default;
+         * in 2D a frame in one plane, as a 2D world reads). */
+        scenario_group g[3] = {file_group(dim == 3 ? "defaults.xyz" : "defaults_plane.xyz", path, sizeof path, 7),
                                make_group(dim == 3 ? 300 : 200, 0.5, PLACE_RANDOM, 9),
                                make_group(dim == 3 ? 40 : 30, 0.8, PLACE_RANDOM, 14)};
         g[0].radius = 0.7;

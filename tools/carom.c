@@ -273,10 +273,28 @@ static int thermostat_settings_fit(const scenario *sc, const carom_world *world,
     return -1;
 }
 
+/* The scenario's output settings that would change nothing, as
+ * check_ignored_options does for the command's: output.every with no
+ * trajectory or series written, checkpoint_every with no checkpoint. */
+static int check_ignored_settings(const scenario *sc, const options *o, char *error, size_t size)
+{
+    int writes_frames = sc->trajectory || (o->trajectory && o->trajectory[0]) || (o->series && o->series[0]);
+    if (sc->every_mark.line > 0 && !writes_frames)
+        return snprintf(error, size, "%s:%d:%d: output.every sets the interval of trajectory frames and series "
+                        "rows, but neither is written (expected output.trajectory, --trajectory FILE or --series "
+                        "FILE)", sc->path, sc->every_mark.line, sc->every_mark.col), -1;
+    if (sc->checkpoint_every_mark.line > 0 && !sc->checkpoint && !(o->checkpoint && o->checkpoint[0]))
+        return snprintf(error, size, "%s:%d:%d: output.checkpoint_every needs a checkpoint file (expected "
+                        "output.checkpoint or --checkpoint FILE)", sc->path, sc->checkpoint_every_mark.line,
+                        sc->checkpoint_every_mark.col), -1;
+    return 0;
+}
+
 static int build_from_scenario(runner *r, const options *o)
 {
     scenario sc;
     if (scenario_load(o->scenario, &sc, r->message, sizeof r->message) != 0) return -1;
+    if (check_ignored_settings(&sc, o, r->message, sizeof r->message) != 0) return scenario_free(&sc), -1;
     if (o->has_seed) sc.seed = o->seed;
     char *species = NULL;
     int st = place_build_world_named(&sc, runner_log_event, &r->log, r->box, &r->world, &species, r->message,
@@ -337,6 +355,7 @@ static int build_from_checkpoint(runner *r, const options *o)
     was->active = 1;
     was->every = r->s.every, was->checkpoint_every = r->s.checkpoint_every;
     was->next_checkpoint = r->s.next_checkpoint, was->frames_written = r->s.frames_written;
+    was->events_logged = r->s.events_logged;
     if (session_set_text(&was->trajectory, r->s.trajectory) || session_set_text(&was->events_log, r->s.events_log))
         return snprintf(r->message, sizeof r->message, "out of memory"), -1;
     /* the checkpoint carries run.equilibrate: a window already started goes on */

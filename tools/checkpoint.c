@@ -1,5 +1,5 @@
 /* checkpoint.c — a checkpoint file holds a run's session and its world's
- * snapshot. Format version 5, every number little-endian:
+ * snapshot. Format version 6, every number little-endian:
  *
  *   magic "CAROMCKP", version (u32), byte-order tag 0x01020304 (u32),
  *   seven texts (u32 length, 0xffffffff for none, then the bytes: scenario,
@@ -10,13 +10,16 @@
  *   integers (i64: seed, events, frames written, the next controls row, the
  *   controls file's CRC-32C), the thermostat (u32 kind; f64 temperature,
  *   rate, every, kick, next event, origin; u64 the generator's four words,
- *   the next rescaling's index, events applied), the snapshot's length (u64), the snapshot
+ *   the next rescaling's index, events applied), the event log's rows (i64),
+ *   the snapshot's length (u64), the snapshot
  *   (which carries its own length and checksum), and a CRC-32C of every
  *   byte before it (u32; carom_crc32c). Version 3 added the window and the
  *   controls (issue 12), so that a windowed run resumes where it was;
  *   version 4 the initial rotational energy (issue 14), for the stats;
  *   version 5 the thermostat (issue 17), so that a restart draws the same
- *   numbers. Version 4 files are still read (with no thermostat).
+ *   numbers; version 6 the event log's rows, so that a restart finds a log
+ *   cut short. Versions 4 and 5 are still read (with no thermostat before 5,
+ *   and the rows unknown before 6: the log is then cut at the clock).
  *
  * A checkpoint is read whole and checked before anything in it is believed:
  * magic, version and tag, then the checksum (any flipped bit is refused),
@@ -36,7 +39,7 @@
 #include "outfile.h"
 
 static const char checkpoint_magic[8] = {'C', 'A', 'R', 'O', 'M', 'C', 'K', 'P'};
-enum { CHECKPOINT_VERSION = 5, OLDEST_VERSION = 4, TEXTS = 7, NUMBERS = 11, INTEGERS = 5, CHECKSUM_BYTES = 4 };
+enum { CHECKPOINT_VERSION = 6, OLDEST_VERSION = 4, TEXTS = 7, NUMBERS = 11, INTEGERS = 5, CHECKSUM_BYTES = 4 };
 enum { THERMOSTAT_NUMBERS = 6, THERMOSTAT_WORDS = 6, THERMOSTAT_BYTES = 4 + 8 * (THERMOSTAT_NUMBERS + THERMOSTAT_WORDS) };
 static const uint32_t byte_order_tag = 0x01020304u;
 static const uint32_t no_text = 0xffffffffu;
@@ -97,7 +100,7 @@ static const char **session_texts(const session *s, const char *texts[TEXTS])
 static size_t session_bytes(const session *s)
 {
     const char *texts[TEXTS];
-    size_t size = sizeof checkpoint_magic + 4 + 4 + 8 * (NUMBERS + INTEGERS) + THERMOSTAT_BYTES + 8;
+    size_t size = sizeof checkpoint_magic + 4 + 4 + 8 * (NUMBERS + INTEGERS) + THERMOSTAT_BYTES + 8 + 8;
     session_texts(s, texts);
     for (int k = 0; k < TEXTS; k++) {
         size_t length = texts[k] ? strlen(texts[k]) : 0;
@@ -143,6 +146,7 @@ static void write_session(cursor *c, const session *s, uint64_t snapshot_size)
                                         (uint64_t)t->events};
     for (int k = 0; k < THERMOSTAT_NUMBERS; k++) put_f64(c, numbers_t[k]);
     for (int k = 0; k < THERMOSTAT_WORDS; k++) put_uint(c, words[k], 8);
+    put_uint(c, (uint64_t)(s->events_logged > 0 ? s->events_logged : 0), 8);
     put_uint(c, snapshot_size, 8);
 }
 
@@ -359,6 +363,19 @@ static int read_thermostat(reader *r, thermostat *t)
     return 0;
 }
 
+/* The event log's rows (version 6 on; -1 before: not known). */
+static int read_event_rows(reader *r, session *s)
+{
+    s->events_logged = -1;
+    if (r->version < 6) return 0;
+    size_t at = r->c.at;
+    int64_t rows = (int64_t)get_uint(&r->c, 8);
+    if (r->c.failed) return refuse(r, at, "event log rows", "the file ends inside them");
+    if (rows < 0) return refuse(r, at, "event log rows", "%lld: expected a count >= 0", (long long)rows);
+    s->events_logged = rows;
+    return 0;
+}
+
 static int read_session(reader *r, session *s)
 {
     char **texts[TEXTS] = {&s->scenario_path, &s->trajectory, &s->events_log, &s->stats,
@@ -394,7 +411,8 @@ static int read_session(reader *r, session *s)
     s->rotational_energy_initial = numbers[10];
     s->controls_next = integers[3], s->controls_checksum = (uint32_t)integers[4];
     s->seed = (uint64_t)integers[0], s->events = integers[1], s->frames_written = (int)integers[2];
-    return read_thermostat(r, &s->thermostat);
+    if (read_thermostat(r, &s->thermostat) != 0) return -1;
+    return read_event_rows(r, s);
 }
 
 static int read_world(reader *r, carom_event_callback on_event, void *user, carom_world **world)

@@ -566,8 +566,7 @@ static int write_movie(comparison *c)
     return compare_movie_write(c->initial, c->g.dim, c->g.side, &r, c->message, sizeof c->message);
 }
 
-/* Whether an output goes to standard output ("-"). */
-static int writes_stdout(const compare_options *o)
+int compare_writes_stdout(const compare_options *o)
 {
     return (o->json && !strcmp(o->json, "-")) || (o->csv && !strcmp(o->csv, "-"));
 }
@@ -595,7 +594,7 @@ static int compare_run(const compare_options *o)
             if (!o->quiet) fprintf(stderr, "carom compare: %s, dt = %g ...\n", method_names[m], o->dt[d]);
             st = run_stepper(c, m, o->dt[d], &c->results[d][m]);
         }
-    if (st == 0) print_table(writes_stdout(o) ? stderr : stdout, c); /* standard output holds the file */
+    if (st == 0) print_table(compare_writes_stdout(o) ? stderr : stdout, c); /* standard output holds the file */
     if (st == 0) st = outfile_write(o->json, write_json, c, c->message, sizeof c->message);
     if (st == 0) st = outfile_write(o->csv, write_csv, c, c->message, sizeof c->message);
     if (st == 0 && o->movie) {

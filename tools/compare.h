@@ -35,5 +35,7 @@ int compare_command(int argc, char **argv);
 
 /* One line per sample of a cost measurement (scaling.c). */
 int scaling_run(const compare_options *o, char *error, size_t error_size);
+/* Whether an output goes to standard output ("-"): the table then goes to standard error. */
+int compare_writes_stdout(const compare_options *o);
 
 #endif

@@ -9,6 +9,7 @@
  * as "FILE:LINE:COL: what is wrong (what was expected)", COL the field's
  * first character. */
 #include "controls.h"
+#include "decimal.h"
 #include "textline.h"
 
 #include <errno.h>
@@ -121,17 +122,10 @@ static int field_is(const field *f, const char *word)
 
 /* ---- fields ------------------------------------------------------------------ */
 
-/* A plain decimal: 0 and *value, or -1 if it is not one (or not finite). */
+/* A plain decimal (decimal.c): 0 and *value, or -1 if it is not one (or not finite). */
 static int decimal(const field *f, double *value)
 {
-    char buffer[64];
-    if (f->length == 0 || f->length >= sizeof buffer) return -1;
-    memcpy(buffer, f->text, f->length);
-    buffer[f->length] = '\0';
-    if (strspn(buffer, "0123456789+-.eE") != f->length || !strpbrk(buffer, "0123456789")) return -1;
-    char *end;
-    *value = strtod(buffer, &end);
-    return *end == '\0' && isfinite(*value) ? 0 : -1;
+    return decimal_parse(f->text, f->length, value) == DECIMAL_PARSED ? 0 : -1;
 }
 
 static int number_field(const parser *p, const field *f, const char *name, double *value)

@@ -1,6 +1,8 @@
 /* option.c — options of the carom command's subcommands: names and values. */
 #include "option.h"
 
+#include "decimal.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,10 +11,8 @@
 
 int option_positive_number(const char *option, const char *text, double *value, char *error, size_t size)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end || errno || !isfinite(v) || v <= 0.0) {
+    double v = 0.0;
+    if (decimal_parse(text, (size_t)-1, &v) != DECIMAL_PARSED || v <= 0.0) {
         snprintf(error, size, "%s: '%s' is not a usable value (expected a finite number > 0)", option, text);
         return -1;
     }

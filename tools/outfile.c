@@ -204,9 +204,25 @@ static int identify(const char *target, file_identity *id)
     return 0;
 }
 
+/* Whether a path names what standard output writes to (a terminal, a pipe,
+ * the file the shell redirected it to: /dev/stdout, say), other than
+ * /dev/null, which any number of outputs may share. */
+static int is_standard_output(const char *path)
+{
+    struct stat out, other, null_device;
+    char *target = follow_links(path);
+    int found = target && stat(target, &other) == 0;
+    free(target);
+    if (!found || fstat(STDOUT_FILENO, &out) != 0 || out.st_dev != other.st_dev || out.st_ino != other.st_ino)
+        return 0;
+    return !(S_ISCHR(other.st_mode) && stat("/dev/null", &null_device) == 0 && null_device.st_rdev == other.st_rdev);
+}
+
 int outfile_same(const char *a, const char *b)
 {
-    if (strcmp(a, "-") == 0 || strcmp(b, "-") == 0) return strcmp(a, b) == 0;
+    if (strcmp(a, "-") == 0 && strcmp(b, "-") == 0) return 1;
+    if (strcmp(a, "-") == 0) return is_standard_output(b);
+    if (strcmp(b, "-") == 0) return is_standard_output(a);
     char *target_a = follow_links(a), *target_b = follow_links(b);
     file_identity x, y;
     int same = target_a && target_b && identify(target_a, &x) == 0 && identify(target_b, &y) == 0 &&
@@ -223,10 +239,16 @@ int outfile_check_apart(const char *const path[], const char *const name[], int 
     for (int k = 0; k < count; k++) {
         if (!path[k] || !path[k][0]) continue;
         if (outfile_check(path[k], error, error_size) != 0) return -1;
-        for (int j = 0; j < k; j++)
-            if (path[j] && path[j][0] && outfile_same(path[k], path[j]))
-                return snprintf(error, error_size, "%s: named for both %s and %s (expected one file each)", path[k],
-                                name[j], name[k]), -1;
+        for (int j = 0; j < k; j++) {
+            if (!path[j] || !path[j][0] || !outfile_same(path[k], path[j])) continue;
+            int dash = strcmp(path[j], "-") == 0, named = strcmp(path[k], "-") == 0 ? j : k;
+            if (dash != (strcmp(path[k], "-") == 0))
+                return snprintf(error, error_size, "%s: named for %s, but it is where standard output goes, which "
+                                "%s writes to (-) (expected one file each)", path[named], name[named],
+                                name[named == j ? k : j]), -1;
+            return snprintf(error, error_size, "%s: named for both %s and %s (expected one file each)", path[k],
+                            name[j], name[k]), -1;
+        }
         for (int i = 0; i < input_count; i++)
             if (input[i] && input[i][0] && outfile_same(path[k], input[i]))
                 return snprintf(error, error_size, "%s: named for %s, but the run reads it (%s; expected an output "

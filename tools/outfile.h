@@ -29,7 +29,9 @@ int outfile_check(const char *path, char *error, size_t error_size);
 
 /* Whether two output paths name one regular file (links followed, "./x" and
  * "x" alike; a file yet to be made by its folder and name). A device is never
- * the same file: several outputs may go to /dev/null. */
+ * the same file: several outputs may go to /dev/null. "-" (standard output)
+ * is the same as "-" and as a path to where standard output goes (the file
+ * it was redirected to, a terminal as /dev/stdout), /dev/null excepted. */
 int outfile_same(const char *a, const char *b);
 
 /* A command's outputs checked together before anything is written: each of

@@ -935,6 +935,32 @@ static int read_files(builder *b)
     return 0;
 }
 
+/* A 2D world reads x and y: a file's bodies must lie in one plane z = const
+ * (a file carom wrote has z = 0; another tool's cell may centre the plane
+ * elsewhere) with z velocity 0, or flattening it would change the state. */
+static int check_planes(const builder *b)
+{
+    const scenario *s = b->s;
+    if (s->dim != 2) return 0;
+    for (int g = 0; g < s->group_count; g++) {
+        const xyz_frame *f = &b->frames[g];
+        if (!s->groups[g].file || f->count < 1) continue;
+        for (int32_t k = 0; k < f->count; k++) {
+            const carom_body_state *body = &f->bodies[k];
+            if (body->position.z == f->bodies[0].position.z && body->velocity.z == 0.0) continue;
+            snprintf(b->error, b->error_size,
+                     "%s:%lld: body %d has z = %.17g and z velocity %.17g where the file's first body has "
+                     "z = %.17g (expected a 2D frame for this 2D world: every body in one plane z = const, "
+                     "z velocity 0)",
+                     s->groups[g].file_resolved ? s->groups[g].file_resolved : s->groups[g].file,
+                     (long long)(f->first_body_line + k), (int)k, body->position.z, body->velocity.z,
+                     f->bodies[0].position.z);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* A file's Lattice must be the world's box (it is adopted when the scenario
  * sets none): sides along the world's axes agree to a relative 1e-9. */
 static int check_lattices(const builder *b)
@@ -1070,7 +1096,7 @@ static int build(builder *b, carom_event_callback on_event, void *user)
     const scenario *s = b->s;
     if (s->dim != 2 && s->dim != 3)
         return fail(b, s->dim_mark, "dim %d is not valid (expected 2 or 3)", s->dim);
-    if (read_files(b) != 0 || resolve_box(b) != 0 || check_lattices(b) != 0 ||
+    if (read_files(b) != 0 || check_planes(b) != 0 || resolve_box(b) != 0 || check_lattices(b) != 0 ||
         create_world(b, on_event, user) != 0)
         return -1;
     b->rng = carom_rng_seed(s->seed);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decimal.h"
 #include "option.h"
 #include "place.h"
 #include "render.h"
@@ -44,7 +45,7 @@ static const char *help_text =
 typedef struct render_request {
     const char *input, *output, *scenario;
     long long frame;
-    int has_time, dim, verbose;
+    int has_frame, has_time, dim, verbose;
     double time;
     render_options o;
 } render_request;
@@ -58,17 +59,13 @@ static int is_valued(const char *name)
 
 static int parse_slab(const char *text, render_options *o, char *why, size_t size)
 {
-    char *end = NULL;
-    o->slab_from = strtod(text, &end);
-    if (end == text || *end != ':') goto bad;
-    const char *second = end + 1;
-    o->slab_to = strtod(second, &end);
-    if (end == second || *end || !isfinite(o->slab_from) || !isfinite(o->slab_to) || o->slab_to < o->slab_from)
-        goto bad;
+    const char *colon = strchr(text, ':');
+    if (!colon || decimal_parse(text, (size_t)(colon - text), &o->slab_from) != DECIMAL_PARSED ||
+        decimal_parse(colon + 1, (size_t)-1, &o->slab_to) != DECIMAL_PARSED || o->slab_to < o->slab_from)
+        return snprintf(why, size, "--slab: '%s' is not a usable value (expected A:B, finite decimals, A <= B)",
+                        text), -1;
     o->has_slab = 1;
     return 0;
-bad:
-    return snprintf(why, size, "--slab: '%s' is not a usable value (expected A:B, finite, A <= B)", text), -1;
 }
 
 static int pick(const char *option, const char *text, const char *const names[], int count, int *value,
@@ -86,12 +83,11 @@ static int take_option(void *request, const char *name, const char *value, char 
     static const char *const views[] = {"z", "x", "y", "iso"};
     int picked = 0;
     if (!strcmp(name, "-o") || !strcmp(name, "--output")) return r->output = value, 0;
-    if (!strcmp(name, "--frame")) return option_integer(name, value, &r->frame, why, size);
+    if (!strcmp(name, "--frame")) return r->has_frame = 1, option_integer(name, value, &r->frame, why, size);
     if (!strcmp(name, "--time")) {
-        char *end = NULL;
-        r->time = strtod(value, &end);
-        if (end == value || *end || !isfinite(r->time))
-            return snprintf(why, size, "--time: '%s' is not a usable value (expected a finite time)", value), -1;
+        if (decimal_parse(value, (size_t)-1, &r->time) != DECIMAL_PARSED)
+            return snprintf(why, size, "--time: '%s' is not a usable value (expected a finite decimal time)", value),
+                   -1;
         return r->has_time = 1, 0;
     }
     if (!strcmp(name, "--size")) return option_size(name, value, &r->o.width, &r->o.height, why, size);
@@ -126,6 +122,8 @@ static int parse(int argc, char **argv, render_request *r, char *why, size_t siz
     if (walked != 0) return walked;
     if (!r->input) return snprintf(why, size, "a trajectory file is needed (carom render TRAJECTORY -o FILE)"), -1;
     if (!r->output) return snprintf(why, size, "an output picture is needed (-o FILE.png or FILE.svg)"), -1;
+    if (r->has_frame && r->has_time)
+        return snprintf(why, size, "--frame and --time both pick the frame (expected one of them)"), -1;
     return 0;
 }
 

@@ -151,30 +151,52 @@ int resume_trajectory(const char *path, int64_t frames, int64_t bodies, FILE *ou
     return close_copier(&c, 0);
 }
 
-int resume_event_log(const char *path, double until, FILE *out, double *last_time, char *error,
-                     size_t error_size)
+/* One row of the log: 1 copied, 0 at the end of the file or past the rows
+ * the checkpoint covers, or -1 with a message. `counted` says whether the
+ * checkpoint gave the number of rows (a later row is then damage). */
+static int copy_row(copier *c, double until, int counted, double *last_time)
+{
+    int got = next_line(c);
+    if (got < 0) return -1;
+    if (got == 0) return 0; /* the end of the file */
+    char *end;
+    double time = strtod(c->line, &end);
+    if (c->line[c->length - 1] != '\n') { /* the last line, cut short: after the checkpoint, or damage */
+        if (!counted && (end == c->line || !(time <= until))) return 0;
+        return fail(c, "a line cut short before the checkpoint's time (expected the whole event log the "
+                       "checkpoint covers)");
+    }
+    if (isnan(time)) return fail(c, "a time that is not a number (expected time,kind,i,j)");
+    if (end == c->line || *end != ',') return fail(c, "a line without a time (expected time,kind,i,j)");
+    if (time > until) /* written after the checkpoint: this run writes it again */
+        return counted ? fail(c, "a row after the checkpoint's time among the rows it counts (expected the event "
+                                 "log the checkpoint covers)") : 0;
+    if (time < *last_time) return fail(c, "times out of order (expected a carom event log)");
+    if (write_line(c) != 0) return -1;
+    *last_time = time;
+    return 1;
+}
+
+int resume_event_log(const char *path, double until, int64_t rows, FILE *out, double *last_time, int64_t *copied,
+                     char *error, size_t error_size)
 {
     copier c;
     if (open_copier(&c, path, out, error, error_size) != 0) return -1;
     *last_time = -INFINITY;
+    *copied = 0;
     if (copy_line(&c, "the header time,kind,i,j") != 0) return close_copier(&c, -1);
     if (strncmp(c.line, "time,kind,i,j", 13) != 0)
         return close_copier(&c, fail(&c, "not a carom event log (expected the header time,kind,i,j)"));
-    for (;;) {
-        int got = next_line(&c);
-        if (got <= 0) return close_copier(&c, got);
-        char *end;
-        double time = strtod(c.line, &end);
-        if (c.line[c.length - 1] != '\n') { /* the last line, cut short: after the checkpoint, or damage */
-            if (end == c.line || !(time <= until)) return close_copier(&c, 0);
-            return close_copier(&c, fail(&c, "a line cut short before the checkpoint's time (expected the whole "
-                                             "event log the checkpoint covers)"));
+    while (rows < 0 || *copied < rows) {
+        int got = copy_row(&c, until, rows >= 0, last_time);
+        if (got == 0 && rows >= 0) {
+            char what[200];
+            snprintf(what, sizeof what, "the log ends after %lld rows, but the checkpoint's run had written %lld "
+                     "(expected the whole event log the checkpoint covers)", (long long)*copied, (long long)rows);
+            return close_copier(&c, fail(&c, what));
         }
-        if (isnan(time)) return close_copier(&c, fail(&c, "a time that is not a number (expected time,kind,i,j)"));
-        if (end == c.line || *end != ',') return close_copier(&c, fail(&c, "a line without a time (expected time,kind,i,j)"));
-        if (time > until) return close_copier(&c, 0); /* written after the checkpoint: this run writes it again */
-        if (time < *last_time) return close_copier(&c, fail(&c, "times out of order (expected a carom event log)"));
-        if (write_line(&c) != 0) return close_copier(&c, -1);
-        *last_time = time;
+        if (got <= 0) return close_copier(&c, got);
+        ++*copied;
     }
+    return close_copier(&c, 0);
 }

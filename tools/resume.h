@@ -15,12 +15,15 @@
 int resume_trajectory(const char *path, int64_t frames, int64_t bodies, FILE *out, double *first_time,
                       double *last_time, char *error, size_t error_size);
 
-/* Copies the header and the lines up to time `until` (the checkpoint's
- * clock: every collision up to it was logged before the checkpoint was
- * written, none after it) of the CSV event log at path to out; the time of
- * the last one copied goes to *last_time (-INFINITY if none). Returns 0, or
- * -1 with a message as above. */
-int resume_event_log(const char *path, double until, FILE *out, double *last_time, char *error,
-                     size_t error_size);
+/* Copies the header and the rows the checkpoint covers of the CSV event log
+ * at path to out: its first `rows` rows, each at a time up to `until` (the
+ * checkpoint's clock), when the checkpoint counted them (rows >= 0; a log
+ * with fewer is refused as cut short); else (rows -1, an older checkpoint)
+ * the rows up to time `until`, since every collision up to it was logged
+ * before the checkpoint was written and none after it. The time of the last
+ * row copied goes to *last_time (-INFINITY if none), their number to *copied.
+ * Returns 0, or -1 with a message as above. */
+int resume_event_log(const char *path, double until, int64_t rows, FILE *out, double *last_time, int64_t *copied,
+                     char *error, size_t error_size);
 
 #endif

@@ -300,8 +300,8 @@ static int open_event_log(runner *r)
     int continued = r->resumed.active && continues(s->events_log, r->resumed.events_log);
     if (continued && r->events.temporary) {
         double last;
-        if (resume_event_log(r->events.target, carom_world_time(r->world), out, &last, r->message,
-                             sizeof r->message) != 0)
+        if (resume_event_log(r->events.target, carom_world_time(r->world), r->resumed.events_logged, out, &last,
+                             &r->log.copied, r->message, sizeof r->message) != 0)
             return missing_hint(r, "--events-log");
     } else if (!continued) {
         fprintf(out, "time,kind,i,j\n");
@@ -358,6 +358,7 @@ static int write_checkpoint(runner *r)
 {
     char why[RUNNER_MESSAGE_SIZE];
     if (publish_streams(r) != 0) return -1;
+    r->s.events_logged = r->log.copied + r->log.lines;
     return failure_from(r, checkpoint_write(r->s.checkpoint, &r->s, r->world, why, sizeof why), why);
 }
 

@@ -27,6 +27,7 @@ typedef struct event_log {
     FILE *out;
     int error;
     int64_t lines; /* written by this run */
+    int64_t copied; /* rows a restart kept of the log it continues */
     analysis *analysis; /* the scenario's analysis, which sees every event (NULL: none) */
 } event_log;
 
@@ -42,6 +43,7 @@ typedef struct runner_resumed {
     char *trajectory, *events_log;
     double every, checkpoint_every, next_checkpoint;
     int frames_written;
+    int64_t events_logged; /* the event log's rows at the checkpoint (-1: not known) */
 } runner_resumed;
 
 typedef struct runner {

@@ -50,6 +50,7 @@ typedef struct scaling {
     int count;
     char *error;
     size_t error_size;
+    FILE *table; /* standard output, or standard error when an output file is "-" */
 } scaling;
 
 static carom_world *gas(int32_t n, double packing_fraction, char *error, size_t size)
@@ -116,7 +117,7 @@ static int add_sample(scaling *s, const char *sweep, int method, int32_t n, doub
     *x = (sample){sweep, method, n, packing_fraction, 0, 0, 0, 0};
     if (measure(s, x) != 0) return -1;
     s->count++;
-    printf("%-8s %-20s %6d %6.3f %10.4g %14.4g %14.4g\n", sweep, methods[method].name, (int)n, packing_fraction,
+    fprintf(s->table, "%-8s %-20s %6d %6.3f %10.4g %14.4g %14.4g\n", sweep, methods[method].name, (int)n, packing_fraction,
            x->seconds / x->simulated, x->pair_checks / x->simulated, x->collisions / x->simulated);
     fflush(stdout);
     return 0;
@@ -183,8 +184,8 @@ static void write_json(FILE *out, const void *data)
 
 static void print_fits(const scaling *s)
 {
-    printf("\nfitted exponents (cost ~ x^k), seconds per unit time / pair checks per unit time:\n");
-    printf("%-20s %16s %16s\n", "method", "k against N", "k against density");
+    fprintf(s->table, "\nfitted exponents (cost ~ x^k), seconds per unit time / pair checks per unit time:\n");
+    fprintf(s->table, "%-20s %16s %16s\n", "method", "k against N", "k against density");
     for (int m = 0; m < SCALING_METHODS; m++) {
         char cells[2][32];
         const char *sweeps[2] = {"n", "density"};
@@ -193,7 +194,7 @@ static void print_fits(const scaling *s)
             if (methods[m].exact) snprintf(cells[w], sizeof cells[w], "%.2f / -", secs);
             else snprintf(cells[w], sizeof cells[w], "%.2f / %.2f", secs, checks);
         }
-        printf("%-20s %16s %16s\n", methods[m].name, cells[0], cells[1]);
+        fprintf(s->table, "%-20s %16s %16s\n", methods[m].name, cells[0], cells[1]);
     }
 }
 
@@ -203,7 +204,7 @@ static int sweep_all(scaling *s, int quick)
     static const double fractions[] = {0.05, 0.1, 0.2, 0.3, 0.4, 0.5};
     int size_count = quick ? 3 : 5;
     int32_t all_pairs_limit = quick ? 1024 : 2048, fixed_n = quick ? 256 : 1024;
-    printf("%-8s %-20s %6s %6s %10s %14s %14s\n", "sweep", "method", "N", "phi", "s per T", "checks per T",
+    fprintf(s->table, "%-8s %-20s %6s %6s %10s %14s %14s\n", "sweep", "method", "N", "phi", "s per T", "checks per T",
            "collisions/T");
     for (int m = 0; m < SCALING_METHODS; m++)
         for (int k = 0; k < size_count; k++)
@@ -221,7 +222,8 @@ int scaling_run(const compare_options *o, char *error, size_t error_size)
     if (!s) return snprintf(error, error_size, "out of memory"), -1;
     s->error = error, s->error_size = error_size;
     error[0] = '\0';
-    printf("carom compare --scaling: 2D disks, periodic box, frames of dt = %g; phi = packing fraction\n", frame_dt);
+    s->table = compare_writes_stdout(o) ? stderr : stdout; /* standard output holds the file */
+    fprintf(s->table, "carom compare --scaling: 2D disks, periodic box, frames of dt = %g; phi = packing fraction\n", frame_dt);
     int st = sweep_all(s, o->quick);
     if (st == 0) print_fits(s);
     if (st == 0) st = outfile_write(o->csv, write_csv, s, error, error_size);

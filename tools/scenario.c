@@ -14,6 +14,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "decimal.h"
 #include "scenario.h"
 #include "shape.h"
 #include "xyz.h"
@@ -160,29 +161,11 @@ static int text_value(const reader *r, const yaml_node_t *node, const char *what
 
 typedef enum { PARSED, NOT_A_NUMBER, NOT_FINITE, NOT_WHOLE, OUT_OF_RANGE } parse_result;
 
-/* nan, inf, infinity, with an optional sign and YAML's leading dot, any case. */
-static int is_non_finite_word(const char *text)
-{
-    if (*text == '+' || *text == '-') text++;
-    if (*text == '.') text++;
-    char lower[10] = {0};
-    if (strlen(text) >= sizeof lower) return 0;
-    for (size_t i = 0; text[i]; i++) lower[i] = (char)(text[i] | 0x20);
-    return !strcmp(lower, "nan") || !strcmp(lower, "inf") || !strcmp(lower, "infinity");
-}
-
-/* A decimal number: digits, sign, point and exponent only (no hex, no words). */
+/* A decimal number: digits, sign, point and exponent only (decimal.c: no hex, no words). */
 static parse_result parse_double(const char *text, double *out)
 {
-    if (is_non_finite_word(text)) return NOT_FINITE;
-    if (strspn(text, "0123456789+-.eE") != strlen(text) || !strpbrk(text, "0123456789"))
-        return NOT_A_NUMBER;
-    char *end;
-    double value = strtod(text, &end);
-    if (end == text || *end != '\0') return NOT_A_NUMBER;
-    if (!isfinite(value)) return NOT_FINITE;
-    *out = value;
-    return PARSED;
+    decimal_result got = decimal_parse(text, (size_t)-1, out);
+    return got == DECIMAL_PARSED ? PARSED : got == DECIMAL_NOT_FINITE ? NOT_FINITE : NOT_A_NUMBER;
 }
 
 /* A whole number >= 0: digits (exact), or a number with an integral value
@@ -1253,6 +1236,8 @@ static int read_output(reader *r, const yaml_node_t *node, scenario *s)
     section output;
     if (open_section(r, node, "output", keys, LENGTH(keys), &output)) return -1;
     s->has_every = find_value(&output, "every") != NULL;
+    get_mark(&output, "every", &s->every_mark);
+    get_mark(&output, "checkpoint_every", &s->checkpoint_every_mark);
     if (get_output(&output, "trajectory", &s->trajectory) ||
         get_number(&output, "every", POSITIVE, &s->every) ||
         get_output(&output, "events", &s->events_log) || get_output(&output, "stats", &s->stats) ||
@@ -1451,10 +1436,45 @@ static int parse_document(reader *r, yaml_parser_t *parser)
     return status;
 }
 
+enum { FLOW_DEPTH_LIMIT = 256 };
+
+/* libyaml's scanner takes time in proportion to the flow depth at every token,
+ * so "[[[[..." a few hundred kilobytes deep would take minutes. A scenario
+ * never nests deeper than a polygon's vertices, so the bytes are scanned for
+ * the depth of [ and { first (outside quotes and comments) and a file deeper
+ * than FLOW_DEPTH_LIMIT is refused where it passes the limit. */
+static int check_flow_depth(reader *r, FILE *file)
+{
+    int depth = 0, line = 1, col = 0, quote = 0, comment = 0, previous = '\n';
+    for (int c; (c = getc(file)) != EOF; previous = c) {
+        col++;
+        if (c == '\n') {
+            line++, col = 0, comment = 0;
+            continue;
+        }
+        if (comment) continue;
+        if (quote) {
+            if (c == quote && !(quote == '"' && previous == '\\')) quote = 0;
+            continue;
+        }
+        int after_separator = strchr(" \t\n[{,:", previous) != NULL;
+        if ((c == '\'' || c == '"') && after_separator) quote = c;
+        else if (c == '#' && (previous == ' ' || previous == '\t' || previous == '\n')) comment = 1;
+        else if (c == '[' || c == '{') depth++;
+        else if ((c == ']' || c == '}') && depth > 0) depth--;
+        if (depth > FLOW_DEPTH_LIMIT)
+            return fail_at(r, (scenario_mark){line, col}, "[ or { nested %d deep (expected at most %d)", depth,
+                           FLOW_DEPTH_LIMIT);
+    }
+    rewind(file);
+    return 0;
+}
+
 static int load_document(reader *r)
 {
     FILE *file = fopen(r->path, "rb");
     if (!file) return fail_at(r, (scenario_mark){1, 1}, "cannot open (%s)", strerror(errno));
+    if (check_flow_depth(r, file) != 0) return fclose(file), -1;
     yaml_parser_t parser;
     int status = -1;
     if (!yaml_parser_initialize(&parser)) {

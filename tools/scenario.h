@@ -139,6 +139,7 @@ typedef struct scenario {
     char *stats;             /* JSON statistics ("-" for standard output) */
     char *checkpoint;        /* checkpoint file */
     double checkpoint_every; /* 0: only at the end */
+    scenario_mark every_mark, checkpoint_every_mark; /* where output.every and checkpoint_every are (line 0: absent) */
     scenario_analysis analysis; /* `analysis:` */
     /* `thermostat:` one of andersen: {temperature, rate}, rescale:
      * {temperature, every}, drive: {kick, rate} (settings only; kind NONE if absent) */

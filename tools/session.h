@@ -26,6 +26,8 @@ typedef struct session {
     double potential_energy_initial;
     double rotational_energy_initial; /* sum of I w^2 / 2 at the start (issue 14) */
     int frames_written;      /* frames in the trajectory file so far (a restart keeps that many) */
+    int64_t events_logged;   /* rows in the event log so far, header not counted (a restart keeps that many;
+                                -1: not known, a checkpoint of format 4 or 5) */
     double window;           /* run.window: run in windows of this length (0: one run) */
     double window_origin;    /* window k starts at window_origin + k * window */
     char *controls;          /* run.controls: the CSV replayed at window starts (NULL: none) */

@@ -17,6 +17,8 @@
  * from libyaml's document API, as in scenario.c. */
 #include "shape.h"
 
+#include "decimal.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -90,14 +92,7 @@ static int parse_number(const yaml_node_t *node, double *out)
 {
     if (node->type != YAML_SCALAR_NODE || node->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
         return -1;
-    const char *text = (const char *)node->data.scalar.value;
-    if (!text[0] || strspn(text, "0123456789+-.eE") != strlen(text) || !strpbrk(text, "0123456789"))
-        return -1;
-    char *end;
-    double v = strtod(text, &end);
-    if (*end || !isfinite(v)) return -1;
-    *out = v;
-    return 0;
+    return decimal_parse((const char *)node->data.scalar.value, (size_t)-1, out) == DECIMAL_PARSED ? 0 : -1;
 }
 
 static int number_value(const shape_reader *r, const yaml_node_t *node, const char *what, int positive,

@@ -52,6 +52,7 @@
 
 #include "carom.h"
 #include "controls.h"
+#include "decimal.h"
 #include "option.h"
 #include "outfile.h"
 #include "place.h"
@@ -227,10 +228,8 @@ static int parse_player(steer_options *o, const char *text, char *error, size_t 
 
 static int parse_safety(const char *text, double *out, char *error, size_t size)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end || errno || !(v >= 0.0 && v < 1.0))
+    double v = -1.0;
+    if (decimal_parse(text, (size_t)-1, &v) != DECIMAL_PARSED || !(v >= 0.0 && v < 1.0))
         return snprintf(error, size, "--safety: '%s' is not a usable value (expected a number in [0, 1))", text),
                -1;
     *out = v;
