@@ -92,6 +92,13 @@ else
   fail "an output that is where standard output goes" "status $status: $out"
 fi
 rm -f shared.csv.in
+"$carom" run std.yaml --quiet --events-log /dev/stdout 2>&1 | cat >piped.csv.in; status=${PIPESTATUS[0]}
+if [ "$status" -eq 0 ] && [ "$(head -1 piped.csv.in)" = time,kind,i,j ] && [ "$(wc -l <piped.csv.in)" -gt 1 ]; then
+  pass "--events-log /dev/stdout into a pipe"
+else
+  fail "--events-log /dev/stdout into a pipe" "status $status: $(head -c 200 piped.csv.in)"
+fi
+rm -f piped.csv.in
 refused "--stats - and --events-log - together" "-: named for both the event log and the statistics" \
   run std.yaml --quiet --stats - --events-log -
 

@@ -56,8 +56,11 @@ static char *follow_links(const char *path)
 {
     char *current = copy_text(path);
     for (int hops = 0; current; hops++) {
-        struct stat st;
+        struct stat st, end;
         if (lstat(current, &st) != 0 || !S_ISLNK(st.st_mode)) return current;
+        /* A link to a pipe, a device or a socket is written through, in place:
+         * /dev/stdout's /proc/self/fd/1 reads "pipe:[…]", which no path names. */
+        if (stat(current, &end) == 0 && !S_ISREG(end.st_mode) && !S_ISDIR(end.st_mode)) return current;
         char link[PATH_MAX];
         ssize_t length = hops < MAX_LINKS ? readlink(current, link, sizeof link - 1) : -1;
         if (length < 0) {
