@@ -16,7 +16,7 @@
  *
  * The functions exist on x86-64 with GCC or Clang, and are used where the
  * processor has AVX2, or AVX-512F for eight lanes (screen_available, asked
- * once a world), whatever the build's -march. */
+ * once a world; four on Intel's processors), whatever the build's -march. */
 #ifndef CAROM_SCREEN_H
 #define CAROM_SCREEN_H
 
@@ -34,9 +34,13 @@ typedef struct screen_body {
     double limit; /* nearest: the best time so far */
 } screen_body;
 
-/* The lanes this processor screens at once: 8 where it has AVX-512F (and
+/* The lanes this processor can screen at once: 8 where it has AVX-512F (and
  * runs screen_row8 as well as the four-lane functions), 4 where it has
  * AVX2, 0 where neither (the scans are then scalar). */
+int screen_supported(void);
+
+/* The lanes a world screens with: screen_supported's, but 4 on Intel
+ * processors with AVX-512F, where eight lanes were measured slower. */
 int screen_available(void);
 
 /* Bit k set where entries[k] (k < count <= SCREEN_MAX) may meet a before the
