@@ -212,11 +212,9 @@ static int identify(const char *target, file_identity *id)
  * /dev/null, which any number of outputs may share. */
 static int is_standard_output(const char *path)
 {
-    struct stat out, other, null_device;
-    char *target = follow_links(path);
-    int found = target && stat(target, &other) == 0;
-    free(target);
-    if (!found || fstat(STDOUT_FILENO, &out) != 0 || out.st_dev != other.st_dev || out.st_ino != other.st_ino)
+    struct stat out, other, null_device; /* stat follows every link */
+    if (stat(path, &other) != 0 || fstat(STDOUT_FILENO, &out) != 0 || out.st_dev != other.st_dev ||
+        out.st_ino != other.st_ino)
         return 0;
     return !(S_ISCHR(other.st_mode) && stat("/dev/null", &null_device) == 0 && null_device.st_rdev == other.st_rdev);
 }
@@ -244,13 +242,13 @@ int outfile_check_apart(const char *const path[], const char *const name[], int 
         if (outfile_check(path[k], error, error_size) != 0) return -1;
         for (int j = 0; j < k; j++) {
             if (!path[j] || !path[j][0] || !outfile_same(path[k], path[j])) continue;
-            int dash = strcmp(path[j], "-") == 0, named = strcmp(path[k], "-") == 0 ? j : k;
-            if (dash != (strcmp(path[k], "-") == 0))
-                return snprintf(error, error_size, "%s: named for %s, but it is where standard output goes, which "
-                                "%s writes to (-) (expected one file each)", path[named], name[named],
-                                name[named == j ? k : j]), -1;
-            return snprintf(error, error_size, "%s: named for both %s and %s (expected one file each)", path[k],
-                            name[j], name[k]), -1;
+            int k_dash = strcmp(path[k], "-") == 0, j_dash = strcmp(path[j], "-") == 0;
+            if (k_dash == j_dash)
+                return snprintf(error, error_size, "%s: named for both %s and %s (expected one file each)", path[k],
+                                name[j], name[k]), -1;
+            int file = k_dash ? j : k, dash = k_dash ? k : j; /* a path where standard output goes, and "-" */
+            return snprintf(error, error_size, "%s: named for %s, but it is where standard output goes, which %s "
+                            "writes to (-) (expected one file each)", path[file], name[file], name[dash]), -1;
         }
         for (int i = 0; i < input_count; i++)
             if (input[i] && input[i][0] && outfile_same(path[k], input[i]))

@@ -117,9 +117,9 @@ static int add_sample(scaling *s, const char *sweep, int method, int32_t n, doub
     *x = (sample){sweep, method, n, packing_fraction, 0, 0, 0, 0};
     if (measure(s, x) != 0) return -1;
     s->count++;
-    fprintf(s->table, "%-8s %-20s %6d %6.3f %10.4g %14.4g %14.4g\n", sweep, methods[method].name, (int)n, packing_fraction,
-           x->seconds / x->simulated, x->pair_checks / x->simulated, x->collisions / x->simulated);
-    fflush(stdout);
+    fprintf(s->table, "%-8s %-20s %6d %6.3f %10.4g %14.4g %14.4g\n", sweep, methods[method].name, (int)n,
+            packing_fraction, x->seconds / x->simulated, x->pair_checks / x->simulated, x->collisions / x->simulated);
+    fflush(s->table);
     return 0;
 }
 
@@ -204,8 +204,8 @@ static int sweep_all(scaling *s, int quick)
     static const double fractions[] = {0.05, 0.1, 0.2, 0.3, 0.4, 0.5};
     int size_count = quick ? 3 : 5;
     int32_t all_pairs_limit = quick ? 1024 : 2048, fixed_n = quick ? 256 : 1024;
-    fprintf(s->table, "%-8s %-20s %6s %6s %10s %14s %14s\n", "sweep", "method", "N", "phi", "s per T", "checks per T",
-           "collisions/T");
+    fprintf(s->table, "%-8s %-20s %6s %6s %10s %14s %14s\n", "sweep", "method", "N", "phi", "s per T",
+            "checks per T", "collisions/T");
     for (int m = 0; m < SCALING_METHODS; m++)
         for (int k = 0; k < size_count; k++)
             if ((!methods[m].all_pairs || sizes[k] <= all_pairs_limit) && add_sample(s, "n", m, sizes[k], 0.2) != 0)
@@ -223,7 +223,8 @@ int scaling_run(const compare_options *o, char *error, size_t error_size)
     s->error = error, s->error_size = error_size;
     error[0] = '\0';
     s->table = compare_writes_stdout(o) ? stderr : stdout; /* standard output holds the file */
-    fprintf(s->table, "carom compare --scaling: 2D disks, periodic box, frames of dt = %g; phi = packing fraction\n", frame_dt);
+    fprintf(s->table, "carom compare --scaling: 2D disks, periodic box, frames of dt = %g; phi = packing fraction\n",
+            frame_dt);
     int st = sweep_all(s, o->quick);
     if (st == 0) print_fits(s);
     if (st == 0) st = outfile_write(o->csv, write_csv, s, error, error_size);
