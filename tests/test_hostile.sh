@@ -116,6 +116,9 @@ else
   fail "a hex number on the command line" "status $status: $out"
 fi
 python3 -c "print('seed: 3\nworld: {dim: 2, box: [10, 10]}\nbodies: [{count: 5, radius: 0.5}]\nrun: {until: 1}\nx: ' + '[' * 300000 + ']' * 300000)" >deep.yaml
+if "$carom" run <(cat std.yaml) --quiet --stats piped.json && [ -s piped.json ]; then pass "a scenario read from a pipe"
+else fail "a scenario read from a pipe" "refused"; fi
+rm -f piped.json
 refused "a scenario nested 300,000 deep, refused at once" "deep.yaml:5:260: [ or { nested 257 deep" run deep.yaml --quiet
 
 # ---- a 2D world reads a file's bodies in one plane --------------------------------------

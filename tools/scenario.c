@@ -1441,50 +1441,61 @@ enum { FLOW_DEPTH_LIMIT = 256 };
 /* libyaml's scanner takes time in proportion to the flow depth at every token,
  * so "[[[[..." a few hundred kilobytes deep would take minutes. A scenario
  * never nests deeper than a polygon's vertices, so the bytes are scanned for
- * the depth of [ and { first (outside quotes and comments) and a file deeper
- * than FLOW_DEPTH_LIMIT is refused where it passes the limit. */
-static int check_flow_depth(reader *r, FILE *file)
+ * the depth of [ and { (outside quotes and comments) as libyaml reads them,
+ * before its scanner sees them, and reading stops where a file passes
+ * FLOW_DEPTH_LIMIT. The file is read once, so a pipe serves as well. */
+typedef struct depth_scan {
+    FILE *file;
+    int depth, line, col, quote, comment, previous;
+    scenario_mark too_deep; /* line 0: not (yet) */
+} depth_scan;
+
+static int scan_byte(depth_scan *d, int c)
 {
-    int depth = 0, line = 1, col = 0, quote = 0, comment = 0, previous = '\n';
-    for (int c; (c = getc(file)) != EOF; previous = c) {
-        col++;
-        if (c == '\n') {
-            line++, col = 0, comment = 0;
-            continue;
-        }
-        if (comment) continue;
-        if (quote) {
-            if (c == quote && !(quote == '"' && previous == '\\')) quote = 0;
-            continue;
-        }
-        int after_separator = strchr(" \t\n[{,:", previous) != NULL;
-        if ((c == '\'' || c == '"') && after_separator) quote = c;
-        else if (c == '#' && (previous == ' ' || previous == '\t' || previous == '\n')) comment = 1;
-        else if (c == '[' || c == '{') depth++;
-        else if ((c == ']' || c == '}') && depth > 0) depth--;
-        if (depth > FLOW_DEPTH_LIMIT)
-            return fail_at(r, (scenario_mark){line, col}, "[ or { nested %d deep (expected at most %d)", depth,
-                           FLOW_DEPTH_LIMIT);
+    int previous = d->previous;
+    d->previous = c, d->col++;
+    if (c == '\n') return d->line++, d->col = 0, d->comment = 0, 0;
+    if (d->comment) return 0;
+    if (d->quote) {
+        if (c == d->quote && !(d->quote == '"' && previous == '\\')) d->quote = 0;
+        return 0;
     }
-    rewind(file);
-    return 0;
+    if ((c == '\'' || c == '"') && previous && strchr(" \t\n[{,:", previous)) d->quote = c;
+    else if (c == '#' && (previous == ' ' || previous == '\t' || previous == '\n')) d->comment = 1;
+    else if (c == '[' || c == '{') d->depth++;
+    else if ((c == ']' || c == '}') && d->depth > 0) d->depth--;
+    if (d->depth <= FLOW_DEPTH_LIMIT) return 0;
+    d->too_deep = (scenario_mark){d->line, d->col};
+    return -1;
+}
+
+/* libyaml's read handler: 1, or 0 on a read error or past the depth limit. */
+static int read_scanned(void *data, unsigned char *buffer, size_t size, size_t *size_read)
+{
+    depth_scan *d = data;
+    *size_read = fread(buffer, 1, size, d->file);
+    if (ferror(d->file)) return 0;
+    for (size_t k = 0; k < *size_read; k++)
+        if (scan_byte(d, buffer[k]) != 0) return 0;
+    return 1;
 }
 
 static int load_document(reader *r)
 {
-    FILE *file = fopen(r->path, "rb");
-    if (!file) return fail_at(r, (scenario_mark){1, 1}, "cannot open (%s)", strerror(errno));
-    if (check_flow_depth(r, file) != 0) return fclose(file), -1;
+    depth_scan scan = {.file = fopen(r->path, "rb"), .line = 1, .previous = '\n'};
+    if (!scan.file) return fail_at(r, (scenario_mark){1, 1}, "cannot open (%s)", strerror(errno));
     yaml_parser_t parser;
     int status = -1;
     if (!yaml_parser_initialize(&parser)) {
         out_of_memory(r);
     } else {
-        yaml_parser_set_input_file(&parser, file);
+        yaml_parser_set_input(&parser, read_scanned, &scan);
         status = parse_document(r, &parser);
         yaml_parser_delete(&parser);
     }
-    fclose(file);
+    fclose(scan.file);
+    if (status != 0 && scan.too_deep.line > 0)
+        fail_at(r, scan.too_deep, "[ or { nested %d deep (expected at most %d)", scan.depth, FLOW_DEPTH_LIMIT);
     return status;
 }
 
