@@ -48,8 +48,8 @@
 #include <string.h>
 
 #include "carom.h"
+#include "fluid.h"
 
-#define PI 3.14159265358979323846
 
 typedef struct options {
     long n;
@@ -244,68 +244,11 @@ static int on_event(void *user, const carom_event *e)
 
 /* ---------- the fluid ---------- */
 
-static carom_vec fcc_site(int cells, double side, int32_t k)
-{
-    static const double basis[4][3] = {{0, 0, 0}, {0.5, 0.5, 0}, {0.5, 0, 0.5}, {0, 0.5, 0.5}};
-    int b = k % 4, cell = k / 4, iz = cell % cells, iy = (cell / cells) % cells, ix = cell / (cells * cells);
-    double a = side / cells, half = 0.5 * side;
-    return (carom_vec){(ix + basis[b][0] + 0.25) * a - half, (iy + basis[b][1] + 0.25) * a - half,
-                       (iz + basis[b][2] + 0.25) * a - half};
-}
-
-/* Gaussian velocities, less their mean, scaled to kT = 1 exactly. */
-static void set_velocities(carom_vec *v, int32_t n, uint64_t seed)
-{
-    carom_rng rng = carom_rng_seed(seed);
-    carom_vec mean = {0, 0, 0};
-    for (int32_t k = 0; k < n; k++) {
-        v[k] = (carom_vec){carom_rng_normal(&rng), carom_rng_normal(&rng), carom_rng_normal(&rng)};
-        mean.x += v[k].x / n, mean.y += v[k].y / n, mean.z += v[k].z / n;
-    }
-    double sum = 0.0;
-    for (int32_t k = 0; k < n; k++) {
-        v[k].x -= mean.x, v[k].y -= mean.y, v[k].z -= mean.z;
-        sum += v[k].x * v[k].x + v[k].y * v[k].y + v[k].z * v[k].z;
-    }
-    double scale = sqrt(3.0 * n / sum);
-    for (int32_t k = 0; k < n; k++) v[k].x *= scale, v[k].y *= scale, v[k].z *= scale;
-}
-
 static carom_world *make_fluid(const options *o, record *r, int32_t *count, double *side)
 {
-    int cells = (int)lround(cbrt(o->n / 4.0));
-    if (cells < 2) cells = 2;
-    int32_t n = 4 * cells * cells * cells;
-    *side = cbrt(n * PI / (6.0 * o->density));
-    carom_world_def def = carom_default_world_def();
-    def.dim = 3;
-    def.box = (carom_vec){*side, *side, *side};
-    def.boundary[0] = def.boundary[1] = def.boundary[2] = CAROM_PERIODIC;
-    def.capacity_hint = n;
-    def.on_event = on_event;
-    def.user = r;
-    carom_world *w = NULL;
     char why[512];
-    carom_vec *v = malloc((size_t)n * sizeof *v);
-    if (!v || carom_world_create(&def, &w, why, sizeof why) != CAROM_OK) {
-        fprintf(stderr, "carom_regions: cannot make the world: %s\n", v ? why : "out of memory");
-        free(v);
-        return NULL;
-    }
-    set_velocities(v, n, o->seed);
-    for (int32_t k = 0; k < n; k++) {
-        carom_body_def b = carom_default_body_def();
-        b.radius = 0.5;
-        b.position = fcc_site(cells, *side, k);
-        b.velocity = v[k];
-        if (carom_world_add_body(w, &b, NULL) != CAROM_OK) {
-            fprintf(stderr, "carom_regions: body %d: %s\n", (int)k, carom_world_message(w));
-            carom_world_destroy(w), free(v);
-            return NULL;
-        }
-    }
-    free(v);
-    *count = n;
+    carom_world *w = bench_fluid(o->n, o->density, o->seed, 0.0, on_event, r, count, side, why, sizeof why);
+    if (!w) fprintf(stderr, "carom_regions: %s\n", why);
     return w;
 }
 

@@ -174,7 +174,7 @@ static void near_push(calendar *cal, int32_t b)
 
 /* Every slot from near_count up to FLAT_MAX holds an infinite time, so that
  * a scan of whole blocks needs no test of where the events end. */
-static void near_remove(calendar *cal, int32_t k)
+static IN_LINE void near_remove(calendar *cal, int32_t k)
 {
     calendar_entry last = cal->heap[--cal->near_count];
     if (!cal->near_is_heap) {
@@ -460,7 +460,7 @@ static IN_LINE void attach(calendar *cal, int32_t b)
     else link(cal, b, overflow_bucket(cal));
 }
 
-static void detach(calendar *cal, int32_t b)
+static IN_LINE void detach(calendar *cal, int32_t b)
 {
     int32_t where = cal->body[b].where;
     if (where >= 0) near_remove(cal, where);
@@ -633,6 +633,7 @@ void calendar_prefetch(const calendar *cal, double t)
 
 int32_t calendar_first(calendar *cal)
 {
+    assert(cal->mode != CALENDAR_FROZEN);
     if (cal->count == 0) return NO_BODY;
     if (cal->mode == CALENDAR_COLLECTING || cal->near_count > cal->near_limit) rebuild(cal);
     while (cal->near_count == 0) {
@@ -721,14 +722,49 @@ void calendar_free(calendar *cal)
     cal->mem = mem;
 }
 
-void calendar_clear(calendar *cal)
+/* Empties heap, buckets and sub-buckets; the bodies' records are left. */
+static void forget_filings(calendar *cal)
 {
-    for (int32_t b = 0; b < cal->capacity; b++) cal->body[b].where = CALENDAR_ABSENT;
     for (int32_t b = 0; b <= cal->bucket_count; b++) cal->head[b] = NO_BODY;
     near_forget(cal);
     subs_forget(cal);
     cal->count = cal->ring_count = 0;
+}
+
+void calendar_clear(calendar *cal)
+{
+    for (int32_t b = 0; b < cal->capacity; b++) cal->body[b].where = CALENDAR_ABSENT;
+    forget_filings(cal);
     cal->mode = CALENDAR_COLLECTING;
+}
+
+void calendar_freeze(calendar *cal)
+{
+    assert(cal->mode != CALENDAR_FROZEN);
+    for (int32_t b = 0; b < cal->capacity; b++)
+        if (cal->body[b].where != CALENDAR_ABSENT) cal->body[b].where = CALENDAR_HELD;
+    forget_filings(cal);
+    cal->mode = CALENDAR_FROZEN;
+}
+
+void calendar_thaw(calendar *cal)
+{
+    assert(cal->mode == CALENDAR_FROZEN);
+    cal->mode = CALENDAR_COLLECTING;
+    for (int32_t b = 0; b < cal->capacity; b++) {
+        calendar_body *r = &cal->body[b];
+        if (r->where != CALENDAR_HELD) continue;
+        r->where = CALENDAR_ABSENT;
+        calendar_set(cal, b, r->time);
+    }
+}
+
+/* A filing while frozen: out of calendar_set's line, which stays as short
+ * as it was (its inlined detach and near_remove). */
+static OUT_OF_LINE void hold(calendar *cal, int32_t body, double t)
+{
+    cal->body[body].time = t;
+    cal->body[body].where = CALENDAR_HELD;
 }
 
 void calendar_set(calendar *cal, int32_t body, double t)
@@ -745,6 +781,10 @@ void calendar_set(calendar *cal, int32_t body, double t)
         else sift_down(cal, k);
         return;
     }
+    if (cal->mode == CALENDAR_FROZEN) { /* never near (no heap), so only here */
+        hold(cal, body, t);
+        return;
+    }
     if (k == CALENDAR_ABSENT) cal->count++;
     else detach(cal, body);
     r->time = t;
@@ -755,6 +795,7 @@ static int32_t renamed(const int32_t *new_of_old, int32_t b) { return b == NO_BO
 
 void calendar_relabel(calendar *cal, const int32_t *new_of_old)
 {
+    assert(cal->mode != CALENDAR_FROZEN);
     for (int32_t k = 0; k < cal->near_count; k++) cal->heap[k].body = new_of_old[cal->heap[k].body];
     for (int32_t s = 0; s < CALENDAR_SUB_BUCKETS; s++)
         for (int32_t k = 0; k < cal->sub_fill[s]; k++)
@@ -773,6 +814,10 @@ void calendar_relabel(calendar *cal, const int32_t *new_of_old)
 void calendar_remove(calendar *cal, int32_t body)
 {
     if (cal->body[body].where == CALENDAR_ABSENT) return;
+    if (cal->mode == CALENDAR_FROZEN) {
+        cal->body[body].where = CALENDAR_ABSENT;
+        return;
+    }
     detach(cal, body);
     cal->count--;
 }

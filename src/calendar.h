@@ -41,11 +41,14 @@ enum { CALENDAR_SUB_BUCKETS = 8, CALENDAR_SUB_ROOM = 64 };
  * list), in place q of the sub-buckets (where = -3 - bucket_count - q), or
  * nowhere (CALENDAR_ABSENT). */
 enum { CALENDAR_ABSENT = -1 };
+/* Scheduled while the calendar is frozen (calendar_freeze): its time is
+ * noted, and it is filed when the calendar thaws. */
+#define CALENDAR_HELD INT32_MIN
 
 /* How events are filed: after a clear or a reserve, all wait in the overflow
  * list until the next calendar_first sets the buckets from them; if no time
  * was finite then, all go into the heap; otherwise by bucket. */
-enum { CALENDAR_COLLECTING = 0, CALENDAR_ALL_NEAR = 1, CALENDAR_BUCKETED = 2 };
+enum { CALENDAR_COLLECTING = 0, CALENDAR_ALL_NEAR = 1, CALENDAR_BUCKETED = 2, CALENDAR_FROZEN = 3 };
 
 /* A body's record: its time, where it is filed, and the owner's event,
  * which the calendar never reads, only moves with the record (so that the
@@ -109,6 +112,15 @@ void calendar_clear(calendar *cal);
  * its body for as long as the body is scheduled. */
 void calendar_set(calendar *cal, int32_t body, double t);
 void calendar_remove(calendar *cal, int32_t body);
+
+/* Frozen, the calendar serves nothing: a filing only notes the body's time
+ * (and a removal that it has none), and the prefetching walks do nothing.
+ * A caller that chooses the order of events itself (run_replay, replay.h)
+ * freezes it; calendar_thaw files every scheduled body again, as a clear
+ * and a filing of each would. Served events then come in (time, key) order
+ * as before. */
+void calendar_freeze(calendar *cal);
+void calendar_thaw(calendar *cal);
 
 /* After the per-body records were moved between bodies (record of old body b
  * now at new_of_old[b], for every scheduled body), renames the links. */

@@ -285,6 +285,37 @@ static void test_random_sequences(void)
     }
 }
 
+/* Frozen stretches (run_replay's): filings and removals while frozen only
+ * note the times; once thawed, the calendar serves what the reference
+ * holds, in (time, body) order, and goes on agreeing with it. */
+static void test_freeze_and_thaw(void)
+{
+    for (int run = 0; run < 100; run++) {
+        int capacity = 1 + below(MAX_BODIES);
+        calendar cal;
+        reference ref = {{0}, {0}, 0};
+        CHECK_EQ_INT(calendar_init(&cal, capacity), 0);
+        int ok = 1;
+        for (int round = 0; ok && round < 4; round++) {
+            for (int step = 0; ok && step < 500; step++) {
+                random_step(&cal, &ref, capacity);
+                ok = agrees(&cal, &ref, capacity, step);
+            }
+            calendar_freeze(&cal);
+            for (int step = 0; step < 300; step++) {
+                int body = below(capacity);
+                if (below(4)) apply_set(&cal, &ref, body, random_time());
+                else apply_remove(&cal, &ref, body);
+                ok = ok && calendar_has(&cal, body) == ref.present[body];
+            }
+            CHECK_MSG(ok, "run %d, round %d: a frozen calendar does not know what is scheduled", run, round);
+            calendar_thaw(&cal);
+            ok = ok && agrees(&cal, &ref, capacity, -1);
+        }
+        calendar_free(&cal);
+    }
+}
+
 /* ---- targeted cases ---- */
 
 /* Pops the first event and removes it, in both; returns 0 on a disagreement. */
@@ -936,6 +967,7 @@ static void test_cooling_events_keep_sweeps_short(void)
 int main(void)
 {
     RUN(test_random_sequences);
+    RUN(test_freeze_and_thaw);
     RUN(test_ties_and_infinity);
     RUN(test_near_events_change_form);
     RUN(test_wide_calendars_serve_sub_buckets);
