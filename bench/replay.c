@@ -65,14 +65,15 @@ static int parse(int argc, char **argv, options *o)
     static const struct {
         const char *name;
         double lo, hi;
+        int whole;
         size_t at;
-    } known[] = {{"--n", 32, 2e7, offsetof(options, n)},
-                 {"--density", 1e-3, 0.55, offsetof(options, density)},
-                 {"--warmup", 0, 100, offsetof(options, warmup)},
-                 {"--collisions", 1e-3, 16, offsetof(options, collisions)},
-                 {"--side", 1, 1e4, offsetof(options, side)},
-                 {"--window", 1e-4, 16, offsetof(options, window)},
-                 {"--seed", 0, 9e15, offsetof(options, seed)}};
+    } known[] = {{"--n", 32, 2e7, 1, offsetof(options, n)},
+                 {"--density", 1e-3, 0.55, 0, offsetof(options, density)},
+                 {"--warmup", 0, 100, 0, offsetof(options, warmup)},
+                 {"--collisions", 1e-3, 16, 0, offsetof(options, collisions)},
+                 {"--side", 1, 1e4, 1, offsetof(options, side)},
+                 {"--window", 1e-4, 16, 0, offsetof(options, window)},
+                 {"--seed", 0, 9e15, 1, offsetof(options, seed)}};
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "--no-prefetch")) {
             o->prefetch = 0;
@@ -88,9 +89,10 @@ static int parse(int argc, char **argv, options *o)
         char *end = NULL;
         errno = 0;
         double v = strtod(argv[++a], &end);
-        if (end == argv[a] || *end || errno || !(v >= known[k].lo && v <= known[k].hi)) {
-            fprintf(stderr, "carom_replay: %s: expected a number from %g to %g, got '%s'\n", known[k].name,
-                    known[k].lo, known[k].hi, argv[a]);
+        if (end == argv[a] || *end || errno || !(v >= known[k].lo && v <= known[k].hi) ||
+            (known[k].whole && v != floor(v))) {
+            fprintf(stderr, "carom_replay: %s: expected %s from %g to %g, got '%s'\n", known[k].name,
+                    known[k].whole ? "a whole number" : "a number", known[k].lo, known[k].hi, argv[a]);
             return -1;
         }
         *(double *)((char *)o + known[k].at) = v;
