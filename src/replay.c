@@ -154,6 +154,7 @@ static void take_window(orderer *o, int64_t from, int64_t to, const int32_t *hom
 int replay_region_order(const replay_event *events, int64_t count, const int32_t grid[3], const int periodic[3],
                         int32_t side, int64_t window, int64_t *order, replay_order_stats *stats)
 {
+    *stats = (replay_order_stats){0, 0, 0};
     if (count < 0 || side < 1 || window < 1 || grid[0] < 1 || grid[1] < 1 || grid[2] < 1) return -1;
     int32_t total = grid[0] * grid[1] * grid[2], per_axis[3];
     for (int a = 0; a < 3; a++) per_axis[a] = (grid[a] + side - 1) / side;

@@ -904,11 +904,12 @@ carom_status run_replay(carom_world *w, const replay_event *events, const int64_
     int32_t later = -1;
     prefetch = prefetch && w->count >= PREFETCH_FROM_BODIES; /* as run_until: below, it costs more than it saves */
     calendar_freeze(&w->cal);
-    for (int64_t k = 0; k < count && st == CAROM_OK; k++) {
+    for (int64_t k = 0; k < count; k++) {
         const replay_event *e = &events[order ? order[k] : k];
         if (prefetch) prefetch_known(w, events, order, k, count, &later);
         int counted;
         st = process_next(w, e->body, e->time, &counted);
+        if (st != CAROM_OK) break; /* the clock stays at the latest event done */
         latest = e->time > latest ? e->time : latest;
         w->events_since_order++;
     }
