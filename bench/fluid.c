@@ -73,3 +73,16 @@ carom_world *bench_fluid(long n, double density, uint64_t seed, double shell, ca
     *count = bodies;
     return w;
 }
+
+int bench_run_pairs(carom_world *w, int64_t target, char *why, size_t size)
+{
+    for (carom_counts c = carom_world_counts(w); c.pair_events < target; c = carom_world_counts(w)) {
+        carom_status st = carom_world_run(w, INFINITY, target - c.pair_events);
+        if (st == CAROM_STOPPED) return 1;
+        if (st != CAROM_OK) {
+            snprintf(why, size, "carom_world_run: %s: %s", carom_status_name(st), carom_world_message(w));
+            return -1;
+        }
+    }
+    return 0;
+}

@@ -252,20 +252,14 @@ static carom_world *make_fluid(const options *o, record *r, int32_t *count, doub
     return w;
 }
 
-/* Runs until the world has had target pair collisions in all. */
+/* Runs until the world has had target pair collisions in all, or the
+ * record is full (the callback stops the run). */
 static int run_to(carom_world *w, int64_t target)
 {
-    for (;;) {
-        carom_counts c = carom_world_counts(w);
-        if (c.pair_events >= target) return 0;
-        carom_status st = carom_world_run(w, INFINITY, target - c.pair_events);
-        if (st == CAROM_STOPPED) return 0; /* the record is full */
-        if (st != CAROM_OK) {
-            fprintf(stderr, "carom_regions: carom_world_run: %s: %s\n", carom_status_name(st),
-                    carom_world_message(w));
-            return -1;
-        }
-    }
+    char why[512];
+    if (bench_run_pairs(w, target, why, sizeof why) >= 0) return 0;
+    fprintf(stderr, "carom_regions: %s\n", why);
+    return -1;
 }
 
 /* ---------- the replay ---------- */

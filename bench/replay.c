@@ -104,14 +104,10 @@ static int parse(int argc, char **argv, options *o)
 /* Runs w until it has had target pair collisions; 0, or -1 with a message. */
 static int run_to(carom_world *w, int64_t target)
 {
-    for (carom_counts c = carom_world_counts(w); c.pair_events < target; c = carom_world_counts(w)) {
-        carom_status st = carom_world_run(w, INFINITY, target - c.pair_events);
-        if (st != CAROM_OK) {
-            fprintf(stderr, "carom_replay: carom_world_run: %s: %s\n", carom_status_name(st), carom_world_message(w));
-            return -1;
-        }
-    }
-    return 0;
+    char why[512] = "";
+    if (bench_run_pairs(w, target, why, sizeof why) == 0) return 0;
+    fprintf(stderr, "carom_replay: %s\n", why[0] ? why : "the run stopped early");
+    return -1;
 }
 
 /* A fresh fluid warmed up; NULL after a message. */

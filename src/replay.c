@@ -51,9 +51,16 @@ static int touched_cells(const replay_event *e, int32_t out[3])
 
 /* The cell one step (d = -1, 0, 1 per axis) from cell c, or -1 past a
  * face that does not wrap. */
+/* Cell c's place on each axis. */
+static void cell_place(const orderer *o, int32_t c, int32_t k[3])
+{
+    k[0] = c % o->grid[0], k[1] = (c / o->grid[0]) % o->grid[1], k[2] = c / (o->grid[0] * o->grid[1]);
+}
+
 static int32_t step_cell(const orderer *o, int32_t c, const int d[3])
 {
-    int32_t k[3] = {c % o->grid[0], (c / o->grid[0]) % o->grid[1], c / (o->grid[0] * o->grid[1])};
+    int32_t k[3];
+    cell_place(o, c, k);
     for (int a = 0; a < 3; a++) {
         k[a] += d[a];
         if (k[a] < 0 || k[a] >= o->grid[a]) {
@@ -126,7 +133,8 @@ static int file_by_cell(orderer *o, int64_t count, int32_t total)
 
 static int32_t region_of(const orderer *o, int32_t c, int32_t side, const int32_t per_axis[3])
 {
-    int32_t k[3] = {c % o->grid[0], (c / o->grid[0]) % o->grid[1], c / (o->grid[0] * o->grid[1])};
+    int32_t k[3];
+    cell_place(o, c, k);
     return k[0] / side + per_axis[0] * (k[1] / side + per_axis[1] * (k[2] / side));
 }
 
