@@ -30,6 +30,7 @@
 #include "carom.h"
 #include "fluid.h"
 #include "replay.h"
+#include "speculate.h"
 #include "world.h"
 
 typedef struct options {
@@ -163,6 +164,27 @@ static double replay_into(const options *o, const replay_event *events, int64_t 
     return st == CAROM_OK ? seconds : -1;
 }
 
+/* Runs a fresh twin of the recording's start region by region with
+ * speculation (speculate.h) to the recording's last event; the CPU seconds,
+ * or -1 after a message. *differ: bodies unlike the recording's. */
+static double speculate_into(const options *o, const recording *r, const carom_world *recorded, int64_t *differ,
+                             speculate_stats *stats)
+{
+    int32_t bodies;
+    carom_world *w = warm_fluid(o, &bodies);
+    if (!w) return -1;
+    double from = carom_world_time(w), to = r->events[r->count - 1].time;
+    double window = o->window / o->collisions * (to - from);
+    double start = cpu_now();
+    carom_status st = speculate_run(w, to, (int32_t)o->side, window, stats);
+    double seconds = cpu_now() - start;
+    if (st != CAROM_OK)
+        fprintf(stderr, "carom_replay: speculation: %s: %s\n", carom_status_name(st), carom_world_message(w));
+    *differ = replay_differences(recorded, w);
+    carom_world_destroy(w);
+    return st == CAROM_OK ? seconds : -1;
+}
+
 static void row(const char *what, double seconds, int64_t pairs, const char *away, const char *visit,
                 const char *same)
 {
@@ -205,6 +227,9 @@ static int study(const options *o)
     int64_t same_time = -1, same_region = -1;
     double in_time = ordered ? replay_into(o, r.events, r.count, recorded, &same_time) : -1;
     double by_region = in_time >= 0 ? replay_into(o, ordered, r.count, recorded, &same_region) : -1;
+    int64_t same_speculated = -1;
+    speculate_stats spec = {0};
+    double speculated = by_region >= 0 ? speculate_into(o, &r, recorded, &same_speculated, &spec) : -1;
     const int32_t *g = recorded->grid.n;
     printf("carom_replay: N = %d, packing %.3f, %d x %d x %d cells, regions of %g^3 cells (%lld), windows of %g "
            "pair collisions a body, %s\n",
@@ -220,12 +245,21 @@ static int study(const options *o)
     if (in_time >= 0) row("time order, replayed", in_time, pairs, "0", "-", same_time == 0 ? "same" : "DIFFER");
     if (by_region >= 0)
         row("region by region, replayed", by_region, pairs, away, visit, same_region == 0 ? "same" : "DIFFER");
+    if (speculated >= 0) {
+        snprintf(visit, sizeof visit, "%.1f", (double)spec.executions / (double)(spec.sweeps > 0 ? spec.sweeps : 1));
+        row("region by region, speculating", speculated, pairs, "-", visit, same_speculated == 0 ? "same" : "DIFFER");
+        printf("speculation: %lld events kept, %lld undone (%.3f executions an event), %lld windows, %lld sweeps, "
+               "%lld run again in time order\n", (long long)spec.kept, (long long)spec.undone,
+               (double)spec.executions / (double)(spec.kept > 0 ? spec.kept : 1), (long long)spec.windows,
+               (long long)spec.sweeps, (long long)spec.fallbacks);
+    }
     carom_world_destroy(recorded);
     free(r.events), free(ordered);
-    if (in_time < 0 || by_region < 0) return 2;
-    if (same_time != 0 || same_region != 0) {
+    if (in_time < 0 || by_region < 0 || speculated < 0) return 2;
+    if (same_time != 0 || same_region != 0 || same_speculated != 0) {
         fprintf(stderr, "carom_replay: a replay ended in another state (bodies differing: %lld in time order, "
-                        "%lld by region)\n", (long long)same_time, (long long)same_region);
+                        "%lld by region, %lld speculating)\n", (long long)same_time, (long long)same_region,
+                (long long)same_speculated);
         return 1;
     }
     return 0;

@@ -33,6 +33,7 @@
 #include "rough.h"
 #include "schedule.h"
 #include "settle.h"
+#include "speculate.h"
 #include "shapes.h"
 #include "world.h"
 
@@ -916,4 +917,11 @@ carom_status run_replay(carom_world *w, const replay_event *events, const int64_
     w->clock = latest;
     calendar_thaw(&w->cal);
     return st;
+}
+
+/* ---- the region-by-region engine's step (speculate.h) ---- */
+
+carom_status run_process_event(carom_world *w, int32_t i, double t, int *counted)
+{
+    return process_next(w, i, t, counted);
 }
