@@ -17,7 +17,10 @@
  * future (speculation and rollback, bench/README.md). So the region replay's
  * rate bounds what such an engine could reach, with carom's own kernels,
  * records and memory; and the time-order replay shows what the calendar and
- * the prefetcher's guesses cost today. */
+ * the prefetcher's guesses cost today. A fifth world does that work: it runs
+ * the stretch region by region as it goes, guessing and undoing
+ * (speculate.c, with the same regions and windows), to the recording's last
+ * event, and must end in its state too. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <errno.h>
 #include <math.h>
@@ -180,7 +183,7 @@ static double speculate_into(const options *o, const recording *r, const carom_w
     double seconds = cpu_now() - start;
     if (st != CAROM_OK)
         fprintf(stderr, "carom_replay: speculation: %s: %s\n", carom_status_name(st), carom_world_message(w));
-    *differ = replay_differences(recorded, w);
+    *differ = replay_differences_by_id(recorded, w); /* sorted in memory between windows: slots may differ */
     carom_world_destroy(w);
     return st == CAROM_OK ? seconds : -1;
 }

@@ -211,3 +211,30 @@ int64_t replay_differences(const carom_world *a, const carom_world *b)
     for (int32_t c = 0; c < a->grid.total; c++) differ += a->grid.head[c] != b->grid.head[c];
     return differ;
 }
+
+/* Whether the bodies of id in a and b differ (replay_differences_by_id). */
+static int differs_by_id(const carom_world *a, const carom_world *b, int32_t id)
+{
+    int32_t i = a->slot_of[id], j = b->slot_of[id];
+    const calendar_body *ca = &a->cal.body[i], *cb = &b->cal.body[j];
+    const body_event *ea = &ca->event, *eb = &cb->event;
+    int scheduled = calendar_has(&a->cal, i);
+    int partnered = ea->kind == EVENT_PAIR;
+    return memcmp(&a->hot[i], &b->hot[j], sizeof a->hot[i]) != 0 || ea->kind != eb->kind ||
+           ea->partner_counter != eb->partner_counter || ea->instant != eb->instant ||
+           (partnered ? a->id_of[ea->partner] != b->id_of[eb->partner] : ea->partner != eb->partner) ||
+           scheduled != calendar_has(&b->cal, j) || (scheduled && memcmp(&ca->time, &cb->time, sizeof ca->time) != 0) ||
+           world_stamp(a, i) != world_stamp(b, j) || world_collisions(a, i) != world_collisions(b, j) ||
+           a->grid.cell[i] != b->grid.cell[j] ||
+           (a->spin.on && memcmp(&a->spin.state[i], &b->spin.state[j], sizeof a->spin.state[i]) != 0);
+}
+
+int64_t replay_differences_by_id(const carom_world *a, const carom_world *b)
+{
+    if (a->count != b->count || a->grid.total != b->grid.total || !a->grid.cell || !b->grid.cell ||
+        a->spin.on != b->spin.on)
+        return -1;
+    int64_t differ = 0;
+    for (int32_t id = 0; id < a->count; id++) differ += differs_by_id(a, b, id);
+    return differ;
+}

@@ -78,5 +78,10 @@ int replay_region_order(const replay_event *events, int64_t count, const int32_t
  * b (slot by slot), plus cells whose lists differ; -1 if the worlds differ
  * in size or grid. 0: the same state, bit for bit, but for the sums. */
 int64_t replay_differences(const carom_world *a, const carom_world *b);
+/* The same by body id, for worlds whose bodies may sit in other slots
+ * (sorted in memory at other moments: speculate.h): bodies whose motion,
+ * event (its partner by id), event time, stamp, count, cell or spin differ;
+ * the order within a cell's list, which follows the slots, is left out. */
+int64_t replay_differences_by_id(const carom_world *a, const carom_world *b);
 
 #endif
