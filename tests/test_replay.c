@@ -19,7 +19,7 @@
  * slot or (once sorted in memory) by id; a jam is met as time order meets
  * it. Without speculate.c's checks before an event (the later events
  * within one cell undone first) or its partner rule (a partner's earlier
- * event taken first), three of these cases fail. */
+ * event taken first), each of the four speculating cases fails. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
