@@ -663,10 +663,8 @@ carom_status speculate_run(carom_world *w, double t_end, int32_t side, double wi
         g.stats.windows++;
         st = run_window(&g);
     }
-    if (st == CAROM_OK) {
-        w->clock = t_end;
-        calendar_thaw(&w->cal);
-    }
+    if (st == CAROM_OK) w->clock = t_end;
+    if (w->cal.mode == CALENDAR_FROZEN) calendar_thaw(&w->cal); /* not after time order failed: thawed there */
     if (stats) *stats = g.stats;
     free_engine(&g);
     return st;
