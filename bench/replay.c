@@ -176,7 +176,7 @@ static double speculate_into(const options *o, const recording *r, const carom_w
     int32_t bodies;
     carom_world *w = warm_fluid(o, &bodies);
     if (!w) return -1;
-    double from = carom_world_time(w), to = r->events[r->count - 1].time;
+    double from = carom_world_time(w), to = r->count > 0 ? r->events[r->count - 1].time : from;
     double window = o->window / o->collisions * (to - from);
     double start = cpu_now();
     carom_status st = speculate_run(w, to, (int32_t)o->side, window, stats);
@@ -249,8 +249,7 @@ static int study(const options *o)
     if (by_region >= 0)
         row("region by region, replayed", by_region, pairs, away, visit, same_region == 0 ? "same" : "DIFFER");
     if (speculated >= 0) {
-        snprintf(visit, sizeof visit, "%.1f", (double)spec.executions / (double)(spec.sweeps > 0 ? spec.sweeps : 1));
-        row("region by region, speculating", speculated, pairs, "-", visit, same_speculated == 0 ? "same" : "DIFFER");
+        row("region by region, speculating", speculated, pairs, "-", "-", same_speculated == 0 ? "same" : "DIFFER");
         printf("speculation: %lld events kept, %lld undone (%.3f executions an event), %lld windows, %lld sweeps, "
                "%lld run again in time order\n", (long long)spec.kept, (long long)spec.undone,
                (double)spec.executions / (double)(spec.kept > 0 ? spec.kept : 1), (long long)spec.windows,

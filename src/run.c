@@ -33,8 +33,8 @@
 #include "rough.h"
 #include "schedule.h"
 #include "settle.h"
-#include "speculate.h"
 #include "shapes.h"
+#include "speculate.h"
 #include "world.h"
 
 static void look_ahead(carom_world *w, int32_t read);
