@@ -31,8 +31,10 @@
  * order: bounds, so that no window can loop (a chain of events at one
  * instant can undo its own ancestors without end: time order settles it). */
 enum { SPECULATE_MAX_SWEEPS = 64, SPECULATE_BUDGET = 16, SPECULATE_BUDGET_FLOOR = 1024 };
-/* The longest chain of earlier events taken before an event (take). */
-enum { SPECULATE_MAX_CHAIN = 256 };
+/* The longest chain of earlier events taken before an event (take), and
+ * the most windows a run may take (a window too short for its span would
+ * otherwise make a loop that cannot end in practice). */
+enum { SPECULATE_MAX_CHAIN = 256, SPECULATE_MAX_WINDOWS = 1 << 30 };
 
 /* A region's due events: a binary heap by (time, key), entries checked
  * against the body's calendar record when taken (a body filed again or
@@ -623,22 +625,27 @@ static int make_engine(engine *g, carom_world *w, int32_t side)
     return 0;
 }
 
+/* The settings first (nothing done if they are bad), then the world,
+ * built if it has not run yet. */
 static carom_status check_speculate(carom_world *w, double t_end, int32_t side, double window)
 {
     if (w->in_callback)
         return world_fail(w, CAROM_INVALID_ARGUMENT, "speculate_run called from the event callback");
-    if (w->needs_rebuild) {
-        carom_status st = carom_world_run(w, w->clock, 0); /* builds the grid and the events */
-        if (st != CAROM_OK) return st;
-    }
-    const char *why = replay_unsupported(w);
-    if (why) return world_fail(w, CAROM_INVALID_ARGUMENT, "cannot run region by region: %s", why);
     if (!(t_end >= w->clock && t_end < INFINITY))
         return world_fail(w, CAROM_INVALID_ARGUMENT, "t_end = %.17g: expected a finite time from the clock (%.17g)",
                           t_end, w->clock);
     if (side < 1) return world_fail(w, CAROM_INVALID_ARGUMENT, "regions of %d cells: expected 1 or more", (int)side);
     if (!(window > 0.0 && window < INFINITY))
         return world_fail(w, CAROM_INVALID_ARGUMENT, "window = %g: expected a finite time > 0", window);
+    if ((t_end - w->clock) / window > SPECULATE_MAX_WINDOWS)
+        return world_fail(w, CAROM_INVALID_ARGUMENT, "window = %g: expected at most %g windows to t_end = %.17g",
+                          window, (double)SPECULATE_MAX_WINDOWS, t_end);
+    if (w->needs_rebuild) {
+        carom_status st = carom_world_run(w, w->clock, 0); /* builds the grid and the events */
+        if (st != CAROM_OK) return st;
+    }
+    const char *why = replay_unsupported(w);
+    if (why) return world_fail(w, CAROM_INVALID_ARGUMENT, "cannot run region by region: %s", why);
     return CAROM_OK;
 }
 
@@ -658,7 +665,7 @@ carom_status speculate_run(carom_world *w, double t_end, int32_t side, double wi
         return world_fail(w, CAROM_OUT_OF_MEMORY, "out of memory filing events by region");
     }
     for (double from = w->clock; st == CAROM_OK && !g.last_window; from = g.window_end) {
-        g.window_end = from + window;
+        g.window_end = from + window > from ? from + window : nextafter(from, INFINITY); /* always forward */
         g.last_window = !(g.window_end < t_end);
         g.stats.windows++;
         st = run_window(&g);

@@ -376,6 +376,8 @@ static void speculation_refuses(void)
     CHECK(speculate_run(w, now + 1.0, 2, INFINITY, NULL) == CAROM_INVALID_ARGUMENT);
     CHECK(speculate_run(w, now + 1.0, 2, NAN, NULL) == CAROM_INVALID_ARGUMENT);
     CHECK(strstr(carom_world_message(w), "window") != NULL);
+    CHECK(speculate_run(w, now + 1.0, 2, 1e-12, NULL) == CAROM_INVALID_ARGUMENT); /* 10^12 windows */
+    CHECK(strstr(carom_world_message(w), "at most") != NULL);
     CHECK(speculate_run(NULL, now + 1.0, 2, 0.1, NULL) == CAROM_INVALID_ARGUMENT);
     CHECK_EQ_INT(replay_differences(w, fresh), 0); /* nothing done */
     CHECK(speculate_run(w, now, 2, 0.1, NULL) == CAROM_OK);
