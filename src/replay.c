@@ -189,33 +189,11 @@ int replay_region_order(const replay_event *events, int64_t count, const int32_t
     return ok ? 0 : -1;
 }
 
-static int body_differs(const carom_world *a, const carom_world *b, int32_t k)
+/* Whether body i of a and body j of b differ: motion, event (a pair's
+ * partner by id), event time, stamp, count, cell and spin; with links, also
+ * their ids and the next body in their cell's list (slot for slot). */
+static int body_differs(const carom_world *a, int32_t i, const carom_world *b, int32_t j, int links)
 {
-    const calendar_body *ca = &a->cal.body[k], *cb = &b->cal.body[k];
-    int scheduled = calendar_has(&a->cal, k);
-    return memcmp(&a->hot[k], &b->hot[k], sizeof a->hot[k]) != 0 || a->id_of[k] != b->id_of[k] ||
-           memcmp(&ca->event, &cb->event, sizeof ca->event) != 0 || scheduled != calendar_has(&b->cal, k) ||
-           (scheduled && memcmp(&ca->time, &cb->time, sizeof ca->time) != 0) ||
-           world_stamp(a, k) != world_stamp(b, k) || world_collisions(a, k) != world_collisions(b, k) ||
-           a->grid.cell[k] != b->grid.cell[k] || a->grid.next[k] != b->grid.next[k] ||
-           (a->spin.on && memcmp(&a->spin.state[k], &b->spin.state[k], sizeof a->spin.state[k]) != 0);
-}
-
-int64_t replay_differences(const carom_world *a, const carom_world *b)
-{
-    if (a->count != b->count || a->grid.total != b->grid.total || !a->grid.cell || !b->grid.cell ||
-        a->spin.on != b->spin.on)
-        return -1;
-    int64_t differ = 0;
-    for (int32_t k = 0; k < a->count; k++) differ += body_differs(a, b, k);
-    for (int32_t c = 0; c < a->grid.total; c++) differ += a->grid.head[c] != b->grid.head[c];
-    return differ;
-}
-
-/* Whether the bodies of id in a and b differ (replay_differences_by_id). */
-static int differs_by_id(const carom_world *a, const carom_world *b, int32_t id)
-{
-    int32_t i = a->slot_of[id], j = b->slot_of[id];
     const calendar_body *ca = &a->cal.body[i], *cb = &b->cal.body[j];
     const body_event *ea = &ca->event, *eb = &cb->event;
     int scheduled = calendar_has(&a->cal, i);
@@ -226,15 +204,29 @@ static int differs_by_id(const carom_world *a, const carom_world *b, int32_t id)
            scheduled != calendar_has(&b->cal, j) || (scheduled && memcmp(&ca->time, &cb->time, sizeof ca->time) != 0) ||
            world_stamp(a, i) != world_stamp(b, j) || world_collisions(a, i) != world_collisions(b, j) ||
            a->grid.cell[i] != b->grid.cell[j] ||
+           (links && (a->id_of[i] != b->id_of[j] || a->grid.next[i] != b->grid.next[j])) ||
            (a->spin.on && memcmp(&a->spin.state[i], &b->spin.state[j], sizeof a->spin.state[i]) != 0);
+}
+
+static int comparable(const carom_world *a, const carom_world *b)
+{
+    return a->count == b->count && a->grid.total == b->grid.total && a->grid.cell && b->grid.cell &&
+           a->spin.on == b->spin.on;
+}
+
+int64_t replay_differences(const carom_world *a, const carom_world *b)
+{
+    if (!comparable(a, b)) return -1;
+    int64_t differ = 0;
+    for (int32_t k = 0; k < a->count; k++) differ += body_differs(a, k, b, k, 1);
+    for (int32_t c = 0; c < a->grid.total; c++) differ += a->grid.head[c] != b->grid.head[c];
+    return differ;
 }
 
 int64_t replay_differences_by_id(const carom_world *a, const carom_world *b)
 {
-    if (a->count != b->count || a->grid.total != b->grid.total || !a->grid.cell || !b->grid.cell ||
-        a->spin.on != b->spin.on)
-        return -1;
+    if (!comparable(a, b)) return -1;
     int64_t differ = 0;
-    for (int32_t id = 0; id < a->count; id++) differ += differs_by_id(a, b, id);
+    for (int32_t id = 0; id < a->count; id++) differ += body_differs(a, a->slot_of[id], b, b->slot_of[id], 0);
     return differ;
 }
