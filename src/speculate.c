@@ -419,12 +419,14 @@ static logged *open_entry(engine *g, due d, int32_t partner)
 static int execute(engine *g, due d)
 {
     carom_world *w = g->w;
-    int32_t before[2], partner, again[2] = {-2, -2};
+    int32_t before[2], partner;
     cells_ahead(w, d.body, before, &partner);
-    while (again[0] != before[0] || again[1] != before[1]) { /* an undo may move the partner back */
-        if (again[0] != -2) before[0] = again[0], before[1] = again[1];
+    for (;;) { /* until no undo moves the partner back to another cell */
         if (undo_later(g, before, 2, d.time, d.key) != 0) return -1;
+        int32_t again[2];
         cells_ahead(w, d.body, again, &partner);
+        if (again[0] == before[0] && again[1] == before[1]) break;
+        before[0] = again[0], before[1] = again[1];
     }
     const calendar_body *now = &w->cal.body[d.body];
     if (now->where != CALENDAR_HELD || now->time != d.time) return 0; /* a rollback changed it */
