@@ -62,7 +62,12 @@ int carries_set(carries *c, int32_t id, uint32_t high)
 {
     int32_t k = position_of(c, id);
     if (k < c->count && c->entry[k].id == id) {
-        c->entry[k].high = high;
+        if (high == 0) { /* no entry holds a zero high half: the array stays what the counts say */
+            memmove(&c->entry[k], &c->entry[k + 1], (size_t)(c->count - k - 1) * sizeof *c->entry);
+            c->count--;
+        } else {
+            c->entry[k].high = high;
+        }
         return 0;
     }
     if (high == 0) return 0;

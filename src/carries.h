@@ -29,8 +29,10 @@ int carries_reserve(carries *c, int32_t more);
 /* Body id's low half has just wrapped round to 0: its high half grows by
  * one (room for a new entry was reserved). */
 void carries_carry(carries *c, int32_t id);
-/* Sets body id's high half (used when a snapshot is read, ids ascending).
- * 0, or -1 if out of memory (then unchanged). */
+/* Sets body id's high half (used when a snapshot is read, ids ascending,
+ * and when an undone event puts a count back); 0 removes its entry, so no
+ * entry ever holds 0. 0, or -1 if out of memory (then unchanged); never
+ * fails when the entry exists or high is 0. */
 int carries_set(carries *c, int32_t id, uint32_t high);
 void carries_free(carries *c);
 

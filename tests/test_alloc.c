@@ -16,6 +16,7 @@
 
 #include "carom.h"
 #include "check.h"
+#include "carries.h"
 #include "memory.h"
 #include "order.h"
 #include "state_hash.h"
@@ -796,6 +797,31 @@ static void test_collision_count_carries(void)
     CHECK_EQ_INT(c.live, 0);
 }
 
+/* The table of high halves on its own: entries stay in id order, a carry
+ * adds one, and setting a high half to 0 (an undone event putting a count
+ * back) removes the entry, so that every entry holds a high half above 0. */
+static void test_carries_table(void)
+{
+    carom_world_def def = carom_default_world_def();
+    carries c = {0};
+    c.mem = &def.allocator;
+    CHECK(carries_reserve(&c, 3) == 0);
+    carries_carry(&c, 7);
+    carries_carry(&c, 2);
+    carries_carry(&c, 7);
+    CHECK(carries_set(&c, 5, 9) == 0);
+    CHECK_EQ_INT(c.count, 3);
+    CHECK(c.entry[0].id == 2 && c.entry[1].id == 5 && c.entry[2].id == 7);
+    CHECK(carries_high(&c, 7) == 2 && carries_high(&c, 5) == 9 && carries_high(&c, 3) == 0);
+    CHECK(carries_set(&c, 5, 0) == 0);
+    CHECK_EQ_INT(c.count, 2);
+    CHECK(c.entry[0].id == 2 && c.entry[1].id == 7 && carries_high(&c, 5) == 0 && carries_high(&c, 7) == 2);
+    CHECK(carries_set(&c, 4, 0) == 0); /* nothing to remove, nothing added */
+    CHECK(carries_set(&c, 7, 0) == 0 && carries_set(&c, 2, 0) == 0);
+    CHECK_EQ_INT(c.count, 0);
+    carries_free(&c);
+}
+
 /* All or none: the third array refused, the first two are back at their sizes. */
 static void test_grow_together(void)
 {
@@ -882,6 +908,7 @@ int main(void)
     RUN(test_cells_recorded_again_out_of_memory);
     RUN(test_failed_list_build_keeps_grid);
     RUN(test_collision_count_carries);
+    RUN(test_carries_table);
     RUN(test_without_reallocate);
     RUN(test_crowded_frames);
     RUN(test_gravity_walls_and_frames);
