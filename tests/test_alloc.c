@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "carom.h"
-#include "check.h"
 #include "carries.h"
+#include "check.h"
 #include "memory.h"
 #include "order.h"
 #include "state_hash.h"
